@@ -1,0 +1,16 @@
+"""URL map: the versioned API under /api/v1/, the OpenAPI schema and its offline viewers, admin."""
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/v1/", include("ledger.urls")),
+    path("api/v1/", include("tables.urls")),
+]
+
+handler404 = "guts_backend.problems.not_found_view"
+handler500 = "guts_backend.problems.server_error_view"

@@ -1,0 +1,4 @@
+"""API routes of the ledger app (mounted under /api/v1/)."""
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class TablesConfig(AppConfig):
+    """Tables and deals: the application service around the pure engine, its API and timers."""
+
+    name = "tables"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""Rules engine: pure Python, no Django. Cards, provable deck, hand rankings, variants, decider."""

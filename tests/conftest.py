@@ -1,0 +1,22 @@
+"""Shared test set-up: PostgreSQL-only tests are skipped elsewhere, and required in CI."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+
+def on_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if on_postgres():
+        return
+    if os.environ.get("GUTS_REQUIRE_SERVICES") == "1":
+        raise pytest.UsageError("GUTS_REQUIRE_SERVICES=1 but DATABASE_URL is not PostgreSQL")
+    skip = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://...")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
