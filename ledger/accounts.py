@@ -1,0 +1,85 @@
+"""Account names, units and the Transfer value: pure Python (no Django), shared by the ledger and
+the rules engine, so the engine can write money movements into its events without importing Django.
+
+Every chip movement is a Transfer between two named accounts in one unit (DESIGN §2.4):
+`cashier` (the outside world), `player:<id>` (bankroll), `seat:<table>:<player>` (table stack),
+`pot:<table>`, `reserve:<table>`, `prizepool:<tournament>`, `house`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+UNIT_CHIPS = "chips"          # the club's cash chips; a tournament's own chips are "t:<id>"
+CASHIER = "cashier"
+HOUSE = "house"
+MAX_AMOUNT = 10**15           # far above any real stake; guards against overflow and typos
+
+# Which kinds of account may go below zero. The cashier is the outside world: it goes negative by
+# exactly what the club holds. Everything else is chips someone has and can never be negative
+# (a table option allow_debt may later allow a seat to, D-GEN-06).
+MAY_GO_NEGATIVE = frozenset({"cashier"})
+
+
+class InvalidTransfer(ValueError):
+    code = "invalid_transfer"
+
+
+def player_account(player_id: object) -> str:
+    return f"player:{player_id}"
+
+
+def seat_account(table_id: object, player_id: object) -> str:
+    return f"seat:{table_id}:{player_id}"
+
+
+def pot_account(table_id: object) -> str:
+    return f"pot:{table_id}"
+
+
+def reserve_account(table_id: object) -> str:
+    return f"reserve:{table_id}"
+
+
+def prizepool_account(tournament_id: object) -> str:
+    return f"prizepool:{tournament_id}"
+
+
+def account_kind(account: str) -> str:
+    """'seat:abc:7' -> 'seat'."""
+    return account.split(":", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Move `amount` chips of `unit` from `source` to `target`, for `reason`."""
+
+    source: str
+    target: str
+    amount: int
+    reason: str
+    unit: str = UNIT_CHIPS
+
+    def __post_init__(self) -> None:
+        if type(self.amount) is not int or not 0 < self.amount < MAX_AMOUNT:
+            raise InvalidTransfer(f"amount must be a positive integer below {MAX_AMOUNT}: "
+                                  f"{self.amount!r}")
+        if not self.source or not self.target or self.source == self.target:
+            raise InvalidTransfer(f"bad accounts: {self.source!r} -> {self.target!r}")
+        if not self.unit or not self.reason:
+            raise InvalidTransfer("unit and reason are required")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.source, "to": self.target, "amount": self.amount,
+                "unit": self.unit, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Transfer:
+        return cls(source=data["from"], target=data["to"], amount=data["amount"],
+                   reason=data["reason"], unit=data.get("unit", UNIT_CHIPS))
+
+
+def transfers_of(data: Mapping[str, Any]) -> list[Transfer]:
+    """The transfers an event's data carries (`data["transfers"]`), [] if none."""
+    return [Transfer.from_json(item) for item in data.get("transfers", ())]
