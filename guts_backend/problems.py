@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -93,3 +94,51 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     code = serializers.CharField(help_text="Stable machine-readable error code.")
     detail = serializers.CharField()
+    errors = serializers.JSONField(required=False,
+                                   help_text="For `invalid_input`: the errors of each field, by field name.")
+
+
+# The documented problem codes: code -> (HTTP status, an example detail). APIs document the codes
+# an operation can answer with `problem_responses(...)`; other apps add theirs with
+# `document_problem`.
+PROBLEM_CATALOGUE: dict[str, tuple[int, str]] = {
+    "malformed_request": (400, "JSON parse error - Expecting value: line 1 column 1 (char 0)"),
+    "invalid_input": (400, "The request body is not valid."),
+    "invalid_idempotency_key": (400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
+    "invalid_credentials": (400, "Unable to log in with the given username and password."),
+    "not_authenticated": (401, "Authentication credentials were not provided."),
+    "forbidden": (403, "You do not have permission to perform this action."),
+    "not_found": (404, "No such resource."),
+    "unknown_player": (404, "No player with id 42."),
+    "username_taken": (409, "The username 'alice' is taken."),
+    "insufficient_funds": (409, "player:7 holds 100 chips; cannot withdraw 250."),
+    "concurrency_conflict": (409, "The stream changed under us too many times; retry the request."),
+    "idempotency_in_progress": (409, "A request with this Idempotency-Key is still being processed."),
+    "idempotency_key_reused": (422, "This Idempotency-Key was used with a different request."),
+    "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
+}
+
+
+def document_problem(code: str, status: int, example_detail: str) -> None:
+    """Add a problem code to the catalogue so `problem_responses` can document it."""
+    PROBLEM_CATALOGUE[code] = (status, example_detail)
+
+
+def problem_responses(*codes: str) -> dict[int, OpenApiResponse]:
+    """OpenAPI responses for the given problem codes, grouped by status, one example per code."""
+    by_status: dict[int, list[str]] = {}
+    for code in codes:
+        status, _ = PROBLEM_CATALOGUE[code]
+        by_status.setdefault(status, []).append(code)
+    return {status: _problem_openapi_response(status, status_codes)
+            for status, status_codes in sorted(by_status.items())}
+
+
+def _problem_openapi_response(status: int, codes: list[str]) -> OpenApiResponse:
+    examples = [
+        OpenApiExample(code, value=problem_body(status, code, PROBLEM_CATALOGUE[code][1]),
+                       response_only=True, status_codes=[str(status)])
+        for code in codes
+    ]
+    description = "Problem details; `code` is one of: " + ", ".join(f"`{code}`" for code in codes)
+    return OpenApiResponse(response=ProblemSerializer, description=description, examples=examples)

@@ -1,0 +1,165 @@
+"""`Idempotency-Key` for state-changing POSTs (DESIGN §2.9).
+
+Wrap an APIView's `post` with `@idempotent`. With the header, the request runs inside one
+transaction that also stores an `IdempotencyRecord` (caller, key, request hash, first answer), so
+the record exists exactly when the request's events do:
+
+- a retry with the same key and the same request replays the first answer (status and body,
+  errors included) with `Idempotent-Replayed: true`, and appends nothing;
+- the same key with a different request (method, path or canonical JSON body) is 422
+  `idempotency_key_reused`;
+- a retry while the first request is still running is 409 `idempotency_in_progress`.
+  On PostgreSQL the first request holds a transaction-level advisory lock on (caller, key);
+  on SQLite writers serialise at BEGIN IMMEDIATE, so a retry waits and then replays.
+
+Keys are per caller: two callers may use the same key independently. Unexpected errors (500) are
+not stored, so a retry after one runs the request again. The decorator also documents the header
+in the OpenAPI schema (`IDEMPOTENCY_KEY_HEADER`); list `IDEMPOTENCY_PROBLEMS` in the responses.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection, transaction
+from django.http.request import RawPostDataException
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+from rest_framework.views import APIView
+
+from guts_backend.models import IdempotencyRecord
+from guts_backend.problems import PROBLEM_CONTENT_TYPE, Problem
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+REPLAYED_HEADER = "Idempotent-Replayed"
+# First key of the two-int advisory lock space ("idem"); the event store's locks live elsewhere.
+_ADVISORY_LOCK_CLASS = 0x6964656D
+
+IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
+    name=HEADER, type=OpenApiTypes.STR, location=OpenApiParameter.HEADER, required=False,
+    description=("Any unique string (a UUID, say), at most 255 printable ASCII characters. A retry "
+                 "with the same key returns the first answer and changes nothing; the same key with "
+                 "a different request is 422 `idempotency_key_reused`; a retry while the first is "
+                 "still running is 409 `idempotency_in_progress`. Keys are per caller."),
+)
+IDEMPOTENCY_PROBLEMS = ("invalid_idempotency_key", "idempotency_in_progress", "idempotency_key_reused")
+
+PostHandler = Callable[..., Response]
+
+
+def idempotent(post: PostHandler) -> PostHandler:
+    """Decorate `APIView.post` (after authentication and permissions, which DRF runs first)."""
+
+    @functools.wraps(post)
+    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = idempotency_key_of(request)
+        if key is None:
+            return post(view, request, *args, **kwargs)
+        fingerprint = request_fingerprint(request)
+        with transaction.atomic():
+            check_not_in_progress(caller_id=request.user.pk, key=key)
+            record = IdempotencyRecord.objects.filter(caller_id=request.user.pk, key=key).first()
+            if record is not None:
+                return _replay(record, fingerprint)
+            response = _first_answer(view, post, request, args, kwargs)
+            IdempotencyRecord.objects.create(
+                caller_id=request.user.pk, key=key, request_hash=fingerprint, method=request.method,
+                path=request.get_full_path()[:2048], status_code=response.status_code,
+                body=_json_value(response.data))
+        return response
+
+    return extend_schema(parameters=[IDEMPOTENCY_KEY_HEADER])(wrapper)
+
+
+def idempotency_key_of(request: Request) -> str | None:
+    """The request's Idempotency-Key, None if absent; 400 `invalid_idempotency_key` if malformed."""
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY_LENGTH or not all(" " <= char <= "~" for char in key):
+        raise Problem("invalid_idempotency_key",
+                      f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.")
+    return key
+
+
+def request_meta(request: Request) -> dict[str, Any]:
+    """Event meta for a request: who acted and under which idempotency key."""
+    meta: dict[str, Any] = {"actor": request.user.pk}
+    key = request.headers.get(HEADER)
+    if key is not None:
+        meta["idempotency_key"] = key
+    return meta
+
+
+def request_fingerprint(request: Request) -> str:
+    """SHA-256 of method, path and body; a JSON body is canonicalised (key order, whitespace)."""
+    try:
+        raw = request.body
+    except RawPostDataException:  # a multipart body already streamed: hash what was parsed
+        raw = json.dumps(request.data, sort_keys=True, default=str).encode()
+    try:
+        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+    except ValueError:  # not JSON (the view will answer malformed_request): hash the bytes
+        body = raw
+    digest = hashlib.sha256()
+    for part in (request.method.encode(), request.get_full_path().encode(), body):
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def check_not_in_progress(*, caller_id: int, key: str) -> None:
+    """Take the (caller, key) transaction lock, or 409 if another transaction holds it.
+
+    Must run inside a transaction; the lock is released at its commit or rollback.
+    """
+    if not try_lock_key(caller_id=caller_id, key=key):
+        raise Problem("idempotency_in_progress",
+                      f"A request with this {HEADER} is still being processed; retry later.", status=409)
+
+
+def try_lock_key(*, caller_id: int, key: str) -> bool:
+    """pg_try_advisory_xact_lock on (caller, key); always True where writers already serialise."""
+    if connection.vendor != "postgresql":
+        return True
+    digest = hashlib.sha256(f"{caller_id}\n{key}".encode()).digest()
+    lock_id = int.from_bytes(digest[:4], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [_ADVISORY_LOCK_CLASS, lock_id])
+        return bool(cursor.fetchone()[0])
+
+
+def _first_answer(view: APIView, post: PostHandler, request: Request, args: tuple[Any, ...],
+                  kwargs: dict[str, Any]) -> Response:
+    """Run the view in a savepoint; an error answer rolls its effects back and is stored too."""
+    try:
+        with transaction.atomic():
+            response = post(view, request, *args, **kwargs)
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+    except Exception as exc:
+        # DRF's handler turns known errors into problem responses and re-raises the rest (500s),
+        # which roll the whole transaction back so nothing is stored.
+        response = view.handle_exception(exc)
+    return response
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
+    if record.request_hash != fingerprint:
+        raise Problem("idempotency_key_reused",
+                      f"This {HEADER} was already used with a different request.", status=422)
+    content_type = PROBLEM_CONTENT_TYPE if record.status_code >= 400 else None
+    return Response(record.body, status=record.status_code, content_type=content_type,
+                    headers={REPLAYED_HEADER: "true"})
+
+
+def _json_value(data: Any) -> Any:
+    """Response data as plain JSON values, exactly as the renderer would write them."""
+    return json.loads(json.dumps(data, cls=JSONEncoder))
