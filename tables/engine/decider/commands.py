@@ -1,0 +1,57 @@
+"""Commands: what a caller asks the table to do. Plain dataclasses; `decide` checks them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    table_id: str
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+    stacked_decks: list[list[str]] | None = None     # deal n uses stacked_decks[(n-1) % len]
+    stacked_allowed: bool = False                    # the service passes GUTS_ALLOW_STACKED_DECKS
+
+
+@dataclass(frozen=True)
+class SitDown:
+    player_id: str
+    buy_in: int                  # the player takes the lowest free seat
+
+
+@dataclass(frozen=True)
+class TopUp:
+    player_id: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Leave:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class CloseTable:
+    pass
+
+
+@dataclass(frozen=True)
+class StartDeal:
+    by_player_id: str | None = None
+    seed: str | None = None      # drawn by the service with tables.engine.deck.new_seed()
+
+
+@dataclass(frozen=True)
+class Declare:
+    player_id: str
+    deal_no: int
+    choice: str                  # "in" | "out"
+
+
+@dataclass(frozen=True)
+class ExpireDeclare:
+    deal_no: int
+
+
+Command = OpenTable | SitDown | TopUp | Leave | CloseTable | StartDeal | Declare | ExpireDeclare

@@ -1,0 +1,286 @@
+"""decide(state, command, now) -> list[Event]: what a command makes happen, or a DomainError.
+
+Guards are `check_*` functions (also used by `view.legal_actions`, so what the API offers is
+exactly what decide accepts). A command's events are folded as they are decided and the deal's
+program is advanced (`program.advance`) until players must act again, so one command returns
+every consequence: e.g. the last declare returns the reveal, showdown, settlement and DealEnded.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from ledger.accounts import Transfer, player_account, seat_account
+from tables.engine import commitment
+from tables.engine.cards import CardError, parse_card
+from tables.engine.decider import commands as cmd
+from tables.engine.decider import events as ev
+from tables.engine.decider.close import cash_out_transfers, close_table_events
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.evolve import evolve
+from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
+from tables.engine.decider.settlement import loser_cost
+from tables.engine.decider.state import Seat, TableState
+from tables.engine.deck import DeckError
+from tables.engine.variants import validate_options
+
+
+def decide(state: TableState, command: cmd.Command, now: datetime) -> list[ev.Event]:
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise TypeError(f"not a command: {command!r}")
+    return handler(state, command, now)
+
+
+def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> list[ev.Event]:
+    """Fold `events` and run the program on: the command's events and their consequences."""
+    for event in events:
+        state = evolve(state, event)
+    _, more = advance(state, now)
+    return [*events, *more]
+
+
+# --- guards -----------------------------------------------------------------------------------------
+
+def check_open(state: TableState) -> None:
+    if state.status != "open":
+        raise DomainError("table_closed", "the table is not open")
+
+
+def check_seated(state: TableState, player: str) -> Seat:
+    seat = state.seat_of(player)
+    if seat is None:
+        raise DomainError("not_seated", f"{player} is not seated at this table", player=player)
+    return seat
+
+
+def check_between_deals(state: TableState) -> None:
+    if state.live is not None:
+        raise DomainError("deal_in_progress", "a deal is in progress", deal_no=state.deal_no)
+
+
+def check_amount(amount: Any) -> int:
+    if type(amount) is not int or amount <= 0:
+        raise DomainError("invalid_amount", f"not a positive whole number of chips: {amount!r}")
+    return amount
+
+
+def buy_in_range(state: TableState, stack: int = 0) -> tuple[int, int | None]:
+    """(min, max) chips a buy-in or top-up may bring; max None = no maximum."""
+    opts = state.opts
+    maximum = opts["max_buy_in"] - stack if opts["max_buy_in"] else None
+    return (opts["min_buy_in"] if stack == 0 else 1), maximum
+
+
+def check_deal(state: TableState, deal_no: int) -> None:
+    """The deal named is the live one: deal_over if it has ended, wrong_deal if it never was."""
+    live = state.live
+    if live is None:
+        if 1 <= deal_no <= state.deal_no:
+            raise DomainError("deal_over", f"deal {deal_no} is over", deal_no=deal_no)
+        raise DomainError("no_deal", "no deal is in progress")
+    if deal_no != live.deal_no:
+        code = "deal_over" if 1 <= deal_no < live.deal_no else "wrong_deal"
+        raise DomainError(code, f"deal {deal_no} is not the live deal {live.deal_no}", deal_no=deal_no)
+
+
+def in_cost(state: TableState) -> int:
+    """D-GEN-06: the most declaring "in" can cost in this deal."""
+    return loser_cost(state.pot, state.opts)
+
+
+def check_declare(state: TableState, player: str, deal_no: int, choice: str) -> None:
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    if player not in deal.order:
+        raise DomainError("not_your_turn", f"{player} is not dealt into deal {deal_no}")
+    if deal.choice_of(player) is not None:
+        raise DomainError("already_declared", f"{player} has declared", player=player)
+    if player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
+    if choice not in ("in", "out"):
+        raise DomainError("invalid_choice", f"declare 'in' or 'out', not {choice!r}")
+    if (choice == "in" and state.opts["stack_policy"] == "default"
+            and state.stack_of(player) < in_cost(state)):
+        raise DomainError("insufficient_stack", "the stack cannot cover a loss in this deal",
+                          needed=in_cost(state), stack=state.stack_of(player))
+
+
+def eligible_players(state: TableState) -> list[Seat]:
+    """Who can be dealt in (D-GEN-06): anyone under allow_debt; else stacks covering a due ante,
+    or any chips when no ante is due."""
+    policy, ante = state.opts["stack_policy"], state.opts["ante"]
+    if policy == "allow_debt":
+        return list(state.seats)
+    need = ante if antes_due(state) else 1
+    return [s for s in state.seats if s.stack >= need]
+
+
+def check_start_deal(state: TableState, by_player: str | None, seed: str | None) -> list[Seat]:
+    check_open(state)
+    check_between_deals(state)
+    if by_player is not None:
+        check_seated(state, by_player)
+    if state.stacked_decks is None:
+        if seed is None:
+            raise DomainError("invalid_seed", "a deal on an unstacked table needs a seed")
+        try:
+            commitment(seed)
+        except DeckError:
+            raise DomainError("invalid_seed", "the seed is not a hex string") from None
+    players = eligible_players(state)
+    if len(players) < 2:
+        raise DomainError("not_enough_players", "a deal needs two players who can play",
+                          eligible=[s.player for s in players])
+    return players
+
+
+# --- handlers ----------------------------------------------------------------------------------------
+
+def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.Event]:
+    if state.status == "open":
+        raise DomainError("table_already_open", "the table is already open")
+    if state.status == "closed":
+        raise DomainError("table_closed", "the table is closed")
+    options = validate_options(c.variant, c.options)
+    decks = None
+    if c.stacked_decks is not None:
+        if not c.stacked_allowed:
+            raise DomainError("stacked_decks_not_allowed", "stacked decks are switched off")
+        decks = [_stacked_deck(d) for d in c.stacked_decks]
+        if not decks:
+            raise DomainError("invalid_card", "stacked_decks is empty")
+    return [ev.Event(ev.TABLE_OPENED, {"table_id": str(c.table_id), "variant": c.variant,
+                                       "options": options, "stacked": decks is not None,
+                                       "stacked_decks": decks})]
+
+
+def _stacked_deck(cards: list[str]) -> list[str]:
+    try:
+        parsed = [parse_card(c) for c in cards]
+    except CardError as error:
+        raise DomainError("invalid_card", str(error), card=str(error.token)) from None
+    if len(set(parsed)) != len(parsed):
+        raise DomainError("invalid_card", "a stacked deck repeats a card")
+    return [str(c) for c in parsed]
+
+
+def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event]:
+    check_open(state)
+    if state.seat_of(c.player_id) is not None:
+        raise DomainError("already_seated", f"{c.player_id} is already seated")
+    taken = {s.seat for s in state.seats}
+    free = [n for n in range(state.opts["seats"]) if n not in taken]
+    if not free:
+        raise DomainError("table_full", "every seat is taken")
+    amount = check_amount(c.buy_in)
+    low, high = buy_in_range(state)
+    if amount < low or (high is not None and amount > high):
+        raise DomainError("invalid_amount", f"the buy-in must be between {low} and {high or 'any'}",
+                          minimum=low, maximum=high)
+    transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
+                        amount, "buy_in")
+    return [ev.Event(ev.PLAYER_SEATED, {"player": c.player_id, "seat": free[0], "buy_in": amount,
+                                        "transfers": [transfer.to_json()]})]
+
+
+def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
+    check_open(state)
+    seat = check_seated(state, c.player_id)
+    check_between_deals(state)
+    amount = check_amount(c.amount)
+    _, high = buy_in_range(state, seat.stack)
+    if high is not None and amount > high:
+        raise DomainError("invalid_amount", f"a top-up may bring at most {max(high, 0)}",
+                          maximum=max(high, 0))
+    transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
+                        amount, "top_up")
+    return [ev.Event(ev.STACK_TOPPED_UP, {"player": c.player_id, "amount": amount,
+                                          "transfers": [transfer.to_json()]})]
+
+
+def check_leave(state: TableState, player: str) -> Seat:
+    check_open(state)
+    seat = check_seated(state, player)
+    live = state.live
+    if live is not None and player in live.order:
+        raise DomainError("liability_open", f"{player} is dealt into deal {live.deal_no}")
+    return seat
+
+
+def _leave(state: TableState, c: cmd.Leave, now: datetime) -> list[ev.Event]:
+    seat = check_leave(state, c.player_id)
+    transfers = cash_out_transfers(state, c.player_id, seat.stack)
+    return [ev.Event(ev.PLAYER_LEFT, {"player": c.player_id, "cash_out": seat.stack,
+                                      "transfers": [t.to_json() for t in transfers]})]
+
+
+def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev.Event]:
+    check_open(state)
+    check_between_deals(state)
+    return [close_table_events(state)]
+
+
+def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
+    players = check_start_deal(state, c.by_player_id, c.seed)
+    dealer = _next_dealer(state, players)                      # D-GEN-05
+    order = _from_dealers_left(players, dealer)
+    stacked = state.stacked_decks is not None
+    seed = None if stacked else c.seed
+    eligible = {s.player for s in players}
+    deal_no = state.deal_no + 1
+    started = ev.Event(ev.DEAL_STARTED, {
+        "deal_no": deal_no, "game_no": state.game_no + (0 if state.game_open else 1),
+        "dealer": dealer.player, "participants": [s.player for s in order],
+        "sat_out": [s.player for s in state.seats if s.player not in eligible],
+        "by": c.by_player_id, "stacked": stacked, "seed": seed,
+        "commitment": commitment(seed) if seed is not None else None})
+    return then_advance(state, [started], now)
+
+
+def _next_dealer(state: TableState, players: list[Seat]) -> Seat:
+    """The first eligible seat clockwise after the last dealer's seat (the lowest seat at first)."""
+    if state.button is None:
+        return players[0]
+    after = [s for s in players if s.seat > state.button]
+    return after[0] if after else players[0]
+
+
+def _from_dealers_left(players: list[Seat], dealer: Seat) -> list[Seat]:
+    i = players.index(dealer)
+    return [*players[i + 1:], *players[:i + 1]]
+
+
+def _declare(state: TableState, c: cmd.Declare, now: datetime) -> list[ev.Event]:
+    check_declare(state, c.player_id, c.deal_no, c.choice)
+    sealed = declare_mode(state) == "simultaneous"
+    declared = ev.Event(ev.DECLARED, {"deal_no": c.deal_no, "player": c.player_id,
+                                      "choice": c.choice, "sealed": sealed, "forced": False})
+    return then_advance(state, [declared], now)
+
+
+def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
+    """The timer's command: idempotent; nothing unless the open turn/window is overdue at `now`."""
+    deal = state.live
+    if (state.status != "open" or deal is None or deal.deal_no != c.deal_no or not deal.awaiting
+            or deal.deadline is None or now < parse_iso(deal.deadline)):
+        return []
+    timed_out = ev.Event(ev.DECLARE_TIMED_OUT, {"deal_no": deal.deal_no, "players": list(deal.awaiting),
+                                                "effect": state.opts["timeout_effect"]})
+    return then_advance(state, [timed_out], now)
+
+
+_HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
+    cmd.OpenTable: _open_table,
+    cmd.SitDown: _sit_down,
+    cmd.TopUp: _top_up,
+    cmd.Leave: _leave,
+    cmd.CloseTable: _close_table,
+    cmd.StartDeal: _start_deal,
+    cmd.Declare: _declare,
+    cmd.ExpireDeclare: _expire_declare,
+}

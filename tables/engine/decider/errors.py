@@ -1,0 +1,33 @@
+"""DomainError: a command is not allowed now. Its `code` is stable; the API maps it to a problem.
+
+Codes: not_your_turn, not_seated, already_seated, table_full, deal_over, wrong_deal,
+deal_in_progress, no_deal, already_declared, not_enough_players, insufficient_stack,
+liability_open, invalid_option, unknown_variant, invalid_amount, table_closed,
+stacked_decks_not_allowed, invalid_card, and three more: table_already_open (OpenTable on an open
+table), invalid_seed (StartDeal on an unstacked table without a valid hex seed), invalid_choice (a declare
+that is neither "in" nor "out"). `detail` holds JSON-friendly specifics (e.g. the option's name).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+CODES = frozenset({
+    "not_your_turn", "not_seated", "already_seated", "table_full", "deal_over", "wrong_deal",
+    "deal_in_progress", "no_deal", "already_declared", "not_enough_players", "insufficient_stack",
+    "liability_open", "invalid_option", "unknown_variant", "invalid_amount", "table_closed",
+    "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
+    "invalid_choice",
+})
+
+
+class DomainError(Exception):
+    """Raised by `decide` (and option validation); nothing is appended."""
+
+    def __init__(self, code: str, message: str = "", **detail: Any) -> None:
+        assert code in CODES, code
+        super().__init__(message or code)
+        self.code = code
+        self.detail = detail
+
+    def __repr__(self) -> str:
+        return f"DomainError({self.code!r}, {str(self)!r})"
