@@ -1,0 +1,248 @@
+"""Projections: folds from events to rows, run inline in the append transaction (DESIGN §2.5).
+
+A projector subclasses `Projector`, names the event types it handles (None: every event), and
+implements `apply_batch` (or `apply` for one event at a time) and `reset` (drop its rows; the
+default empties the models it lists). Register it with `register_projector`, at import, from any
+app. `append` calls `run_inline` with the events it just inserted, inside its transaction, so
+API reads see their own writes; each projector's checkpoint (the position of the last event it
+applied) is stored in ProjectionCheckpoint in that same transaction.
+
+`rebuild_all` throws every projection away and replays the whole log in batches; projectors run
+with `live=False` then, so history is applied as the facts it is (policies such as the debt
+check only guard new appends).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.db import connection, models, transaction
+
+from ledger.accounts import Transfer, transfers_of
+from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
+from ledger.money import InsufficientFunds, may_go_negative
+
+if TYPE_CHECKING:
+    from ledger.store import StoredEvent
+
+REBUILD_BATCH = 5000
+
+
+class Projector:
+    """Base class. Subclasses set `name`, `handles`, `models` and override apply or apply_batch."""
+
+    name: ClassVar[str]
+    handles: ClassVar[frozenset[str] | None] = None     # event types; None means every event
+    models: ClassVar[tuple[type[models.Model], ...]] = ()
+
+    def wants(self, event: StoredEvent) -> bool:
+        return self.handles is None or event.type in self.handles
+
+    def apply(self, event: StoredEvent, *, live: bool) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement apply or apply_batch")
+
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+        """Apply events (already filtered by `wants`) in position order."""
+        for event in events:
+            self.apply(event, live=live)
+
+    def reset(self) -> None:
+        """Drop everything this projector built."""
+        truncate(*self.models)
+
+
+_projectors: dict[str, Projector] = {}
+
+
+def register_projector(projector: Projector) -> Projector:
+    """Run `projector` inline from now on (re-registering a name replaces the old one)."""
+    _projectors[projector.name] = projector
+    return projector
+
+
+def unregister_projector(name: str) -> None:
+    _projectors.pop(name, None)
+
+
+def registered_projectors() -> list[Projector]:
+    return list(_projectors.values())
+
+
+def run_inline(events: Sequence[StoredEvent]) -> None:
+    """Apply freshly appended events to every projector; called by append inside its transaction."""
+    advanced: dict[str, int] = {}
+    for projector in _projectors.values():
+        wanted = [event for event in events if projector.wants(event)]
+        if wanted:
+            projector.apply_batch(wanted, live=True)
+            advanced[projector.name] = wanted[-1].position
+    if advanced:
+        save_checkpoints(advanced)
+
+
+def save_checkpoints(positions: dict[str, int]) -> None:
+    """Upsert (name, position) rows in one statement."""
+    values = ", ".join(["(%s, %s)"] * len(positions))
+    params = [item for pair in positions.items() for item in pair]
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO ledger_projectioncheckpoint (name, position) VALUES {values} "
+                       "ON CONFLICT (name) DO UPDATE SET position = excluded.position", params)
+
+
+def checkpoint(name: str) -> int:
+    """The last position projector `name` applied (0 if none)."""
+    row = ProjectionCheckpoint.objects.filter(name=name).values_list("position", flat=True).first()
+    return row or 0
+
+
+def truncate(*model_classes: type[models.Model]) -> None:
+    """Empty tables fast: TRUNCATE on PostgreSQL, DELETE elsewhere."""
+    if not model_classes:
+        return
+    tables = [connection.ops.quote_name(model._meta.db_table) for model in model_classes]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"TRUNCATE {', '.join(tables)}")
+        else:
+            for table in tables:
+                cursor.execute(f"DELETE FROM {table}")
+
+
+# --- rebuild --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildReport:
+    events: int
+    seconds: float
+    projectors: list[str]
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.seconds if self.seconds > 0 else 0.0
+
+
+Progress = Callable[[int, int], None]
+
+
+def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = None) -> RebuildReport:
+    """Reset every registered projection and replay the log from position 0, in one transaction.
+
+    Holds the append lock throughout, so no append interleaves; readers keep seeing the old
+    projections until the rebuild commits.
+    """
+    from ledger import store  # store imports this module to run projectors inline
+
+    started = time.perf_counter()
+    projectors = registered_projectors()
+    total = done = 0
+    with transaction.atomic():
+        store.lock_appends()
+        total = store.count_events()
+        for projector in projectors:
+            projector.reset()
+        truncate(ProjectionCheckpoint)
+        position = 0
+        while batch := store.read_all(after=position, limit=batch_size):
+            _replay(projectors, batch)
+            position = batch[-1].position
+            done += len(batch)
+            if progress:
+                progress(done, total)
+    return RebuildReport(done, time.perf_counter() - started, [p.name for p in projectors])
+
+
+def _replay(projectors: list[Projector], batch: list[StoredEvent]) -> None:
+    advanced: dict[str, int] = {}
+    for projector in projectors:
+        wanted = [event for event in batch if projector.wants(event)]
+        if wanted:
+            projector.apply_batch(wanted, live=False)
+            advanced[projector.name] = wanted[-1].position
+    if advanced:
+        save_checkpoints(advanced)
+
+
+# --- the ledger's own projector: balances and statements ------------------------------------------
+
+
+class BalanceProjector(Projector):
+    """AccountBalance (one row per account and unit) and AccountEntry (statement lines).
+
+    For a batch of events it upserts every touched balance once with its net change, gets the
+    new balances back, works out each entry's balance_after from the balance before the batch,
+    and inserts the entries in one statement. When live, a transfer that would take an account
+    below zero that may not go negative raises InsufficientFunds (rolling back the append).
+    """
+
+    name = "ledger.balances"
+    models = (AccountBalance, AccountEntry)
+
+    def wants(self, event: StoredEvent) -> bool:
+        return bool(event.data.get("transfers"))
+
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+        moves = [(event, transfer) for event in events for transfer in transfers_of(event.data)]
+        if not moves:
+            return
+        changes: dict[tuple[str, str], int] = {}
+        for _, transfer in moves:
+            source, target = (transfer.source, transfer.unit), (transfer.target, transfer.unit)
+            changes[source] = changes.get(source, 0) - transfer.amount
+            changes[target] = changes.get(target, 0) + transfer.amount
+        after = _add_to_balances(changes)
+        running = {key: after[key] - change for key, change in changes.items()}
+        entries = []
+        for event, transfer in moves:
+            entries.append(_entry(event, transfer, running, outgoing=True, live=live))
+            entries.append(_entry(event, transfer, running, outgoing=False, live=live))
+        _insert_entries(entries)
+
+
+def _entry(event: StoredEvent, transfer: Transfer, running: dict[tuple[str, str], int], *,
+           outgoing: bool, live: bool) -> tuple[Any, ...]:
+    account, counterparty = ((transfer.source, transfer.target) if outgoing
+                             else (transfer.target, transfer.source))
+    key = (account, transfer.unit)
+    amount = -transfer.amount if outgoing else transfer.amount
+    before = running[key]
+    running[key] = before + amount
+    if live and outgoing and running[key] < 0 and not may_go_negative(account):
+        raise InsufficientFunds(account, transfer.unit, before, transfer.amount)
+    return (account, transfer.unit, event.position, event.stream, event.type, event.recorded_at,
+            amount, running[key], counterparty, transfer.reason)
+
+
+def _add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+    """Add each change to its balance (creating rows as needed); return the new balances."""
+    values = ", ".join(["(%s, %s, %s)"] * len(changes))
+    params = [item for (account, unit), change in changes.items() for item in (account, unit, change)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO ledger_accountbalance (account, unit, balance) VALUES {values} "
+            "ON CONFLICT (account, unit) DO UPDATE "
+            "SET balance = ledger_accountbalance.balance + excluded.balance "
+            "RETURNING account, unit, balance", params)
+        return {(account, unit): amount for account, unit, amount in cursor.fetchall()}
+
+
+ENTRY_COLUMNS = ("account, unit, position, stream, event_type, recorded_at, amount, balance_after, "
+                 "counterparty, reason")
+ENTRY_CHUNK = 500
+
+
+def _insert_entries(entries: list[tuple[Any, ...]]) -> None:
+    adapt = connection.ops.adapt_datetimefield_value
+    rows = [(*entry[:5], adapt(entry[5]), *entry[6:]) for entry in entries]
+    placeholder = "(" + ", ".join(["%s"] * 10) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), ENTRY_CHUNK):
+            chunk = rows[start:start + ENTRY_CHUNK]
+            cursor.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
+                           f"VALUES {', '.join([placeholder] * len(chunk))}",
+                           [item for row in chunk for item in row])
+
+
+register_projector(BalanceProjector())

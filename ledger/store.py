@@ -1,0 +1,303 @@
+"""The event store: append to streams with optimistic concurrency, read streams and the log.
+
+Ordering guarantee (DESIGN §2.3). Readers that follow `position` (audit feed, SSE, async
+projectors) remember the last position they saw and ask for more after it. That is only safe if
+no event can become visible with a position lower than one already visible, i.e. if position
+order equals commit order. Identity values are handed out at INSERT time, but transactions
+commit in any order, so two concurrent appenders could commit 11 before 10 and a reader would
+skip 10 forever. We therefore serialise appends with a transaction-level lock taken before the
+insert and held until commit:
+
+* PostgreSQL: `pg_advisory_xact_lock(APPEND_LOCK_KEY)` inside `ledger_append_begin()` (migration
+  0002), which then reads the stream heads in the same round trip. PostgreSQL releases the lock
+  only after the commit is visible, so the next appender's positions are always higher than
+  every committed one. (We chose this over xid/snapshot filtering on the read side: it keeps
+  readers trivial, and one lock per append is cheap next to the commit's fsync.)
+* SQLite: writers are already serialised by `transaction_mode=IMMEDIATE` (settings).
+
+The cost is that appends are serial; an append nested in a longer caller transaction holds the
+lock until that transaction ends, so callers keep such transactions short.
+
+Concurrency: every write names the version its caller saw; a mismatch raises ConcurrencyError
+(the service reloads, re-decides and retries). The (stream, version) unique constraint is the
+last line of defence and is reported the same way.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ledger import projections, registry
+from ledger.accounts import InvalidTransfer, transfers_of
+from ledger.hashing import GENESIS_HASH, canonical_json, check_json_value, event_hash
+
+APPEND_LOCK_KEY = 0x67757473_6C656467  # "gutsledg": the one advisory lock that orders appends
+MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
+INSERT_CHUNK = 500                     # rows per INSERT statement (SQLite caps bound parameters)
+EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append. `data` is plain JSON: int, str, bool, None, list, dict (no floats)."""
+
+    type: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StreamWrite:
+    """Events for one stream, and the version the caller saw (0: the stream must be new)."""
+
+    stream: str
+    expected_version: int
+    events: Sequence[NewEvent]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    position: int
+    stream: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any]
+    recorded_at: datetime
+    prev_hash: str
+    hash: str
+
+
+class ConcurrencyError(Exception):
+    """The stream is not at the version the caller expected."""
+
+    code = "concurrency_conflict"
+
+    def __init__(self, stream: str, expected: int, actual: int | None) -> None:
+        found = "unknown (a concurrent append won)" if actual is None else str(actual)
+        super().__init__(f"stream {stream!r} expected at version {expected}, found {found}")
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+
+
+class InvalidAppend(ValueError):
+    code = "invalid_append"
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A new event, validated and serialised before any database work."""
+
+    stream: str
+    type: str
+    data: dict[str, Any]
+    data_json: str
+    meta: dict[str, Any]
+    meta_json: str
+
+
+# --- append ---------------------------------------------------------------------------------------
+
+
+def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None) -> list[StoredEvent]:
+    """Append to one or several streams in ONE transaction, checking each expected version.
+
+    Joins the caller's transaction.atomic block if there is one (a savepoint only when nested),
+    runs the inline projectors in the same transaction and returns the stored events in order.
+    Invalid events (floats, bad transfers, ...) raise before anything touches the database.
+    """
+    prepared = _prepare(writes, meta or {})
+    streams = [write.stream for write in writes]
+    with transaction.atomic():
+        heads = _lock_and_read_heads(streams)
+        for write in writes:
+            actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
+            if actual != write.expected_version:
+                raise ConcurrencyError(write.stream, write.expected_version, actual)
+        stored = _insert(prepared, heads, timezone.now())
+        projections.run_inline(stored)
+    return stored
+
+
+def _prepare(writes: Sequence[StreamWrite], meta: Mapping[str, Any]) -> list[_Prepared]:
+    base_meta = dict(meta)
+    check_json_value(base_meta, "meta")
+    seen: set[str] = set()
+    prepared = []
+    for write in writes:
+        _check_write(write, seen)
+        for event in write.events:
+            prepared.append(_prepare_event(write.stream, event, base_meta))
+    return prepared
+
+
+def _check_write(write: StreamWrite, seen: set[str]) -> None:
+    if not isinstance(write.stream, str) or not write.stream or len(write.stream) > 200:
+        raise InvalidAppend(f"bad stream name {write.stream!r}")
+    if write.stream in seen:
+        raise InvalidAppend(f"stream {write.stream!r} appears twice in one append")
+    seen.add(write.stream)
+    if type(write.expected_version) is not int or write.expected_version < 0:
+        raise InvalidAppend(f"bad expected_version {write.expected_version!r}")
+
+
+def _prepare_event(stream: str, event: NewEvent, base_meta: dict[str, Any]) -> _Prepared:
+    if not isinstance(event.type, str) or not event.type or len(event.type) > 100:
+        raise InvalidAppend(f"bad event type {event.type!r}")
+    if not isinstance(event.data, dict):
+        raise InvalidAppend(f"{event.type}: data must be a dict")
+    check_json_value(event.data)
+    _check_transfers(event.data)
+    event_meta = {**base_meta, "schema_version": registry.schema_version(event.type)}
+    return _Prepared(stream, event.type, event.data, canonical_json(event.data),
+                     event_meta, canonical_json(event_meta))
+
+
+def _check_transfers(data: dict[str, Any]) -> None:
+    """Validate every transfer (InvalidTransfer) before any write, including name lengths."""
+    raw = data.get("transfers", [])
+    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
+        raise InvalidTransfer("data['transfers'] must be a list of transfer objects")
+    try:
+        transfers = transfers_of(data)
+    except (KeyError, TypeError) as exc:
+        raise InvalidTransfer(f"malformed transfer: {exc}") from exc
+    for transfer in transfers:
+        if max(len(transfer.source), len(transfer.target)) > MAX_ACCOUNT or len(transfer.unit) > MAX_UNIT:
+            raise InvalidTransfer(f"account or unit name too long in {transfer.to_json()}")
+
+
+def lock_appends() -> None:
+    """Hold the append lock until the current transaction ends (rebuilds use it)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
+
+
+def count_events() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM ledger_event")
+        return cursor.fetchone()[0]
+
+
+def _lock_and_read_heads(streams: list[str]) -> dict[str, tuple[int, str]]:
+    """Take the append lock (see module docstring) and read each stream's (version, hash)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT * FROM ledger_append_begin(%s, %s)", [APPEND_LOCK_KEY, streams])
+        else:  # SQLite: BEGIN IMMEDIATE already holds the write lock
+            parts = ["SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
+                     "ORDER BY version DESC LIMIT 1)"] * len(streams)
+            cursor.execute(" UNION ALL ".join(parts), streams)
+        return {stream: (version, hash_) for stream, version, hash_ in cursor.fetchall()}
+
+
+def _insert(prepared: list[_Prepared], heads: dict[str, tuple[int, str]],
+            now: datetime) -> list[StoredEvent]:
+    chain = dict(heads)
+    rows: list[tuple[Any, ...]] = []
+    for item in prepared:
+        version, prev_hash = chain.get(item.stream, (0, GENESIS_HASH))
+        version += 1
+        digest = event_hash(prev_hash=prev_hash, stream=item.stream, version=version, type=item.type,
+                            data_json=item.data_json, meta_json=item.meta_json, recorded_at=now)
+        chain[item.stream] = (version, digest)
+        rows.append((item, version, prev_hash, digest))
+    positions = _insert_rows(rows, now)
+    return [StoredEvent(positions[(item.stream, version)], item.stream, version, item.type, item.data,
+                        item.meta, now, prev_hash, digest)
+            for item, version, prev_hash, digest in rows]
+
+
+def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, int], int]:
+    cast = "::jsonb" if connection.vendor == "postgresql" else ""
+    placeholder = f"(%s, %s, %s, %s{cast}, %s{cast}, %s, %s, %s)"
+    recorded_at = connection.ops.adapt_datetimefield_value(now)
+    positions: dict[tuple[str, int], int] = {}
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), INSERT_CHUNK):
+            chunk = rows[start:start + INSERT_CHUNK]
+            params: list[Any] = []
+            for item, version, prev_hash, digest in chunk:
+                params += [item.stream, version, item.type, item.data_json, item.meta_json,
+                           recorded_at, prev_hash, digest]
+            sql = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, "
+                   f"hash) VALUES {', '.join([placeholder] * len(chunk))} "
+                   "RETURNING position, stream, version")
+            try:
+                cursor.execute(sql, params)
+            except IntegrityError as exc:  # last line of defence: (stream, version) is unique
+                raise ConcurrencyError(chunk[0][0].stream, chunk[0][1] - 1, None) from exc
+            positions.update({(stream, version): position for position, stream, version in cursor.fetchall()})
+    return positions
+
+
+# --- read -----------------------------------------------------------------------------------------
+
+
+def stream_version(stream: str) -> int:
+    """The stream's current version (0 if it has no events)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1",
+                       [stream])
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+    """The stream's events from `from_version` to `to_version` (inclusive), data upcast."""
+    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE stream = %s AND version >= %s"
+    params: list[Any] = [stream, from_version]
+    if to_version is not None:
+        sql += " AND version <= %s"
+        params.append(to_version)
+    return _fetch(sql + " ORDER BY version", params)
+
+
+def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None) -> list[StoredEvent]:
+    """Up to `limit` events with position > `after`, in position order, optionally of `types`."""
+    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE position > %s"
+    params: list[Any] = [after]
+    if types is not None:
+        types = list(types)
+        if not types:
+            return []
+        sql += f" AND type IN ({', '.join(['%s'] * len(types))})"
+        params += types
+    return _fetch(sql + " ORDER BY position LIMIT %s", [*params, limit])
+
+
+def read_all_raw(*, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+    """Like read_all, but data exactly as stored (no upcasting): what the hashes cover."""
+    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE position > %s ORDER BY position LIMIT %s"
+    return _fetch(sql, [after, limit], upcast=False)
+
+
+def _fetch(sql: str, params: list[Any], *, upcast: bool = True) -> list[StoredEvent]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [_event_from_row(row, upcast) for row in rows]
+
+
+def _event_from_row(row: tuple[Any, ...], upcast: bool) -> StoredEvent:
+    position, stream, version, type_, data, meta, recorded_at, prev_hash, hash_ = row
+    data = json.loads(data) if isinstance(data, str) else data
+    meta = json.loads(meta) if isinstance(meta, str) else meta
+    if upcast:
+        data = registry.upcast(type_, data, meta.get("schema_version", 1))
+    return StoredEvent(position, stream, version, type_, data, meta, _aware(recorded_at), prev_hash, hash_)
+
+
+def _aware(value: datetime | str) -> datetime:
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if moment is None:
+        raise ValueError(f"unreadable recorded_at {value!r}")
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
