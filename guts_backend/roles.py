@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -20,6 +20,17 @@ PLAYER = "player"
 ROLES = (CLUB_ADMIN, AUDITOR, PLAYER)
 
 User = AbstractBaseUser | AnonymousUser
+
+
+def role_group(role: str) -> Group:
+    """The group of `role`. Migration 0002 creates them; get_or_create also survives a test flush."""
+    group, _ = Group.objects.get_or_create(name=role)
+    return group
+
+
+def grant_role(user: AbstractBaseUser, role: str) -> None:
+    user.groups.add(role_group(role))
+    user.__dict__.pop("_guts_group_names", None)
 
 
 def _group_names(user: User) -> frozenset[str]:

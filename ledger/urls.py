@@ -1,4 +1,15 @@
 """API routes of the ledger app (mounted under /api/v1/)."""
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from ledger.api import views
+
+urlpatterns = [
+    path("auth/token", views.TokenApi.as_view(), name="auth-token"),
+    path("me", views.MeApi.as_view(), name="me"),
+    path("players", views.PlayerCollectionApi.as_view(), name="players"),
+    path("players/<int:player_id>", views.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<int:player_id>/deposits", views.DepositApi.as_view(), name="player-deposits"),
+    path("players/<int:player_id>/withdrawals", views.WithdrawalApi.as_view(), name="player-withdrawals"),
+    path("players/<int:player_id>/balance", views.BalanceApi.as_view(), name="player-balance"),
+    path("players/<int:player_id>/statement", views.StatementApi.as_view(), name="player-statement"),
+]

@@ -1,0 +1,79 @@
+"""`manage.py seed_demo`: a demo club to try the API with, created idempotently.
+
+Creates (or finds) an admin (superuser and club_admin), an auditor and four players with bankroll
+deposits made through the cashier service, then prints every login, its API token and the docs URL.
+Running it again changes nothing. Demo passwords are `<username>-demo` (admin-demo, alice-demo, ...):
+for a local demo only, never for a real club.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from ledger.cashier import cashier_deposit, player_create
+from ledger.models import Event
+from ledger.selectors import player_stream
+
+DEMO_PLAYERS: tuple[tuple[str, str, int], ...] = (
+    ("alice", "Alice", 10_000),
+    ("bob", "Bob", 5_000),
+    ("carol", "Carol", 2_500),
+    ("dave", "Dave", 1_000),
+)
+
+
+def demo_password(username: str) -> str:
+    return f"{username}-demo"
+
+
+class Command(BaseCommand):
+    help = "Seed a demo club (admin, auditor, four players with bankrolls); safe to run twice."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
+                            help="where the API is served, for the printed docs URL")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            admin = ensure_staff_user("admin", role=CLUB_ADMIN, superuser=True)
+            auditor = ensure_staff_user("auditor", role=AUDITOR, superuser=False)
+            players = [ensure_demo_player(username, display_name, deposit, actor=admin)
+                       for username, display_name, deposit in DEMO_PLAYERS]
+        self.stdout.write("Demo club ready. Logins (username / password / API token):")
+        for user in (admin, auditor, *players):
+            token, _ = Token.objects.get_or_create(user=user)
+            self.stdout.write(f"  {user.username:8} {demo_password(user.username):14} {token.key}")
+        base_url = options["base_url"].rstrip("/")
+        self.stdout.write(f"API docs: {base_url}/api/docs/  (authorize with: Token <token>)")
+        self.stdout.write(f"Admin:    {base_url}/admin/")
+
+
+def ensure_staff_user(username: str, *, role: str, superuser: bool) -> AbstractUser:
+    """The demo user `username` with `role`, created on the first run only."""
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        create = user_model.objects.create_superuser if superuser else user_model.objects.create_user
+        user = create(username=username, password=demo_password(username), first_name=username.title())
+        grant_role(user, role)
+    return user
+
+
+def ensure_demo_player(username: str, display_name: str, deposit: int, *,
+                       actor: AbstractUser) -> AbstractUser:
+    """The demo player, registered and funded through the cashier services, once."""
+    meta = {"actor": actor.pk, "source": "seed_demo"}
+    player = get_user_model().objects.filter(username=username).first()
+    if player is None:
+        player = player_create(username=username, password=demo_password(username),
+                               display_name=display_name, meta=meta)
+    funded = Event.objects.filter(stream=player_stream(player.pk), type="DepositMade").exists()
+    if not funded:
+        cashier_deposit(player_id=player.pk, amount=deposit, note="demo bankroll", meta=meta)
+    return player

@@ -1,0 +1,330 @@
+"""Ledger API views: parse, call a service or selector, serialise. Nothing else lives here."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from guts_backend.problems import Problem, problem_responses
+from guts_backend.roles import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
+from ledger.api.pagination import page_serializer, paginated_response
+from ledger.api.serializers import (
+    ChipAmountField,
+    EventRefSerializer,
+    MeOutputSerializer,
+    PlayerOutputSerializer,
+)
+from ledger.cashier import MAX_CASHIER_AMOUNT, cashier_deposit, cashier_withdraw, player_create
+from ledger.selectors import player_balance, player_get, player_list, player_statement
+from ledger.store import StoredEvent
+
+AUTH_PROBLEMS = ("not_authenticated", "forbidden")
+BODY_PROBLEMS = ("malformed_request", "invalid_input", "unsupported_media_type")
+
+
+def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The request body validated by `serializer_class` (400 `invalid_input` otherwise)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def etag(version: int) -> str:
+    """The stream version as a strong ETag (DESIGN §2.9)."""
+    return f'"{version}"'
+
+
+class TokenApi(APIView):
+    """Exchange a username and password for an API token (naturally idempotent: the same token)."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+        class Meta:
+            ref_name = "TokenInput"
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+
+        class Meta:
+            ref_name = "Token"
+
+    @extend_schema(
+        operation_id="auth_token_create", tags=["auth"], auth=[],
+        request=InputSerializer,
+        responses={200: OutputSerializer, **problem_responses(*BODY_PROBLEMS, "invalid_credentials")},
+        examples=[
+            OpenApiExample("Log in", request_only=True,
+                           value={"username": "alice", "password": "alice-demo"}),
+            OpenApiExample("Token", value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
+                           response_only=True, status_codes=["200"]),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request)
+        user = authenticate(request=request._request, username=data["username"], password=data["password"])
+        if user is None:
+            raise Problem("invalid_credentials", "Unable to log in with the given username and password.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
+
+
+class MeApi(APIView):
+    """Who am I: id, roles and player id of the caller."""
+
+    @extend_schema(
+        operation_id="me_retrieve", tags=["auth"],
+        responses={200: MeOutputSerializer, **problem_responses("not_authenticated")},
+        examples=[OpenApiExample("A player", response_only=True, status_codes=["200"], value={
+            "id": 3, "username": "alice", "display_name": "Alice", "roles": ["player"], "player_id": 3})],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(MeOutputSerializer(request.user).data)
+
+
+PLAYER_EXAMPLE = {"id": 3, "username": "alice", "display_name": "Alice", "account": "player:3",
+                  "date_joined": "2026-11-29T12:00:00Z"}
+
+
+class PlayerCollectionApi(APIView):
+    """Players: club admins register them; club admins and auditors list them."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150,
+                                          help_text="Letters, digits and @.+-_ only.")
+        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False,
+                                         max_length=128)
+        display_name = serializers.CharField(max_length=150, required=False, default="", allow_blank=True)
+
+        class Meta:
+            ref_name = "PlayerCreate"
+
+        def validate_password(self, value: str) -> str:
+            try:
+                validate_password(value)
+            except DjangoValidationError as exc:
+                raise serializers.ValidationError(list(exc.messages)) from exc
+            return value
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [IsClubAdmin()] if self.request.method == "POST" else [IsAuditorOrAdmin()]
+
+    @extend_schema(
+        operation_id="players_list", tags=["players"],
+        responses={200: page_serializer(PlayerOutputSerializer, "PlayerPage"),
+                   **problem_responses(*AUTH_PROBLEMS)},
+        examples=[OpenApiExample("A page", response_only=True, status_codes=["200"], value={
+            "count": 1, "next": None, "previous": None, "results": [PLAYER_EXAMPLE]})],
+    )
+    def get(self, request: Request) -> Response:
+        return paginated_response(queryset=player_list(), serializer_class=PlayerOutputSerializer,
+                                  request=request, view=self)
+
+    @extend_schema(
+        operation_id="players_create", tags=["players"],
+        request=InputSerializer,
+        responses={201: PlayerOutputSerializer,
+                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "username_taken",
+                                       *IDEMPOTENCY_PROBLEMS)},
+        examples=[
+            OpenApiExample("Register Alice", request_only=True,
+                           value={"username": "alice", "password": "alice-demo", "display_name": "Alice"}),
+            OpenApiExample("Registered", value=PLAYER_EXAMPLE, response_only=True, status_codes=["201"]),
+        ],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request)
+        player = player_create(username=data["username"], password=data["password"],
+                               display_name=data["display_name"], meta=request_meta(request))
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(APIView):
+    """One player: club admins and auditors see anyone, a player only themself."""
+
+    permission_classes = (IsSelfOrAuditorOrAdmin,)
+
+    @extend_schema(
+        operation_id="players_retrieve", tags=["players"],
+        responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
+        examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(PlayerOutputSerializer(player_get(player_id=player_id)).data)
+
+
+class CashierOutputSerializer(serializers.Serializer):
+    """The result of a deposit or withdrawal: the event appended and the bankroll after it."""
+
+    player_id = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+    balance = serializers.IntegerField(help_text="The bankroll after this operation.")
+    event = EventRefSerializer()
+
+    class Meta:
+        ref_name = "CashierOperation"
+
+
+class CashierInputSerializer(serializers.Serializer):
+    amount = ChipAmountField(min_value=1, max_value=MAX_CASHIER_AMOUNT,
+                             help_text="Chips, a JSON integer from 1 to 10^12.")
+    note = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
+
+    class Meta:
+        ref_name = "CashierOperationInput"
+
+
+def cashier_response(*, player_id: int, event: StoredEvent) -> Response:
+    body = {
+        "player_id": player_id, "amount": event.data["amount"], "note": event.data["note"],
+        "balance": player_balance(player_id=player_id).balance,
+        "event": {"position": event.position, "stream": event.stream, "version": event.version,
+                  "type": event.type},
+    }
+    return Response(CashierOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+def cashier_examples(event_type: str, amount: int, balance: int) -> list[OpenApiExample]:
+    return [
+        OpenApiExample(event_type, request_only=True, value={"amount": amount, "note": "cash at the desk"}),
+        OpenApiExample(event_type, response_only=True, status_codes=["201"], value={
+            "player_id": 3, "amount": amount, "note": "cash at the desk", "balance": balance,
+            "event": {"position": 42, "stream": "player-3", "version": 2, "type": event_type}}),
+    ]
+
+
+class DepositApi(APIView):
+    """The cashier takes chips in for a player: cashier -> player:<id>."""
+
+    permission_classes = (IsClubAdmin,)
+    parser_classes = (JSONParser,)
+
+    @extend_schema(
+        operation_id="players_deposits_create", tags=["cashier"],
+        request=CashierInputSerializer,
+        responses={201: CashierOutputSerializer,
+                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_player",
+                                       "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)},
+        examples=cashier_examples("DepositMade", 500, 1500),
+    )
+    @idempotent
+    def post(self, request: Request, player_id: int) -> Response:
+        data = validated(CashierInputSerializer, request)
+        event = cashier_deposit(player_id=player_id, amount=data["amount"], note=data["note"],
+                                meta=request_meta(request))
+        return cashier_response(player_id=player_id, event=event)
+
+
+class WithdrawalApi(APIView):
+    """The cashier pays chips out to a player: player:<id> -> cashier. Never overdraws."""
+
+    permission_classes = (IsClubAdmin,)
+    parser_classes = (JSONParser,)
+
+    @extend_schema(
+        operation_id="players_withdrawals_create", tags=["cashier"],
+        request=CashierInputSerializer,
+        responses={201: CashierOutputSerializer,
+                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_player",
+                                       "insufficient_funds", "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)},
+        examples=cashier_examples("WithdrawalMade", 200, 800),
+    )
+    @idempotent
+    def post(self, request: Request, player_id: int) -> Response:
+        data = validated(CashierInputSerializer, request)
+        event = cashier_withdraw(player_id=player_id, amount=data["amount"], note=data["note"],
+                                 meta=request_meta(request))
+        return cashier_response(player_id=player_id, event=event)
+
+
+class BalanceApi(APIView):
+    """A player's bankroll; the ETag is the player's stream version."""
+
+    permission_classes = (IsSelfOrAuditorOrAdmin,)
+
+    class OutputSerializer(serializers.Serializer):
+        player_id = serializers.IntegerField()
+        account = serializers.CharField()
+        unit = serializers.CharField()
+        balance = serializers.IntegerField()
+        version = serializers.IntegerField(help_text="The player's stream version this balance reflects.")
+
+        class Meta:
+            ref_name = "Balance"
+
+    @extend_schema(
+        operation_id="players_balance_retrieve", tags=["statements"],
+        responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
+        examples=[OpenApiExample("Balance", response_only=True, status_codes=["200"], value={
+            "player_id": 3, "account": "player:3", "unit": "chips", "balance": 1500, "version": 3})],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        held = player_balance(player_id=player_id)
+        return Response(self.OutputSerializer(held).data, headers={"ETag": etag(held.version)})
+
+
+class StatementEventSerializer(serializers.Serializer):
+    """The event behind a statement line (same shape as EventRef)."""
+
+    position = serializers.IntegerField()
+    stream = serializers.CharField()
+    version = serializers.IntegerField(source="event_version")
+    type = serializers.CharField(source="event_type")
+
+    class Meta:
+        ref_name = "StatementEvent"
+
+
+class StatementApi(APIView):
+    """Every transfer touching a player's bankroll, oldest first, with the running balance."""
+
+    permission_classes = (IsSelfOrAuditorOrAdmin,)
+
+    class OutputSerializer(serializers.Serializer):
+        amount = serializers.IntegerField(help_text="Signed: positive into the bankroll, negative out.")
+        balance_after = serializers.IntegerField(help_text="The running balance after this line.")
+        counterparty = serializers.CharField(help_text="The other account of the transfer.")
+        reason = serializers.CharField()
+        unit = serializers.CharField()
+        event = StatementEventSerializer(source="*", help_text="The event that made this transfer.")
+
+        class Meta:
+            ref_name = "StatementLine"
+
+    @extend_schema(
+        operation_id="players_statement_list", tags=["statements"],
+        responses={200: page_serializer(OutputSerializer, "StatementPage"),
+                   **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
+        examples=[OpenApiExample("Statement", response_only=True, status_codes=["200"], value={
+            "count": 2, "next": None, "previous": None, "results": [
+                {"amount": 1000, "balance_after": 1000, "counterparty": "cashier", "reason": "deposit",
+                 "unit": "chips", "event": {"position": 7, "stream": "player-3", "version": 2,
+                                            "type": "DepositMade"}},
+                {"amount": -200, "balance_after": 800, "counterparty": "cashier", "reason": "withdrawal",
+                 "unit": "chips", "event": {"position": 9, "stream": "player-3", "version": 3,
+                                            "type": "WithdrawalMade"}},
+            ]})],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return paginated_response(queryset=player_statement(player_id=player_id),
+                                  serializer_class=self.OutputSerializer, request=request, view=self)

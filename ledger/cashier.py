@@ -1,0 +1,125 @@
+"""Cashier services (writes): register players, deposit to and withdraw from their bankrolls.
+
+Every chip movement is a Transfer between `cashier` (the outside world) and `player:<id>`, carried
+by an event on the player's stream `player-<id>` (DESIGN §2.4). Services raise `Problem`s with
+stable codes; views only translate HTTP.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.db import IntegrityError, transaction
+
+from guts_backend.problems import Problem
+from guts_backend.roles import PLAYER, grant_role
+from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
+from ledger.selectors import player_get, player_stream
+from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, stream_version
+
+MAX_CASHIER_AMOUNT = 10**12       # one cashier operation; far above any real deposit
+MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then 409
+
+T = TypeVar("T")
+
+
+def player_create(*, username: str, password: str, display_name: str = "",
+                  meta: Mapping[str, Any] | None = None) -> AbstractUser:
+    """Create a player (a user in the `player` group) and append `PlayerRegistered` on their stream.
+
+    The user and the event commit together or not at all.
+    """
+    user_model = get_user_model()
+    try:
+        with transaction.atomic():
+            if user_model.objects.filter(username=username).exists():
+                raise _username_taken(username)
+            user = user_model.objects.create_user(username=username, password=password,
+                                                  first_name=display_name)
+            grant_role(user, PLAYER)
+            append([StreamWrite(player_stream(user.pk), 0, [NewEvent("PlayerRegistered", {
+                "player_id": user.pk, "username": username, "display_name": display_name,
+            })])], meta=meta)
+    except IntegrityError as exc:  # a concurrent registration of the same username won
+        raise _username_taken(username) from exc
+    return user
+
+
+def cashier_deposit(*, player_id: int, amount: int, note: str = "",
+                    meta: Mapping[str, Any] | None = None) -> StoredEvent:
+    """Chips come in from the outside world: cashier -> player:<id>, event `DepositMade`."""
+    check_amount(amount)
+    player_get(player_id=player_id)
+    transfer = Transfer(CASHIER, player_account(player_id), amount, "deposit", UNIT_CHIPS)
+
+    def attempt() -> StoredEvent:
+        version = stream_version(player_stream(player_id))
+        return _append_one(player_id, version, "DepositMade", transfer, note, meta)
+
+    return _with_retries(attempt)
+
+
+def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
+                     meta: Mapping[str, Any] | None = None) -> StoredEvent:
+    """Chips go out to the outside world: player:<id> -> cashier, event `WithdrawalMade`.
+
+    Never overdraws: the balance is checked in the append's transaction after reading the stream
+    version the append expects, so a concurrent change makes the append clash and we re-check.
+    The balance projector's guard (InsufficientFunds from inside append) is the last defence.
+    """
+    check_amount(amount)
+    player_get(player_id=player_id)
+    account = player_account(player_id)
+    transfer = Transfer(account, CASHIER, amount, "withdrawal", UNIT_CHIPS)
+
+    def attempt() -> StoredEvent:
+        version = stream_version(player_stream(player_id))  # first the version, then the balance
+        held = balance(account, UNIT_CHIPS)
+        if held < amount:
+            raise _insufficient(account, held, amount)
+        return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
+
+    return _with_retries(attempt)
+
+
+def check_amount(amount: int) -> None:
+    """Amounts are plain positive ints (never bool, float or str), at most MAX_CASHIER_AMOUNT."""
+    if type(amount) is not int or not 0 < amount <= MAX_CASHIER_AMOUNT:
+        raise Problem("invalid_input", f"amount must be an integer from 1 to {MAX_CASHIER_AMOUNT}.",
+                      errors={"amount": [f"Must be an integer from 1 to {MAX_CASHIER_AMOUNT}."]})
+
+
+def _append_one(player_id: int, version: int, event_type: str, transfer: Transfer, note: str,
+                meta: Mapping[str, Any] | None) -> StoredEvent:
+    data = {"player_id": player_id, "amount": transfer.amount, "note": note,
+            "transfers": [transfer.to_json()]}
+    try:
+        [stored] = append([StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
+                          meta=meta)
+    except InsufficientFunds as exc:
+        raise Problem("insufficient_funds", str(exc), status=409) from exc
+    return stored
+
+
+def _with_retries(attempt: Callable[[], T]) -> T:
+    """Run `attempt` in a savepoint; on a version clash reload and retry, then 409."""
+    for _ in range(MAX_APPEND_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return attempt()
+        except ConcurrencyError:
+            continue
+    raise Problem("concurrency_conflict",
+                  f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.",
+                  status=409)
+
+
+def _insufficient(account: str, held: int, amount: int) -> Problem:
+    return Problem("insufficient_funds", f"{account} holds {held} chips; cannot withdraw {amount}.",
+                   status=409, balance=held)
+
+
+def _username_taken(username: str) -> Problem:
+    return Problem("username_taken", f"The username {username!r} is taken.", status=409)

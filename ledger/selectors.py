@@ -1,0 +1,63 @@
+"""Ledger reads for the API: players, their bankroll balance and statement (DESIGN §2.4, §2.9).
+
+Balances and statements come from the inline projections (`AccountBalance`, `AccountEntry`), so
+a read right after a write sees it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from guts_backend.problems import Problem
+from guts_backend.roles import PLAYER
+from ledger.models import AccountEntry, Event
+from ledger.money import UNIT_CHIPS, balance, player_account
+from ledger.store import stream_version
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBalance:
+    player_id: int
+    account: str
+    unit: str
+    balance: int
+    version: int          # the player's stream version the balance reflects (the ETag)
+
+
+def player_stream(player_id: int) -> str:
+    return f"player-{player_id}"
+
+
+def player_list() -> QuerySet[AbstractUser]:
+    """Every player (a user in the `player` group), oldest first."""
+    return get_user_model().objects.filter(groups__name=PLAYER).order_by("pk")
+
+
+def player_get(*, player_id: int) -> AbstractUser:
+    """The player with this id, or 404 `unknown_player`."""
+    player = player_list().filter(pk=player_id).first()
+    if player is None:
+        raise Problem("unknown_player", f"No player with id {player_id}.", status=404)
+    return player
+
+
+def player_balance(*, player_id: int) -> PlayerBalance:
+    player_get(player_id=player_id)
+    account = player_account(player_id)
+    version = stream_version(player_stream(player_id))
+    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS,
+                         balance=balance(account, UNIT_CHIPS), version=version)
+
+
+def player_statement(*, player_id: int) -> QuerySet[AccountEntry]:
+    """Every transfer touching the player's bankroll, oldest first, with the running balance and
+    the version of the event behind each line (`event_version`)."""
+    player_get(player_id=player_id)
+    event_version = Event.objects.filter(position=OuterRef("position")).values("version")[:1]
+    return (AccountEntry.objects
+            .filter(account=player_account(player_id), unit=UNIT_CHIPS)
+            .annotate(event_version=Subquery(event_version))
+            .order_by("position", "pk"))
