@@ -1,1 +1,116 @@
-"""Rules engine: pure Python, no Django. Cards, provable deck, hand rankings, variants, decider."""
+"""Rules engine: pure Python, no Django. Cards, provable deck, hand rankings, variants, decider.
+
+`evaluate(cards, ranking, ...)` values a hand under a named ranking (see RANKINGS);
+`showdown(values)` says who wins, loses and holds the worst hand; the deck API deals provably.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tables.engine.cards import ALL_CARDS, Card, CardError, parse_card, parse_cards
+from tables.engine.deck import (
+    STANDARD_PACK,
+    DealProof,
+    Deck,
+    DeckError,
+    DeckExhausted,
+    InvalidSeed,
+    commitment,
+    italian_pack,
+    new_seed,
+    reshuffle_seed,
+    shuffled_deck,
+    verify_deal,
+)
+from tables.engine.hand_value import HandValue, RankedValue
+from tables.engine.rankings import (
+    RANKINGS,
+    InvalidHandSize,
+    InvalidOption,
+    Ranking,
+    RankingError,
+    UnknownRanking,
+    get_ranking,
+    parse_wild_cards,
+    parse_wild_ranks,
+)
+from tables.engine.showdown import Showdown, showdown
+
+
+def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
+             wild_ranks: Sequence[int | str] | None = None, wild_cards: Sequence[str | Card] = (),
+             **options: Any) -> HandValue:
+    """The value of a hand under a ranking; larger `key` is better, `str()` describes it.
+
+    `wild_ranks` None means the ranking's default wild ranks (3s for stage1_357, 2s for
+    four_card, none elsewhere); pass () for none. A card may appear twice only if it is wild.
+    """
+    hand = _hand(cards)
+    if wild_ranks is None and not wild_cards and not options:
+        fast = _FAST.get(ranking)
+        if fast is not None and len(hand) in fast[1] and len(set(hand)) == len(hand):
+            return fast[0](hand, **fast[2])
+    spec = get_ranking(ranking)
+    if len(hand) not in spec.hand_sizes:
+        sizes = " or ".join(str(size) for size in spec.hand_sizes)
+        raise InvalidHandSize(f"{ranking} values hands of {sizes} cards, not {len(hand)}")
+    ranks = spec.default_wild_ranks if wild_ranks is None else parse_wild_ranks(wild_ranks)
+    specific = parse_wild_cards(wild_cards) if wild_cards else ()
+    if len(set(hand)) != len(hand):
+        _check_duplicates(hand, ranks, specific)
+    checked = spec.checked_options(options)
+    evaluator = _evaluator(spec)
+    if wild_ranks is None and not wild_cards and not options:
+        # Remember the all-defaults call so the next one skips the checks above.
+        _FAST[ranking] = (evaluator, spec.hand_sizes, {**checked, "wild_ranks": ranks, "wild_cards": ()})
+    return evaluator(hand, wild_ranks=ranks, wild_cards=specific, **checked)
+
+
+_FAST: dict[str, tuple[Any, tuple[int, ...], dict[str, Any]]] = {}
+
+
+def _hand(cards: Iterable[str | Card] | str) -> list[Card]:
+    """Cards from tokens or Card objects; Card lists pass straight through (the hot path)."""
+    if type(cards) is list:
+        for card in cards:
+            if type(card) is not Card:
+                break
+        else:
+            return cards
+    return parse_cards(cards, allow_duplicates=True)
+
+
+def _check_duplicates(hand: list[Card], wild_ranks: tuple[int, ...], wild_cards: tuple[Card, ...]) -> None:
+    """Only a wild card may repeat (it stands for anything, D-GEN-03)."""
+    seen: set[Card] = set()
+    for card in hand:
+        if card in seen and card.rank not in wild_ranks and card not in wild_cards:
+            raise CardError(f"duplicate card in hand: {card}", str(card))
+        seen.add(card)
+
+
+_EVALUATORS: dict[str, Any] = {}
+
+
+def _evaluator(spec: Ranking) -> Any:
+    evaluator = _EVALUATORS.get(spec.name)
+    if evaluator is None:
+        module_name = spec.target.split(":")[0]
+        try:
+            evaluator = spec.evaluator()
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            raise UnknownRanking(f"ranking {spec.name!r} is not available in this build") from None
+        _EVALUATORS[spec.name] = evaluator
+    return evaluator
+
+
+__all__ = [
+    "ALL_CARDS", "RANKINGS", "STANDARD_PACK", "Card", "CardError", "DealProof", "Deck", "DeckError",
+    "DeckExhausted", "HandValue", "InvalidHandSize", "InvalidOption", "InvalidSeed", "RankedValue",
+    "Ranking", "RankingError", "Showdown", "UnknownRanking", "commitment", "evaluate", "italian_pack",
+    "new_seed", "parse_card", "parse_cards", "reshuffle_seed", "showdown", "shuffled_deck",
+    "verify_deal",
+]

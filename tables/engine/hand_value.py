@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tables.engine.cards import RANK_NAMES, RANK_PLURALS
+
 Category = Literal["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind"]
 CATEGORIES: tuple[Category, ...] = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight",
@@ -71,3 +73,81 @@ class HandValue:
 
     def __repr__(self) -> str:
         return f"HandValue({self.ranking}, {self.category}, {self.describe()!r})"
+
+
+# --- values described by their ranks ------------------------------------------------------------
+
+RANK_BITS = 4                      # ranks 1..14 fit in a nibble; ace-low plays as 1
+
+
+def pack_ranks(ranks: tuple[int, ...], width: int = 5) -> int:
+    """Ranks in significance order -> one int (nibbles, first rank most significant)."""
+    key = 0
+    for rank in ranks:
+        key = (key << RANK_BITS) | rank
+    return key << (RANK_BITS * (width - len(ranks)))
+
+
+class RankedValue(HandValue):
+    """A HandValue that keeps its deciding ranks (significance order) and describes itself from them.
+
+    `size` is the number of cards the combination has (3 for three-card straights), so the text
+    can say "Three-card straight". The text is built on first use only: evaluation stays cheap.
+    """
+
+    __slots__ = ("ranks", "size")
+
+    def __init__(self, ranking: str, key: int, category: Category, ranks: tuple[int, ...], *,
+                 size: int, cards: tuple = (), text: str | None = None) -> None:
+        super().__init__(ranking, key, category, cards, text)
+        self.ranks = ranks
+        self.size = size
+
+    def describe(self) -> str:
+        if self._text is None:
+            self._text = describe_ranks(self.category, self.ranks, size=self.size)
+        return self._text
+
+
+def rank_name(rank: int) -> str:
+    return RANK_NAMES[14 if rank == 1 else rank]
+
+
+def rank_plural(rank: int) -> str:
+    return RANK_PLURALS[14 if rank == 1 else rank]
+
+
+def kickers_text(ranks: tuple[int, ...]) -> str:
+    """', ace kicker' / ', ace and nine kickers' / ', ace, nine and four kickers'."""
+    if not ranks:
+        return ""
+    names = [rank_name(rank) for rank in ranks]
+    if len(names) == 1:
+        return f", {names[0]} kicker"
+    return ", " + ", ".join(names[:-1]) + f" and {names[-1]} kickers"
+
+
+def describe_ranks(category: Category, ranks: tuple[int, ...], *, size: int) -> str:
+    """Human text for a value: 'Pair of kings, ace kicker', 'Three-card straight flush, queen high'."""
+    prefix = "three-card " if size == 3 else ""
+    top = ranks[0]
+    match category:
+        case "high_card":
+            text = f"{rank_name(top)} high{kickers_text(ranks[1:])}"
+        case "pair":
+            text = f"pair of {rank_plural(top)}{kickers_text(ranks[2:])}"
+        case "two_pair":
+            text = f"two pair, {rank_plural(top)} and {rank_plural(ranks[2])}{kickers_text(ranks[4:])}"
+        case "three_of_a_kind":
+            text = f"three {rank_plural(top)}{kickers_text(ranks[3:])}"
+        case "straight" | "straight_flush":
+            text = f"{prefix}{category.replace('_', ' ')}, {rank_name(top)} high"
+        case "flush":
+            text = f"{prefix}flush, {rank_name(top)} high{kickers_text(ranks[1:])}"
+        case "full_house":
+            text = f"full house, {rank_plural(top)} over {rank_plural(ranks[3])}"
+        case "four_of_a_kind":
+            text = f"four {rank_plural(top)}{kickers_text(ranks[4:])}"
+        case _:
+            text = f"five {rank_plural(top)}"
+    return text[0].upper() + text[1:]
