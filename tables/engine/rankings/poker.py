@@ -1,0 +1,254 @@
+"""Five-card poker: the best five of 5 to 7 cards, with wild cards (357-17, 357-23, JP, D-GEN-03).
+
+Order (high card < pair < two pair < three of a kind < straight < flush < full house < four of a
+kind < straight flush < five of a kind) and ties as in standard poker: suits never count.
+
+How it stays fast without trying the 21 five-card subsets of seven cards:
+
+- one pass sums a per-card code holding the four suits' 13-bit rank masks and suit counters, so
+  a flush is one AND; rank multiplicities come from bit operations on the four masks (a rank
+  held at least twice, three times, four times); straights and the top five ranks of a mask are
+  table look-ups (`_poker_tables`).
+- wild cards are analytic: from the natural cards' masks and the number of wilds w the best hand
+  is read off category by category (five of a kind, straight flush, quads, full house, flush,
+  straight, trips, pair); four or more wilds always make five of a kind, so the commonest
+  heavy-wild case is the cheapest.
+
+Interpretations, with their IDs:
+
+- D-GEN-03 / Q-GEN-03: a wild stands for any rank and suit, even a card already held; five of a
+  kind ranks above a straight flush; natural and wild-made equal hands tie (keys are equal).
+  Consequence: in a flush a wild plays as the ace of the suit even if that ace is held (a
+  "double-ace flush": A♥ K♥ Q♥ 9♥ + wild = flush A-A-K-Q-9, which beats A-K-Q-J-9).
+- D-GEN-04 / Q-GEN-04: an ace may play low in A-2-3-4-5 (the lowest straight, "five high");
+  `ace_low=False` makes the ace high only.
+- Natural (non-wild) cards must be distinct; wild cards may repeat (the dispatcher lets wild
+  hands through unchecked), and a repeated natural card in a wild hand is a CardError.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from itertools import combinations_with_replacement
+
+from tables.engine.cards import Card, CardError
+from tables.engine.hand_value import CATEGORIES, HandValue, describe_ranks
+from tables.engine.rankings._poker_tables import (
+    CARD_CODE,
+    FIVE_CODE,
+    FIVE_FLUSH_BITS,
+    FIVE_OF_A_KIND,
+    FIVE_SUIT_BIAS,
+    FLUSH,
+    FLUSH_BITS,
+    FULL_HOUSE,
+    HIGH_CARD,
+    LANE,
+    LANE_FLUSH_BIT,
+    PAIR,
+    QUADS,
+    RANK_MASK,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    STRAIGHT_NIBBLES,
+    STRAIGHT_TOP,
+    SUIT_COUNT_BIAS,
+    TOP_FIVE,
+    TRIPS,
+    TWO_PAIR,
+)
+
+RANKING = "poker"
+_FIVE_ACES = FIVE_OF_A_KIND | 14 * 0x11111
+
+
+class PokerValue(HandValue):
+    """A poker value; its text ("Full house, queens over fives") is built from the key on demand.
+
+    Values are shared: there is one per key (at most a few thousand), so evaluating allocates
+    nothing and a text, once built, is reused. `cards` is therefore empty; the hand is the caller's.
+    """
+
+    __slots__ = ()
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The ranks of the best five cards in order of significance (an ace playing low is 1)."""
+        key = self.key
+        return tuple((key >> shift) & 0xF for shift in (16, 12, 8, 4, 0))
+
+    def describe(self) -> str:
+        if self._text is None:
+            self._text = describe_ranks(self.category, self.ranks, size=5)
+        return self._text
+
+
+_VALUES: dict[int, PokerValue] = {}
+
+
+def _value(key: int) -> PokerValue:
+    """The shared value for a key, made on first use."""
+    value = _VALUES.get(key)
+    if value is None:
+        value = _VALUES[key] = PokerValue(RANKING, key, CATEGORIES[key >> 20])
+    return value
+
+
+def evaluate_poker(cards: Sequence[Card], *, wild_ranks: Collection[int] = (),
+                   wild_cards: Collection[Card] = (), ace_low: bool = True) -> PokerValue:
+    """The value of the best five of `cards` (5 to 7); wilds per D-GEN-03, ace low per D-GEN-04.
+
+    Natural cards must be distinct (the dispatcher checks; a wild hand is checked here)."""
+    count = len(cards)
+    if wild_ranks or wild_cards:
+        naturals = [card for card in cards if card.rank not in wild_ranks and card not in wild_cards]
+        wilds = count - len(naturals)
+        if wilds and 5 <= count <= 7:
+            return _VALUES.get(key := _wild_key(naturals, wilds, STRAIGHT_TOP[ace_low])) or _value(key)
+    if count == 5:
+        # Five cards: one sum and one look-up straight to the shared value.
+        try:
+            code = sum(map(FIVE_CODE.__getitem__, cards), FIVE_SUIT_BIAS)
+        except KeyError as error:
+            raise CardError(f"not a card: {error.args[0]!r}", error.args[0]) from None
+        plain, suited = _FIVE_CARD_TABLES.get(ace_low) or _five_card_tables(ace_low)
+        return (suited if code & FIVE_FLUSH_BITS else plain)[code >> 16]
+    if not 6 <= count <= 7:
+        raise CardError(f"poker needs 5 to 7 cards, not {count}", count)
+    try:
+        code = sum(map(CARD_CODE.__getitem__, cards), SUIT_COUNT_BIAS)
+    except KeyError as error:
+        raise CardError(f"not a card: {error.args[0]!r}", error.args[0]) from None
+    straight_top = STRAIGHT_TOP[ace_low][0]
+    if code & FLUSH_BITS:
+        key = _flush_key(code, straight_top)
+    else:
+        key = _counted_key(code & RANK_MASK, (code >> LANE) & RANK_MASK, (code >> 2 * LANE) & RANK_MASK,
+                           (code >> 3 * LANE) & RANK_MASK, straight_top)
+    return _VALUES.get(key) or _value(key)
+
+
+def _five_card_tables(ace_low: bool) -> tuple[dict[int, PokerValue], dict[int, PokerValue]]:
+    """Values of every five-card rank multiset (6,175) and of every suited one (1,287), keyed by
+    the base-5 rank signature; built once from `_counted_key`, so both paths share one order."""
+    straight_top = STRAIGHT_TOP[ace_low][0]
+    plain: dict[int, PokerValue] = {}
+    suited: dict[int, PokerValue] = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        if ranks.count(ranks[2]) == 5:
+            continue
+        masks = [0, 0, 0, 0]                # the n-th copy of a rank goes to the n-th "suit"
+        for rank in ranks:
+            copy = next(n for n in range(4) if not masks[n] >> rank & 1)
+            masks[copy] |= 1 << rank
+        signature = sum(5 ** rank for rank in ranks)
+        plain[signature] = _value(_counted_key(*masks, straight_top))
+        if not masks[1]:
+            top = straight_top[masks[0]]
+            suited[signature] = _value(STRAIGHT_FLUSH | STRAIGHT_NIBBLES[top] if top
+                                       else FLUSH | TOP_FIVE[masks[0]])
+    _FIVE_CARD_TABLES[ace_low] = plain, suited
+    return plain, suited
+
+
+_FIVE_CARD_TABLES: dict[bool, tuple[dict[int, PokerValue], dict[int, PokerValue]]] = {}
+
+
+def _flush_key(code: int, straight_top: bytes) -> int:
+    """Key of 6-7 cards holding five or more of one suit. The suited cards have distinct ranks,
+    which leaves no room among seven cards for quads or a full house: the flush (or straight
+    flush) is the best hand."""
+    suit = next(s for s in range(4) if code & LANE_FLUSH_BIT[s])
+    suited = (code >> (LANE * suit)) & RANK_MASK
+    top = straight_top[suited]
+    return STRAIGHT_FLUSH | STRAIGHT_NIBBLES[top] if top else FLUSH | TOP_FIVE[suited]
+
+
+def _counted_key(a: int, b: int, c: int, d: int, straight_top: bytes) -> int:
+    """Key of distinct non-flush cards given by their four suits' rank masks."""
+    ranks = a | b | c | d
+    a_and_b, c_and_d, a_or_b, c_or_d = a & b, c & d, a | b, c | d
+    pairs = a_and_b | c_and_d | (a_or_b & c_or_d)          # ranks held at least twice
+    if not pairs:
+        top = straight_top[ranks]
+        return STRAIGHT | STRAIGHT_NIBBLES[top] if top else HIGH_CARD | TOP_FIVE[ranks]
+    trips = (a_and_b & c_or_d) | (c_and_d & a_or_b)        # ranks held at least three times
+    if trips:
+        quads = a_and_b & c_and_d
+        if quads:
+            bit = quads.bit_length() - 1
+            return QUADS | (bit + 2) * 0x11110 | TOP_FIVE[ranks ^ (1 << bit)] >> 16
+        bit = trips.bit_length() - 1
+        others = pairs ^ (1 << bit)
+        if others:
+            return FULL_HOUSE | (bit + 2) * 0x11100 | (others.bit_length() + 1) * 0x11
+        top = straight_top[ranks]
+        if top:
+            return STRAIGHT | STRAIGHT_NIBBLES[top]
+        return TRIPS | (bit + 2) * 0x11100 | TOP_FIVE[ranks ^ (1 << bit)] >> 12
+    top = straight_top[ranks]
+    if top:
+        return STRAIGHT | STRAIGHT_NIBBLES[top]
+    high = pairs.bit_length() - 1
+    low_pairs = pairs ^ (1 << high)
+    if low_pairs:
+        low = low_pairs.bit_length() - 1
+        kicker = TOP_FIVE[ranks ^ (1 << high) ^ (1 << low)] >> 16
+        return TWO_PAIR | (high + 2) * 0x11000 | (low + 2) * 0x110 | kicker
+    return PAIR | (high + 2) * 0x11000 | TOP_FIVE[ranks ^ (1 << high)] >> 8
+
+
+def _wild_key(naturals: Sequence[Card], wilds: int, straights: tuple[bytes, ...]) -> int:
+    """Key of the best five from `naturals` plus `wilds` (>= 1) wild cards, read off analytically."""
+    if wilds >= 5 or not naturals:
+        return _FIVE_ACES
+    masks = [0, 0, 0, 0]
+    for card in naturals:
+        bit = 1 << (card.rank - 2)
+        suit = card.suit_index
+        if masks[suit] & bit:
+            raise CardError(f"duplicate card in hand: {card}", str(card))
+        masks[suit] |= bit
+    a, b, c, d = masks
+    ranks = a | b | c | d
+    a_and_b, c_and_d, a_or_b, c_or_d = a & b, c & d, a | b, c | d
+    pairs = a_and_b | c_and_d | (a_or_b & c_or_d)
+    trips = (a_and_b & c_or_d) | (c_and_d & a_or_b)
+    at_least = (ranks, pairs, trips, a_and_b & c_and_d)     # at_least[k - 1]: ranks held >= k times
+    five = at_least[4 - wilds]
+    if five:                                                 # w wilds + 5 - w of one rank
+        return FIVE_OF_A_KIND | (five.bit_length() + 1) * 0x11111
+    straight_top = straights[wilds]                          # wilds <= 3 from here on
+    top = max(straight_top[a], straight_top[b], straight_top[c], straight_top[d])
+    if top:
+        return STRAIGHT_FLUSH | STRAIGHT_NIBBLES[top]
+    four = at_least[3 - wilds]
+    if four:     # no wild is left over (it would have made five of a kind): kicker is natural
+        bit = four.bit_length() - 1
+        return QUADS | (bit + 2) * 0x11110 | TOP_FIVE[ranks ^ (1 << bit)] >> 16
+    # From here wilds <= 2; with two wilds any natural pair made quads above.
+    if wilds == 1 and pairs.bit_count() >= 2:
+        high = pairs.bit_length() - 1
+        low = (pairs ^ (1 << high)).bit_length() - 1
+        return FULL_HOUSE | (high + 2) * 0x11100 | (low + 2) * 0x11
+    flush = max((_wild_flush(mask, wilds) for mask in masks if mask.bit_count() + wilds >= 5), default=0)
+    if flush:
+        return flush
+    top = straight_top[ranks]
+    if top:
+        return STRAIGHT | STRAIGHT_NIBBLES[top]
+    if wilds == 2:                                           # all naturals distinct: trips of the top
+        bit = ranks.bit_length() - 1
+        return TRIPS | (bit + 2) * 0x11100 | TOP_FIVE[ranks ^ (1 << bit)] >> 12
+    if pairs:                                                # one natural pair plus the wild
+        bit = pairs.bit_length() - 1
+        return TRIPS | (bit + 2) * 0x11100 | TOP_FIVE[ranks ^ (1 << bit)] >> 12
+    bit = ranks.bit_length() - 1                             # the wild pairs the top card
+    return PAIR | (bit + 2) * 0x11000 | TOP_FIVE[ranks ^ (1 << bit)] >> 8
+
+
+def _wild_flush(suited: int, wilds: int) -> int:
+    """Flush key: each wild is the ace of the suit (D-GEN-03 lets it duplicate a held ace)."""
+    return FLUSH | (0xEEEEE << (20 - 4 * wilds) & 0xFFFFF) | TOP_FIVE[suited] >> (4 * wilds)
+
+
+_five_card_tables(True)          # at import (about 50 ms); the ace-high-only tables on first use
