@@ -1,0 +1,113 @@
+"""Given/when/then helpers for decider tests: a table session folded in memory, stacked decks."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tables.engine.decider.commands import Command, Declare, OpenTable, SitDown, StartDeal
+from tables.engine.decider.decide import decide
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.events import Event
+from tables.engine.decider.evolve import evolve, fold
+from tables.engine.decider.state import TableState, initial_state
+
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+TABLE = "t1"
+SEED = "ab" * 32
+
+
+def later(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+def stack_deck(*hands: str) -> list[str]:
+    """A stacked deck that gives these hands (in deal order: the dealer's left first, the dealer
+    last), dealt one card at a time (D-G2-01)."""
+    split = [h.split() for h in hands]
+    return [h[r] for r in range(len(split[0])) for h in split]
+
+
+class Session:
+    """A table folded in memory: `do` decides and applies a command, `fails` returns the error."""
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self.events: list[Event] = list(events)
+        self.state: TableState = fold(self.events)
+
+    def do(self, command: Command, now: datetime = T0) -> list[Event]:
+        new = decide(self.state, command, now)
+        for event in new:
+            self.state = evolve(self.state, event)
+        self.events.extend(new)
+        return new
+
+    def fails(self, command: Command, now: datetime = T0) -> str:
+        try:
+            decide(self.state, command, now)
+        except DomainError as error:
+            return error.code
+        raise AssertionError(f"{command} was accepted")
+
+    def declare(self, deal_no: int, *choices: tuple[str, str], now: datetime = T0) -> list[Event]:
+        out: list[Event] = []
+        for player, choice in choices:
+            out += self.do(Declare(player, deal_no, choice), now)
+        return out
+
+    def stack(self, player: str) -> int:
+        return self.state.stack_of(player)
+
+
+def table(players: str = "abcd", *, decks: Sequence[Sequence[str]] | None = None,
+          variant: str = "guts2", buy_in: int = 1000, **options: Any) -> Session:
+    """Given: an open table (stacked decks if given) with these players seated in seat order."""
+    session = Session()
+    options.setdefault("min_buy_in", min(buy_in, 100))
+    session.do(OpenTable(TABLE, variant, options,
+                         stacked_decks=[list(d) for d in decks] if decks is not None else None,
+                         stacked_allowed=decks is not None))
+    for player in players:
+        session.do(SitDown(player, buy_in))
+    return session
+
+
+def start(session: Session, now: datetime = T0) -> list[Event]:
+    return session.do(StartDeal(None, None if session.state.stacked_decks else SEED), now)
+
+
+def of_type(events: Iterable[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.type == kind]
+
+
+def one(events: Iterable[Event], kind: str) -> Event:
+    found = of_type(events, kind)
+    assert len(found) == 1, [e.type for e in events]
+    return found[0]
+
+
+def types(events: Iterable[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def short(account: str) -> str:
+    """'seat:t1:a' -> 'seat:a', 'pot:t1' -> 'pot', 'player:a' stays."""
+    kind, _, rest = account.partition(":")
+    if kind == "seat":
+        return "seat:" + rest.split(":", 1)[1]
+    return kind if kind in ("pot", "reserve") else account
+
+
+def transfers(events: Iterable[Event]) -> list[tuple[str, str, int]]:
+    return [(short(t["from"]), short(t["to"]), t["amount"])
+            for e in events for t in e.data.get("transfers", ())]
+
+
+def roundtrip(events: Iterable[Event]) -> list[Event]:
+    """The events as the event store gives them back: data through JSON."""
+    return [Event(e.type, json.loads(json.dumps(e.data))) for e in events]
+
+
+def initial() -> TableState:
+    return initial_state()
