@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/v1/", include("ledger.urls")),
     path("api/v1/", include("tables.urls")),
+    path("api/v1/", include("tables.audit.urls")),
 ]
 
 handler404 = "guts_backend.problems.not_found_view"

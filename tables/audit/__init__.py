@@ -1,0 +1,1 @@
+"""Audit and hand replay: event feeds, live stream, replay, fairness proof, exports."""

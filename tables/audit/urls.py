@@ -1,0 +1,2 @@
+"""Audit API routes (mounted under /api/v1/)."""
+urlpatterns: list = []
