@@ -8,11 +8,11 @@ current step (see `_step_done`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, Seat, TableState, initial_state
+from tables.engine.decider.state import copy_with as replace
 
 Data = Mapping[str, Any]
 

@@ -1,4 +1,4 @@
-"""The decider's state: immutable values folded from events, and their JSON snapshots.
+"""The decider's state: immutable values (named tuples) folded from events, and JSON snapshots.
 
 `TableState` holds the table (seats and stacks, pot, reserve, button, counters) and `DealState`
 the current or last deal. Per-player facts of a deal are tuples aligned with `DealState.order`
@@ -10,23 +10,20 @@ full fold. A snapshot may hold the live deal's seed and hole cards: it is server
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.variants import Step, Variant, get_variant
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(NamedTuple):
     player: str
     seat: int          # 0-based; clockwise is increasing seat number, wrapping
     stack: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealState:
+class DealState(NamedTuple):
     deal_no: int
     game_no: int
     dealer: str
@@ -58,8 +55,7 @@ class DealState:
         return tuple(p for p, c in zip(self.order, self.choices, strict=True) if c == "in")
 
 
-@dataclass(frozen=True, slots=True)
-class TableState:
+class TableState(NamedTuple):
     status: str = "new"                       # "new" | "open" | "closed"
     table_id: str = ""
     variant: str = ""
@@ -104,7 +100,14 @@ class TableState:
 
     def with_deal(self, **changes: Any) -> TableState:
         assert self.deal is not None
-        return replace(self, deal=replace(self.deal, **changes))
+        return copy_with(self, deal=copy_with(self.deal, **changes))
+
+
+def copy_with(value: Any, **changes: Any) -> Any:
+    """A copy with some fields changed (the values are immutable named tuples: evolve copies the
+    state on every event, and a named tuple's _replace is several times cheaper than
+    dataclasses.replace on a frozen dataclass)."""
+    return value._replace(**changes)
 
 
 @lru_cache(maxsize=512)
@@ -129,7 +132,7 @@ def state_to_json(state: TableState) -> dict[str, Any]:
     }
     if state.deal is not None:
         d = state.deal
-        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState.__slots__}
+        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields}
     return data
 
 
@@ -137,7 +140,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
     deal = None
     if data["deal"] is not None:
         raw = data["deal"]
-        deal = DealState(**{name: _tupled(raw[name]) for name in DealState.__slots__})
+        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields})
     decks = data["stacked_decks"]
     return TableState(
         status=data["status"], table_id=data["table_id"], variant=data["variant"],

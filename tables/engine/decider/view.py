@@ -1,0 +1,141 @@
+"""The read side (pure): what a viewer may see and do. Every read path goes through here (§2.6).
+
+- `redact_event(event_type, data, viewer, *, deal_over)`: one event as this viewer may see it.
+  A player sees his own CardsDealt; others' cards only via ShowdownHeld; an auditor sees every
+  CardsDealt once that deal is over. A sealed Declared hides its choice from everyone but the
+  declarer (auditors included) until the deal is over; DeclaresRevealed carries the choices.
+  DealStarted's secret `seed` is always removed (DealEnded reveals it).
+- `table_view(state, viewer, now)`: the table as JSON for this viewer, with his legal actions.
+- `legal_actions(state, player_id, now)`: what the player may do next, built from the same
+  `check_*` guards decide uses, so the API never offers what decide refuses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tables.engine.decider import events as ev
+from tables.engine.decider.decide import (
+    buy_in_range,
+    check_declare,
+    check_leave,
+    check_start_deal,
+    in_cost,
+)
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.program import declare_mode, parse_iso
+from tables.engine.decider.state import DealState, TableState
+
+ROLES = ("player", "admin", "auditor")
+_ANY_SEED = "00"          # legal_actions asks "could a deal start?"; the service draws the real seed
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    player_id: str | None = None
+    role: str = "player"               # "player" | "admin" | "auditor"
+
+
+def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
+                 deal_over: bool) -> dict[str, Any]:
+    """`data` as `viewer` may see it (a new dict; the input is not changed)."""
+    if event_type == ev.DEAL_STARTED:
+        return {k: v for k, v in data.items() if k != "seed"}
+    if event_type == ev.CARDS_DEALT:
+        own = viewer.player_id is not None and viewer.player_id == data["player"]
+        if own or (viewer.role == "auditor" and deal_over):
+            return dict(data)
+        return {**{k: v for k, v in data.items() if k != "cards"}, "cards": None,
+                "card_count": len(data["cards"])}
+    if event_type == ev.DECLARED and data.get("sealed"):
+        own = viewer.player_id is not None and viewer.player_id == data["player"]
+        if own or deal_over:
+            return dict(data)
+        return {**{k: v for k, v in data.items() if k != "choice"}, "choice": None}
+    return dict(data)
+
+
+def legal_actions(state: TableState, player_id: str | None, now: datetime) -> list[dict[str, Any]]:
+    """The caller's possible next commands with amounts and deadlines (JSON)."""
+    if state.status != "open" or player_id is None:
+        return []
+    seat = state.seat_of(player_id)
+    if seat is None:
+        return _sit_down_action(state)
+    actions: list[dict[str, Any]] = []
+    if _allowed(check_start_deal, state, player_id, _ANY_SEED):
+        actions.append({"action": "start_deal"})
+    deal = state.live
+    if deal is not None and player_id in deal.awaiting:
+        choices = [c for c in ("in", "out") if _allowed(check_declare, state, player_id, deal.deal_no, c)]
+        if choices:
+            actions.append({"action": "declare", "deal_no": deal.deal_no, "choices": choices,
+                            "in_cost": in_cost(state), "deadline": deal.deadline,
+                            "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
+    if deal is None:
+        _, high = buy_in_range(state, seat.stack)
+        if high is None or high >= 1:
+            actions.append({"action": "top_up", "min": 1, "max": high})
+    if _allowed(check_leave, state, player_id):
+        actions.append({"action": "leave", "cash_out": seat.stack})
+    return actions
+
+
+def _sit_down_action(state: TableState) -> list[dict[str, Any]]:
+    if len(state.seats) >= state.opts["seats"]:
+        return []
+    low, high = buy_in_range(state)
+    return [{"action": "sit_down", "min": low, "max": high}]
+
+
+def _allowed(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except DomainError:
+        return False
+    return True
+
+
+def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """The table for one viewer: seats, stacks, pot, reserve, the deal, legal actions."""
+    deal = state.deal
+    view: dict[str, Any] = {
+        "table_id": state.table_id, "status": state.status, "variant": state.variant,
+        "options": dict(state.options), "pot": state.pot, "reserve": state.reserve,
+        "deal_no": state.deal_no, "game_no": state.game_no,
+        "dealer": deal.dealer if deal is not None else None,
+        "phase": _phase(state),
+        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in state.seats],
+        "deal": _deal_view(state, deal, viewer) if deal is not None else None,
+        "legal_actions": legal_actions(state, viewer.player_id, now),
+    }
+    return view
+
+
+def _phase(state: TableState) -> str:
+    if state.status != "open":
+        return state.status                  # "new" | "closed"
+    step = state.current_step()
+    return step.kind if step is not None else "between_deals"
+
+
+def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
+    over = deal.over
+    players = []
+    for i, player in enumerate(deal.order):
+        own = viewer.player_id == player
+        visible = own or player in deal.shown or (viewer.role == "auditor" and over)
+        choice = deal.choices[i]
+        if choice is not None and deal.sealed and not own:
+            choice = "sealed"
+        players.append({"player": player, "cards": list(deal.hands[i]) if visible else None,
+                        "card_count": len(deal.hands[i]), "declared": choice,
+                        "timed_out": player in deal.timed_out, "forced_in": deal.forced == player})
+    return {
+        "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
+        "mode": declare_mode(state) or None, "turn": list(deal.awaiting), "deadline": deal.deadline,
+        "players": players, "winners": list(deal.winners) if deal.outcome else [],
+        "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
+        "seed": deal.seed if over else None,
+    }
