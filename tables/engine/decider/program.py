@@ -64,8 +64,10 @@ def _ante(state: TableState, deal: DealState, step: Step, now: datetime) -> list
     transfers = [Transfer(seat_account(table, p), pot_account(table), ante, "ante") for p in paid]
     pot = state.pot + ante * len(paid)
     transfers += rebalance_reserve(table, pot, state.reserve, opts)          # RES-01 on antes too
+    sat_out = [s.player for s in state.seats if s.player not in deal.order]     # D-GEN-06
     return [ev.Event(ev.ANTES_POSTED, {"deal_no": deal.deal_no, "due": due, "ante": ante,
-                                       "paid": paid, "transfers": [t.to_json() for t in transfers]})]
+                                       "paid": paid, "sat_out": sat_out,
+                                       "transfers": [t.to_json() for t in transfers]})]
 
 
 # --- deal ------------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def test_d_gen_05_participants_run_clockwise_from_the_dealers_left() -> None:
     assert one(start(session), DEAL_STARTED).data["participants"] == ["c", "d", "a", "b"]
 
 
-def test_d_g2_01_one_card_at_a_time_clockwise_from_the_dealers_left() -> None:
+def test_g2_06_d_g2_01_one_card_at_a_time_clockwise_from_the_dealers_left() -> None:
     deck = ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c"]
     events = start(table(decks=[deck]))
     dealt = {e.data["player"]: e.data["cards"] for e in of_type(events, CARDS_DEALT)}
@@ -138,7 +138,9 @@ def test_d_gen_06_a_player_who_cannot_cover_the_ante_sits_out() -> None:
     started = one(start(session), DEAL_STARTED).data
     assert started["sat_out"] == ["b", "c"]
     assert started["participants"] == ["a", "d"]                     # dealer d (seat 3)
-    assert one(session.events[-5:], ANTES_POSTED).data["paid"] == ["a", "d"]
+    antes = one(session.events[-5:], ANTES_POSTED).data
+    assert antes["paid"] == ["a", "d"]
+    assert antes["sat_out"] == ["b", "c"]
 
 
 def test_d_gen_06_allow_debt_deals_everyone_in() -> None:

@@ -68,7 +68,7 @@ def test_g2_10_option_off_lets_everyone_be_out() -> None:  # then AO-01 carries 
     assert session.state.pot == 20
 
 
-def test_sim_01_simultaneous_window_sealed_then_revealed_together() -> None:
+def test_sim_01_sim_04_simultaneous_window_sealed_then_revealed_together() -> None:
     session = table(decks=[DECK], ante=5, declare_mode="simultaneous")
     opened = one(start(session), DECLARE_OPENED).data
     assert opened["players"] == ["b", "c", "d", "a"]

@@ -279,3 +279,13 @@ def test_d_gen_04_ace_low_option() -> None:
         start(session)
         events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))
         assert settled(events)["winners"] == [winner], ace_low
+
+
+def test_3c_02_three_card_guts_settles_like_two_card_guts() -> None:
+    deck = stack_deck("Qs Qd Qc", "5h 6c 8d", "2c 9d 4s")
+    session = table("abc", variant="guts3", decks=[deck], ante=5)
+    start(session)
+    events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
+    assert transfers(of_type(events, POT_SETTLED)) == [
+        ("pot", "seat:b", 15), ("seat:c", "pot", 15), ("seat:a", "pot", 15)]
+    assert one(events, SHOWDOWN_HELD).data["hands"][0]["category"] == "three_of_a_kind"

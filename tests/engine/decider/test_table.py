@@ -101,3 +101,27 @@ def test_close_refused_during_a_deal() -> None:
     session = table("ab", decks=[DECK])
     start(session)
     assert session.fails(CloseTable()) == "deal_in_progress"
+
+
+def test_d_gen_07_close_shares_the_reserve_too() -> None:
+    session = table(decks=[stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")], ante=20, pot_limit=100)
+    start(session)
+    session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))   # EX-02: 100 + 140
+    events = session.do(CloseTable())
+    closed = one(events, TABLE_CLOSED).data
+    assert closed["shares"] == {"b": 60, "c": 60, "d": 60, "a": 60}
+    assert transfers(events)[:5] == [("pot", "seat:b", 60), ("pot", "seat:c", 40),
+                                     ("reserve", "seat:c", 20), ("reserve", "seat:d", 60),
+                                     ("reserve", "seat:a", 60)]
+    assert closed["cash_outs"] == {"b": 1120, "c": 960, "d": 960, "a": 960}
+    assert (session.state.pot, session.state.reserve) == (0, 0)
+
+
+def test_d_gen_06_leaving_with_a_debt_settles_it_from_the_bankroll() -> None:
+    session = table("abc", decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")], ante=40, buy_in=100,
+                    min_buy_in=40, stack_policy="allow_debt")
+    start(session)
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))               # c owes 60
+    events = session.do(Leave("c"))
+    assert transfers(events) == [("player:c", "seat:c", 60)]
+    assert one(events, PLAYER_LEFT).data["cash_out"] == -60

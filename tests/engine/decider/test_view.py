@@ -18,7 +18,7 @@ def cards_dealt_to(events: list, player: str) -> dict:
     return next(e.data for e in of_type(events, CARDS_DEALT) if e.data["player"] == player)
 
 
-def test_design_2_6_a_player_sees_only_his_own_cards() -> None:
+def test_g2_07_design_2_6_a_player_sees_only_his_own_cards() -> None:
     events = start(table(decks=[DECK]))
     bobs = cards_dealt_to(events, "b")
     assert redact_event(CARDS_DEALT, bobs, BOB, deal_over=False)["cards"] == ["As", "Ks"]
