@@ -5,7 +5,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import importlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tables.engine.cards import ALL_CARDS, Card, CardError, parse_card, parse_cards
@@ -47,10 +48,12 @@ def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
     four_card, none elsewhere); pass () for none. A card may appear twice only if it is wild.
     """
     hand = _hand(cards)
-    if wild_ranks is None and not wild_cards and not options:
+    defaults = wild_ranks is None and not wild_cards and not options
+    if defaults:
         fast = _FAST.get(ranking)
-        if fast is not None and len(hand) in fast[1] and len(set(hand)) == len(hand):
-            return fast[0](hand, **fast[2])
+        value = fast(hand) if fast is not None else None
+        if value is not None:
+            return value
     spec = get_ranking(ranking)
     if len(hand) not in spec.hand_sizes:
         sizes = " or ".join(str(size) for size in spec.hand_sizes)
@@ -61,13 +64,29 @@ def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
         _check_duplicates(hand, ranks, specific)
     checked = spec.checked_options(options)
     evaluator = _evaluator(spec)
-    if wild_ranks is None and not wild_cards and not options:
-        # Remember the all-defaults call so the next one skips the checks above.
-        _FAST[ranking] = (evaluator, spec.hand_sizes, {**checked, "wild_ranks": ranks, "wild_cards": ()})
+    if defaults and ranking not in _FAST:
+        _FAST[ranking] = _fast_path(spec, evaluator, {**checked, "wild_ranks": ranks, "wild_cards": ()})
     return evaluator(hand, wild_ranks=ranks, wild_cards=specific, **checked)
 
 
-_FAST: dict[str, tuple[Any, tuple[int, ...], dict[str, Any]]] = {}
+FastPath = Callable[[list[Card]], HandValue | None]
+_FAST: dict[str, FastPath] = {}
+
+
+def _fast_path(spec: Ranking, evaluator: Any, arguments: dict[str, Any]) -> FastPath:
+    """The all-defaults call, remembered so the next one skips the checks (None = not handled:
+    wrong size or repeated cards, which the full path reports)."""
+    if spec.fast is not None:
+        module_name, function_name = spec.fast.split(":")
+        return getattr(importlib.import_module(module_name), function_name)(spec.name)
+    sizes = spec.hand_sizes
+
+    def fast(hand: list[Card]) -> HandValue | None:
+        if len(hand) in sizes and len(set(hand)) == len(hand):
+            return evaluator(hand, **arguments)
+        return None
+
+    return fast
 
 
 def _hand(cards: Iterable[str | Card] | str) -> list[Card]:

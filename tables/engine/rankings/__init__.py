@@ -75,6 +75,7 @@ class Ranking:
     rules: tuple[str, ...] = ()
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     default_wild_ranks: tuple[int, ...] = ()
+    fast: str | None = None            # 'module:function(name)' -> a lookup for default calls
 
     def evaluator(self) -> Evaluator:
         module_name, function_name = self.target.split(":")
@@ -124,7 +125,9 @@ class Ranking:
 
 def _ranking(name: str, description: str, sizes: Sequence[int], target: str, rules: Sequence[str],
              options: Mapping[str, OptionSpec] | None = None, wild: Sequence[int] = ()) -> Ranking:
-    return Ranking(name, description, tuple(sizes), target, tuple(rules), dict(options or {}), tuple(wild))
+    fast = f"{_GUTS}:fast_evaluator" if target.startswith(f"{_GUTS}:") else None
+    return Ranking(name, description, tuple(sizes), target, tuple(rules), dict(options or {}), tuple(wild),
+                   fast)
 
 
 _GUTS = "tables.engine.rankings.guts"
@@ -164,7 +167,7 @@ _RANKINGS: tuple[Ranking, ...] = (
              {"ace_low": ACE_LOW}),
     _ranking("italian", "Italian poker: short pack by player count, suits rank hearts > diamonds > "
              "clubs > spades.", (5,), "tables.engine.rankings.italian:evaluate_italian",
-             ("IT-20", "D-IT-01"),
+             ("IT-20", "IT-21", "IT-28", "IT-30", "D-IT-01"),
              {"players": OptionSpec(int, None, "number of players (deck size, D-IT-01)", minimum=2,
                                     maximum=10, required=True),
               "tie_rule": OptionSpec(str, "default", "how equal hands are separated",

@@ -6,7 +6,7 @@ with wild cards are evaluated analytically (D-GEN-03).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from tables.engine.cards import ALL_CARDS, Card
@@ -60,16 +60,36 @@ def guts3_value(naturals: Sequence[Card], wilds: int, *, ranking: str, ace_low: 
 
 
 def _table(ranking: str, ace_low: bool) -> dict[int, RankedValue]:
+    """Every hand of the ranking's size -> its value, keyed by the bit mask of its card indices.
+    Hands with the same ranks and the same suitedness share one value object."""
     table = _TABLES.get((ranking, ace_low))
     if table is None:
         size = 2 if ranking == "guts2" else 3
+        shapes: dict[tuple[tuple[int, ...], bool], RankedValue] = {}
         table = {}
         for hand in combinations(ALL_CARDS, size):
-            mask = sum(1 << card.index for card in hand)
-            table[mask] = (guts2_value(hand, 0) if size == 2
-                           else guts3_value(hand, 0, ranking=ranking, ace_low=ace_low))
+            shape = (tuple(card.rank for card in hand), len({card.suit for card in hand}) == 1)
+            value = shapes.get(shape)
+            if value is None:
+                value = shapes[shape] = (guts2_value(hand, 0) if size == 2 else
+                                         guts3_value(hand, 0, ranking=ranking, ace_low=ace_low))
+            table[sum(1 << card.index for card in hand)] = value
         _TABLES[(ranking, ace_low)] = table
     return table
+
+
+def fast_evaluator(ranking: str) -> Callable[[Sequence[Card]], HandValue | None]:
+    """The value of a hand without wild cards under the default options, or None when the hand
+    is not one of the table's (wrong size, or a repeated card): the caller then reports why."""
+    lookup = _table(ranking, True).get
+
+    def fast(cards: Sequence[Card]) -> HandValue | None:
+        mask = 0
+        for card in cards:
+            mask |= 1 << card.index
+        return lookup(mask)
+
+    return fast
 
 
 def _evaluate(cards: Sequence[Card], ranking: str, wild_ranks: Sequence[int],
