@@ -7,7 +7,8 @@ from itertools import combinations
 import pytest
 
 from tables.engine.cards import CardError, parse_cards
-from tables.engine.rankings.italian import ItalianValue, evaluate_italian, italian_pack
+from tables.engine.deck import italian_pack
+from tables.engine.rankings.italian import ItalianValue, evaluate_italian
 from tables.engine.showdown import showdown
 
 

@@ -40,7 +40,8 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from itertools import combinations_with_replacement
 
-from tables.engine.cards import ALL_CARDS, RANK_NAMES, Card, CardError
+from tables.engine.cards import RANK_NAMES, Card, CardError
+from tables.engine.deck import italian_pack
 from tables.engine.hand_value import Category, HandValue, describe_ranks
 
 RANKING = "italian"
@@ -103,19 +104,6 @@ class ItalianValue(HandValue):
         return self._text
 
 
-def italian_lowest_rank(players: int) -> int:
-    """D-IT-01: the lowest rank in the pack is 11 - players (full pack from 9 players)."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-        raise ValueError(f"Italian poker is for 2 to 10 players, not {players!r}")
-    return max(2, 11 - players)
-
-
-def italian_pack(players: int) -> tuple[Card, ...]:
-    """The cards in play for `players` (EX-10: 4 -> 32, 5 -> 36, 6 -> 40 cards)."""
-    lowest = italian_lowest_rank(players)
-    return tuple(card for card in ALL_CARDS if card.rank >= lowest)
-
-
 def evaluate_italian(cards: Sequence[Card], *, players: int, wild_ranks: Collection[int] = (),
                      wild_cards: Collection[Card] = (), tie_rule: str = "default",
                      suit_order: str = "hdcs") -> ItalianValue:
@@ -139,12 +127,12 @@ def evaluate_italian(cards: Sequence[Card], *, players: int, wild_ranks: Collect
 
 def _rules_for(players: int, tie_rule: str, suit_order: str) -> _Rules:
     """Check a table's settings once and remember them."""
-    lowest = italian_lowest_rank(players)
+    pack = italian_pack(players)                    # D-IT-01; DeckError (a ValueError) if not 2..10
     if tie_rule not in TIE_RULES:
         raise ValueError(f"tie_rule must be one of {TIE_RULES}, not {tie_rule!r}")
     if not isinstance(suit_order, str) or sorted(suit_order) != sorted("cdhs"):
         raise ValueError(f"suit_order must order the four suits 'h', 'd', 'c', 's', not {suit_order!r}")
-    rules = _Rules(lowest, {suit: 3 - suit_order.index(suit) for suit in "cdhs"}, tie_rule == "fantini")
+    rules = _Rules(pack, {suit: 3 - suit_order.index(suit) for suit in "cdhs"}, tie_rule == "fantini")
     _RULES[players, tie_rule, suit_order] = rules
     return rules
 
@@ -153,11 +141,12 @@ class _Rules:
     """The table's settings that shape a value: pack, suit order, tie rule. Shapes (category and
     significance order of a rank multiset) are cached per pack: at most 6,175 of them."""
 
-    def __init__(self, lowest: int, suit_value: dict[str, int], fantini: bool) -> None:
-        self.lowest = lowest
+    def __init__(self, pack: tuple[Card, ...], suit_value: dict[str, int], fantini: bool) -> None:
+        self.pack = pack
+        self.lowest = min(card.rank for card in pack)
         self.suit_value = suit_value
         self.fantini = fantini
-        self.shapes = _SHAPES.setdefault(lowest, {})
+        self.shapes = _SHAPES.setdefault(self.lowest, {})
 
     def value(self, five: Sequence[Card], cards: tuple[Card, ...]) -> ItalianValue:
         """Value of five cards (repeats allowed: a wild may copy a held card)."""
@@ -223,10 +212,9 @@ def _best_with_wilds(naturals: list[Card], wilds: int, rules: _Rules,
     at most two natural cards, and the best hand is known: five of a kind when the naturals share
     a rank (or four or more wilds), else the best straight flush through both naturals, else
     four of a kind of the higher natural with the other as kicker."""
-    pack = [card for card in ALL_CARDS if card.rank >= rules.lowest]
     if wilds <= 2:
         candidates = (rules.value([*naturals, *chosen], cards)
-                      for chosen in combinations_with_replacement(pack, wilds))
+                      for chosen in combinations_with_replacement(rules.pack, wilds))
         return max(candidates, key=lambda value: value.key)
     best_suit = max("cdhs", key=rules.suit_value.__getitem__)
     ranks = sorted((card.rank for card in naturals), reverse=True)
