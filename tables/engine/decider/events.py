@@ -11,11 +11,12 @@ Types and their data (besides ``transfers`` where money moves):
 - PlayerLeft: player, cash_out (negative = debt settled from the bankroll, allow_debt)
 - TableClosed: shares {player: chips} of pot and reserve (D-GEN-07), cash_outs {player: chips}
 - DealStarted: deal_no, game_no, dealer, participants (deal/declare order: dealer's left first,
-  dealer last), sat_out, by (who asked, or null), commitment (sha256 of the seed) or null, stacked (bool), seed (SECRET:
-  `view.redact_event` always removes it; the public reveal is DealEnded.seed)
+  dealer last), sat_out, by (who asked, or null), commitment (sha256 of the seed) or null,
+  stacked (bool), seed (SECRET: `view.redact_event` always removes it; DealEnded reveals it)
 - AntesPosted: deal_no, due (false: the pot carries, G2-05), ante, paid [players], sat_out
   [seated but not dealt in, D-GEN-06], transfers (seat -> pot, then pot -> reserve excess, RES-01)
-- CardsDealt: deal_no, player, cards, face ("down"): one event per player (hidden information)
+- CardsDealt: deal_no, player, cards (all the player holds), face ("down"), extra (true for
+  AO-07's extra card, after which a new declare opens): one event per player (hidden information)
 - DeclareOpened: deal_no, mode, players (whose turn: one, or all in the window), deadline
 - Declared: deal_no, player, choice, sealed (simultaneous: hidden until DeclaresRevealed),
   forced (G2-10 dealer forced in)

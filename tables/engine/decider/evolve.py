@@ -118,7 +118,15 @@ def _cards_dealt(state: TableState, data: Data) -> TableState:
     assert deal is not None
     i = deal.index(data["player"])
     hands = (*deal.hands[:i], tuple(data["cards"]), *deal.hands[i + 1:])
+    if data.get("extra") and data["player"] == deal.order[-1]:     # AO-07: a new declare follows
+        return state.with_deal(hands=hands, choices=(None,) * len(deal.order), forced=None,
+                               step=_declare_step(state, deal.step))
     return state.with_deal(hands=hands)
+
+
+def _declare_step(state: TableState, before: int) -> int:
+    program = state.rules.program
+    return max(i for i in range(before) if program[i].kind == "declare")
 
 
 def _declare_opened(state: TableState, data: Data) -> TableState:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 from ledger.accounts import Transfer, pot_account, seat_account
@@ -18,6 +19,7 @@ from tables.engine.decider.close import close_table_events
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.settlement import rebalance_reserve, settle_match_pot_each
 from tables.engine.decider.state import DealState, TableState
+from tables.engine.hand_value import HandValue
 from tables.engine.variants import Step
 
 AO_SHOWS_HANDS = frozenset({"wimp_all", "wimp_others", "best_matches"})   # AO-03..05
@@ -126,6 +128,8 @@ def _declare(state: TableState, deal: DealState, step: Step, now: datetime) -> l
 
 def _showdown(state: TableState, deal: DealState, step: Step, now: datetime) -> list[ev.Event]:
     in_players = deal.in_players()
+    if not in_players and state.opts["all_out"] == "extra_card" and _pack_serves_a_round(deal):
+        return _extra_card(state, deal)                       # AO-07: then a new declare
     if len(in_players) == 1:                                  # G2-11: no need to show
         reason, shown = "uncontested", ()
     elif in_players:                                          # G2-12
@@ -141,13 +145,36 @@ def _showdown(state: TableState, deal: DealState, step: Step, now: datetime) -> 
         ranking = step.param("ranking", state.opts)
         extra = {"ace_low": state.opts["ace_low"]} if "ace_low" in state.opts else {}
         cards = [deal.hands[deal.index(p)] for p in shown]
-        values = [evaluate(list(c), ranking, **extra) for c in cards]
+        size = state.rules.cards_per_player
+        values = [best_value(c, size, ranking, extra) for c in cards]
         result = showdown(values)
         data["hands"] = [{"player": p, "cards": list(c), "value": str(v), "category": v.category}
                          for p, c, v in zip(shown, cards, values, strict=True)]
         data["winners"] = [shown[i] for i in result.winners]
         data["losers"] = [shown[i] for i in result.losers]
     return [ev.Event(ev.SHOWDOWN_HELD, data)]
+
+
+def best_value(cards: tuple[str, ...], size: int, ranking: str, options: Mapping[str, Any]) -> HandValue:
+    """The hand's value; with more cards than the ranking's size (AO-07), the best combination
+    of that size among all cards held (D-AO)."""
+    if len(cards) == size:
+        return evaluate(list(cards), ranking, **options)
+    return max(evaluate(list(combo), ranking, **options) for combo in combinations(cards, size))
+
+
+def _pack_serves_a_round(deal: DealState) -> bool:
+    return sum(len(h) for h in deal.hands) + len(deal.order) <= len(STANDARD_PACK)
+
+
+def _extra_card(state: TableState, deal: DealState) -> list[ev.Event]:
+    """AO-07, D-AO: one more card to everyone, from the dealer's left; evolve then reopens the
+    declare (the last CardsDealt with `extra` rewinds the program to the declare step)."""
+    dealt = sum(len(h) for h in deal.hands)
+    cards = deck_for(state, deal).peek(dealt + len(deal.order))[dealt:]
+    return [ev.Event(ev.CARDS_DEALT, {"deal_no": deal.deal_no, "player": player, "face": "down",
+                                      "cards": [*deal.hands[i], str(cards[i])], "extra": True})
+            for i, player in enumerate(deal.order)]
 
 
 # --- settle ----------------------------------------------------------------------------------------

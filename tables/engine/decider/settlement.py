@@ -141,4 +141,5 @@ def _settle_all_out(book: _Book, order: Sequence[str], best: Sequence[str],
             amount = ante * (len(order) if rule == "wimp_all" else len(order) - 1)
         for player, share in zip(best, split_evenly(amount, best), strict=True):
             book.to_pot(player, affordable(share, stacks[player], opts), rule)
-    return rule if rule != "carry" else "all_out_carry"           # AO-01
+    # AO-01; extra_card settles only when the pack cannot serve another round: the pot carries
+    return rule if rule not in ("carry", "extra_card") else "all_out_carry"

@@ -5,7 +5,9 @@ import pytest
 
 from tables.engine.decider.commands import Declare, SitDown
 from tables.engine.decider.events import (
+    CARDS_DEALT,
     DEAL_ENDED,
+    DECLARE_OPENED,
     GAME_ENDED,
     POT_SETTLED,
     SHOWDOWN_HELD,
@@ -289,3 +291,29 @@ def test_3c_02_three_card_guts_settles_like_two_card_guts() -> None:
     assert transfers(of_type(events, POT_SETTLED)) == [
         ("pot", "seat:b", 15), ("seat:c", "pot", 15), ("seat:a", "pot", 15)]
     assert one(events, SHOWDOWN_HELD).data["hands"][0]["category"] == "three_of_a_kind"
+
+
+def test_ao_07_extra_card_then_a_new_declare_best_hand_of_all_cards_held() -> None:  # D-AO
+    deck = ["2c", "3c", "7d", "4d", "As", "4h"]             # b: 2c 7d + As, a: 3c 4d + 4h
+    session = table("ab", decks=[deck], ante=5, declare_mode="simultaneous", all_out="extra_card")
+    start(session)
+    events = session.declare(1, ("b", "out"), ("a", "out"))
+    extra = of_type(events, CARDS_DEALT)
+    assert [(e.data["player"], e.data["cards"], e.data["extra"]) for e in extra] == [
+        ("b", ["2c", "7d", "As"], True), ("a", ["3c", "4d", "4h"], True)]
+    assert types(events)[-1] == DECLARE_OPENED                # everyone declares again
+    assert not of_type(events, POT_SETTLED)
+    events = session.declare(1, ("b", "in"), ("a", "in"))
+    showdown = one(events, SHOWDOWN_HELD).data
+    assert showdown["winners"] == ["a"]                      # pair of fours beats ace-seven
+    assert showdown["hands"][1]["category"] == "pair"
+    assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:a", 10), ("seat:b", "pot", 10)]
+
+
+def test_ao_07_extra_card_carries_the_pot_when_the_pack_cannot_serve_a_round() -> None:
+    session = table("ab" + "cdefghijklmnopqrstuvwxyz", decks=[DECK], ante=1,
+                    declare_mode="simultaneous", all_out="extra_card", seats=26)
+    start(session)                                            # 26 players x 2 cards = 52
+    events = session.declare(1, *((p, "out") for p in session.state.live.order))
+    assert one(events, POT_SETTLED).data["outcome"] == "all_out_carry"
+    assert session.state.pot == 26
