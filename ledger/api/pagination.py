@@ -4,11 +4,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", OpenApiTypes.INT, OpenApiParameter.QUERY,
+                     description="Number of results to return per page (default 50)."),
+    OpenApiParameter("offset", OpenApiTypes.INT, OpenApiParameter.QUERY,
+                     description="The initial index from which to return the results."),
+]
 
 
 def paginated_response(*, queryset: QuerySet[Any], serializer_class: type[serializers.Serializer],

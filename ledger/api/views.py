@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from guts_backend.problems import Problem, problem_responses
 from guts_backend.roles import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
-from ledger.api.pagination import page_serializer, paginated_response
+from ledger.api.pagination import PAGE_PARAMETERS, page_serializer, paginated_response
 from ledger.api.serializers import (
     ChipAmountField,
     EventRefSerializer,
@@ -128,7 +128,7 @@ class PlayerCollectionApi(APIView):
         return [IsClubAdmin()] if self.request.method == "POST" else [IsAuditorOrAdmin()]
 
     @extend_schema(
-        operation_id="players_list", tags=["players"],
+        operation_id="players_list", tags=["players"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(PlayerOutputSerializer, "PlayerPage"),
                    **problem_responses(*AUTH_PROBLEMS)},
         examples=[OpenApiExample("A page", response_only=True, status_codes=["200"], value={
@@ -312,7 +312,7 @@ class StatementApi(APIView):
             ref_name = "StatementLine"
 
     @extend_schema(
-        operation_id="players_statement_list", tags=["statements"],
+        operation_id="players_statement_list", tags=["statements"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(OutputSerializer, "StatementPage"),
                    **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Statement", response_only=True, status_codes=["200"], value={

@@ -15,6 +15,10 @@ from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
 from ledger.cashier import player_create
 from ledger.models import Event
 
+# On PostgreSQL, transactional tests are flushed with TRUNCATE, which the event table refuses unless
+# the session sets ledger.allow_truncate; the ledger tests' hook sets it (idempotent if both load).
+from tests.ledger.conftest import pytest_configure  # noqa: F401
+
 _names = itertools.count(1)
 
 
@@ -31,6 +35,12 @@ def client_for(user: AbstractUser) -> APIClient:
 
 def event_count() -> int:
     return Event.objects.count()
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """PBKDF2 costs ~0.3 s a user; tests create hundreds of users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
