@@ -13,8 +13,8 @@ Step kinds (`Step.kind`) and their parameters:
 - ``settle``    ``rule``: ``match_pot_each`` (G2-13)
 
 A parameter written ``"$name"`` takes the table option ``name`` (e.g. ``{"mode": "$declare_mode"}``),
-so one program serves every option setting. Later games add kinds already reserved in
-`STEP_KINDS` (exchange, pass, bet, award_leg) and settlement rules in `SETTLEMENT_RULES`.
+so one program serves every option setting. Later games add the kinds reserved in
+`RESERVED_STEP_KINDS` (exchange, pass, bet, award_leg) and settlement rules in `SETTLEMENT_RULES`.
 
 Public interface (all JSON-friendly):
 
@@ -34,9 +34,9 @@ from tables.engine.decider.errors import DomainError
 
 PACK_SIZE = 52                    # GEN-04: standard pack, no jokers
 
-STEP_KINDS = frozenset({"ante", "deal", "declare", "showdown", "settle",
-                        # reserved for the later games (DESIGN §2.2); not yet interpreted
-                        "exchange", "pass", "bet", "award_leg"})
+STEP_KINDS = frozenset({"ante", "deal", "declare", "showdown", "settle"})   # what the decider runs
+# Reserved for the later games (DESIGN §2.2): refused until the decider interprets them.
+RESERVED_STEP_KINDS = frozenset({"exchange", "pass", "bet", "award_leg"})
 SETTLEMENT_RULES = frozenset({"match_pot_each"})   # later: losers_share, worst_matches, ...
 RANKINGS_3C = ("guts3_sf_high", "guts3_trips_high", "guts3_classic")   # Table 3C, D-3C-01
 

@@ -27,9 +27,12 @@ from tables.engine.variants import validate_options
 
 
 def decide(state: TableState, command: cmd.Command, now: datetime) -> list[ev.Event]:
+    """The events `command` makes happen at `now` (timezone-aware), or DomainError."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise TypeError(f"not a command: {command!r}")
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
     return handler(state, command, now)
 
 
@@ -256,6 +259,7 @@ def _from_dealers_left(players: list[Seat], dealer: Seat) -> list[Seat]:
 
 
 def _declare(state: TableState, c: cmd.Declare, now: datetime) -> list[ev.Event]:
+    """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late."""
     check_declare(state, c.player_id, c.deal_no, c.choice)
     sealed = declare_mode(state) == "simultaneous"
     declared = ev.Event(ev.DECLARED, {"deal_no": c.deal_no, "player": c.player_id,

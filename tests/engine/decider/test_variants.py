@@ -6,7 +6,16 @@ import json
 import pytest
 
 from tables.engine.decider.errors import DomainError
-from tables.engine.variants import get_variant, validate_options, variant_catalog
+from tables.engine.variants import (
+    STEP_KINDS,
+    VARIANTS,
+    Stage,
+    Variant,
+    get_variant,
+    step,
+    validate_options,
+    variant_catalog,
+)
 
 
 def error_of(variant: str, options: dict) -> DomainError:
@@ -82,3 +91,11 @@ def test_3c_04_ranking_presets_are_options() -> None:
     for ranking in ("guts3_sf_high", "guts3_trips_high", "guts3_classic"):
         assert validate_options("guts3", {"ranking": ranking})["ranking"] == ranking
     assert error_of("guts3", {"ranking": "poker"}).detail["option"] == "ranking"
+
+
+def test_a_variant_uses_only_step_kinds_the_decider_runs() -> None:
+    for variant in VARIANTS.values():
+        assert {s.kind for s in variant.program} <= STEP_KINDS
+    with pytest.raises(ValueError, match="unknown step kind"):
+        Variant(name="x", title="X", rules="", cards_per_player=2,
+                stages=(Stage("s", (step("exchange", count=1),)),), options=())
