@@ -114,10 +114,11 @@ def test_d_cons_01_ace_is_next_to_king_and_two_but_nothing_wraps():
     assert text("Kh 2d 9c 9s 6d", "consecutive") == "Pair of nines, king kicker"
 
 
-def test_d_cons_01_alternating_bridges_over_the_ace_q_a_and_a_3():
+def test_d_cons_01_alternating_around_the_ace_q_a_a_3_and_k_2():
     assert text("Qh Ad 9c 9s 5d", "alternating") == "Three nines"
     assert text("Ah 3d 9c 9s 6d", "alternating") == "Three nines"
-    assert text("Kh 2d 9c 9s 5d", "alternating") == "Pair of nines, king kicker"
+    assert text("Kh 2d 9c 9s 5d", "alternating") == "Three nines"      # the ace bridges K-2
+    assert text("Kh 3d 9c 9s 6d", "alternating") == "Pair of nines, king kicker"
     assert text("8h 7d Qc 9s 2d", "alternating") == "Pair of queens, eight kicker"    # 9-7 wild
 
 

@@ -43,8 +43,9 @@ def consecutive(first: int, second: int) -> bool:
 
 
 def alternating(first: int, second: int) -> bool:
-    """ALT-02, D-CONS-01: exactly one rank between; over the ace that is Q-A and A-3."""
-    return abs(first - second) == 2 or {first, second} == {ACE, 3}
+    """ALT-02, D-CONS-01: exactly one rank between. The ace sits next to both K and 2, so around
+    it the gapped pairs are Q-A (K between), A-3 (2 between) and K-2 (the ace bridges them)."""
+    return abs(first - second) == 2 or {first, second} in ({ACE, 3}, {13, 2})
 
 
 def best_three(ranks: Sequence[int], wilds: int) -> tuple[Category, tuple[int, ...]]:
