@@ -1,0 +1,163 @@
+"""Hand histories: one deal (or a whole table) as canonical JSON and as readable text.
+
+The JSON is built from the deal's events redacted for the reader (`feeds.event_json`, i.e. the
+engine's `redact_event`) and the engine's fold; the text is rendered from that JSON only, so the
+two can never disagree and the text can never show what the JSON hides. The JSON's `proof`
+section is `fairness.proof_json`, the input of `docs/verify_deal.py`.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from tables.audit.deals import DealRecord
+from tables.audit.fairness import proof_json
+from tables.audit.feeds import event_json
+from tables.engine.decider import events as ev
+from tables.engine.decider.evolve import fold
+from tables.engine.decider.view import Viewer
+
+FORMAT = "guts-deal-history/1"
+
+
+def player_names(players: Iterable[str]) -> dict[str, str]:
+    """{player id: username} for the players of a history (ids are user pks as text)."""
+    ids = [int(player) for player in set(players) if player.isdigit()]
+    users = get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")
+    return {str(pk): username for pk, username in users}
+
+
+def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
+    """The deal as this viewer may see it: seats, antes, cards, declares, showdown, payments."""
+    events = [event_json(event, viewer, last_ended=record.last_ended) for event in record.events]
+    started = events[0]["data"]
+    after = fold([ev.Event(event.type, event.data) for event in record.events], record.before)
+    by_type = _last_by_type(events)
+    return {
+        "format": FORMAT, "table_id": record.table_id, "deal_no": record.deal_no,
+        "game_no": started["game_no"], "finished": record.over,
+        "started_at": events[0]["recorded_at"].isoformat(),
+        "ended_at": events[-1]["recorded_at"].isoformat() if record.over else None,
+        "variant": record.before.variant, "options": dict(record.before.options),
+        "players": player_names(started["participants"] + [s.player for s in record.before.seats]),
+        "dealer": started["dealer"], "participants": started["participants"],
+        "sat_out": started.get("sat_out", []),
+        "before": {"pot": record.before.pot, "reserve": record.before.reserve,
+                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack}
+                             for s in record.before.seats]},
+        "antes": _data(by_type.get(ev.ANTES_POSTED)),
+        "hands": _hands(events, started["participants"]),
+        "showdown": _data(by_type.get(ev.SHOWDOWN_HELD)),
+        "settlement": _data(by_type.get(ev.POT_SETTLED)),
+        "after": {"pot": after.pot, "reserve": after.reserve,
+                  "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
+        "proof": proof_json(record, viewer) if record.over else None,
+        "events": [{**event, "recorded_at": event["recorded_at"].isoformat()} for event in events],
+    }
+
+
+def _last_by_type(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {event["type"]: event for event in events}
+
+
+def _data(event: dict[str, Any] | None) -> dict[str, Any] | None:
+    return event["data"] if event is not None else None
+
+
+def _hands(events: list[dict[str, Any]], participants: list[str]) -> list[dict[str, Any]]:
+    """Each participant's cards (as the reader may see them) and declare, from the events."""
+    hands = {player: {"player": player, "cards": None, "card_count": 0, "declared": None,
+                      "forced": False, "timed_out": False} for player in participants}
+    for event in events:
+        data, kind = event["data"], event["type"]
+        if kind == ev.CARDS_DEALT:
+            hand = hands[data["player"]]
+            hand["cards"] = data["cards"]
+            hand["card_count"] = data.get("card_count", len(data["cards"] or ()))
+        elif kind == ev.DECLARED:
+            hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))
+        elif kind == ev.DECLARE_TIMED_OUT:
+            for player in data["players"]:
+                hands[player].update(declared=data["effect"], timed_out=True)
+        elif kind == ev.DECLARES_REVEALED:
+            for player, choice in data["choices"].items():
+                hands[player]["declared"] = choice
+    return list(hands.values())
+
+
+def canonical(document: Any) -> str:
+    """The JSON download: sorted keys, UTF-8, stable across runs."""
+    return json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+def deal_text(history: dict[str, Any]) -> str:
+    """A readable hand history, rendered from `deal_history` (never from the raw events)."""
+    names = history["players"]
+
+    def who(player: str) -> str:
+        return f"{names.get(player, 'player')} (#{player})"
+
+    lines = [f"Deal {history['deal_no']} (game {history['game_no']}) at table {history['table_id']}",
+             f"Variant {history['variant']}; started {history['started_at']}"
+             + (f", ended {history['ended_at']}" if history["finished"] else ", still being played"),
+             f"Dealer: {who(history['dealer'])}",
+             f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}"]
+    lines += _seat_lines(history["before"]["seats"], who)
+    antes = history["antes"]
+    if antes is not None:
+        paid = ", ".join(who(p) for p in antes["paid"]) or "nobody (the pot carries)"
+        lines.append(f"Antes of {antes['ante']}: {paid}")
+    lines.append("Cards and declares (dealing order from the dealer's left):")
+    for hand in history["hands"]:
+        cards = " ".join(hand["cards"]) if hand["cards"] else f"[{hand['card_count']} cards, hidden]"
+        declared = hand["declared"] or ("sealed" if hand["card_count"] else "-")
+        notes = " (forced in, G2-10)" if hand["forced"] else " (timed out)" if hand["timed_out"] else ""
+        lines.append(f"  {who(hand['player'])}: {cards}; declared {declared}{notes}")
+    lines += _showdown_lines(history["showdown"], who)
+    lines += _settlement_lines(history["settlement"], who)
+    after = history["after"]
+    lines.append(f"After the deal: pot {after['pot']}, reserve {after['reserve']}")
+    lines += _seat_lines(after["seats"], who)
+    lines += _proof_lines(history["proof"])
+    return "\n".join(lines) + "\n"
+
+
+def _seat_lines(seats: list[dict[str, Any]], who: Any) -> list[str]:
+    return [f"  seat {s['seat']}: {who(s['player'])} stack {s['stack']}" for s in seats]
+
+
+def _showdown_lines(showdown: dict[str, Any] | None, who: Any) -> list[str]:
+    if showdown is None:
+        return []
+    lines = [f"Showdown ({showdown['reason']}):"]
+    lines += [f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}" for h in showdown["hands"]]
+    winners = ", ".join(who(p) for p in showdown["winners"]) or "nobody"
+    return [*lines, f"  best hand: {winners}"]
+
+
+def _settlement_lines(settlement: dict[str, Any] | None, who: Any) -> list[str]:
+    if settlement is None:
+        return []
+    lines = [f"Settlement: {settlement['outcome']}"]
+    for transfer in settlement["transfers"]:
+        lines.append(f"  {transfer['from']} -> {transfer['to']}: {transfer['amount']} ({transfer['reason']})")
+    return lines
+
+
+def _proof_lines(proof: dict[str, Any] | None) -> list[str]:
+    if proof is None:
+        return ["Deck: the seed stays secret until the deal ends."]
+    if not proof["provable"]:
+        return ["Deck: stacked (tests and demos); nothing to prove."]
+    verdict = "every dealt card matches" if proof["ok"] else "MISMATCH: the deal does not verify"
+    return [f"Deck: commitment {proof['commitment']}", f"      seed {proof['seed']}",
+            f"      {verdict} (check it yourself: python docs/verify_deal.py deal.json)"]
+
+
+def table_text(histories: Iterable[dict[str, Any]]) -> str:
+    return "\n".join(deal_text(history) for history in histories)

@@ -1,0 +1,52 @@
+"""Replay: a deal step by step, each event (redacted) with the table as it stood after it.
+
+The fold is the decider's own `evolve`, started from the state before the deal (snapshot + tail,
+see `deals.deal_load`), so a replay is pinned to the variant and options recorded in the table's
+events, never to today's settings. The state after each step is the engine's `table_view` for the
+caller, minus the legal actions (a replay shows what happened, not what one may do).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from guts_backend.problems import Problem, document_problem
+from tables.audit.deals import deal_load
+from tables.audit.feeds import event_json
+from tables.engine.decider.events import Event
+from tables.engine.decider.evolve import evolve
+from tables.engine.decider.state import TableState
+from tables.engine.decider.view import Viewer, table_view
+
+document_problem("version_not_in_deal", 404, "Version 40 is not an event of deal 3 (versions 12 to 31).")
+
+
+def replay_state(state: TableState, viewer: Viewer, moment: datetime) -> dict[str, Any]:
+    """The table after a step as this viewer may see it (engine view; no legal actions)."""
+    view = table_view(state, viewer, moment)
+    view.pop("legal_actions", None)
+    return view
+
+
+def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
+                at: int | None = None) -> dict[str, Any]:
+    """Every step of the deal (or only the one at stream version `at`)."""
+    record = deal_load(table_id=table_id, deal_no=deal_no)
+    if at is not None and not any(event.version == at for event in record.events):
+        raise Problem("version_not_in_deal", f"Version {at} is not an event of deal {deal_no} "
+                      f"(versions {record.events[0].version} to {record.events[-1].version}).",
+                      status=404)
+    state = record.before
+    steps = []
+    for event in record.events:
+        state = evolve(state, Event(event.type, event.data))
+        if at is None or event.version == at:
+            steps.append({"event": event_json(event, viewer, last_ended=record.last_ended),
+                          "state": replay_state(state, viewer, event.recorded_at)})
+    return {
+        "table_id": record.table_id, "deal_no": deal_no, "finished": record.over,
+        "rules": {"variant": record.before.variant, "options": dict(record.before.options)},
+        "before": replay_state(record.before, viewer, record.events[0].recorded_at),
+        "steps": steps,
+    }

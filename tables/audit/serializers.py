@@ -1,0 +1,188 @@
+"""Serializers of the audit API: query input, and output shapes for the OpenAPI document.
+
+The bodies are built by the audit modules as plain JSON (redacted already); output serializers
+pin down their shape for clients. Free-form parts (an event's data, the engine's table view)
+are JSON objects whose fields the event catalogue (DESIGN §5.2) and the table API describe.
+"""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tables.audit.feeds import DEFAULT_PAGE, MAX_PAGE
+
+
+class FeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0,
+                                     help_text="Cursor: only events with a position above this one.")
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=DEFAULT_PAGE)
+    type = serializers.ListField(child=serializers.CharField(max_length=100), default=list,
+                                 help_text="Event types to keep (repeatable: ?type=A&type=B).")
+    since = serializers.DateTimeField(required=False, help_text="Recorded at or after (ISO-8601).")
+    until = serializers.DateTimeField(required=False, help_text="Recorded at or before (ISO-8601).")
+
+    class Meta:
+        ref_name = "FeedQuery"
+
+
+class FeedEventSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="Global log position: the feed cursor and SSE id.")
+    stream = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    table_id = serializers.CharField(allow_null=True)
+    deal_no = serializers.IntegerField(allow_null=True)
+    data = serializers.JSONField(help_text="The event's data, redacted for the reader (hidden cards "
+                                           "are null with a card_count; sealed choices null).")
+    prev_hash = serializers.CharField(allow_null=True, help_text="Only with events shown in full.")
+    hash = serializers.CharField(allow_null=True, help_text="Only with events shown in full.")
+
+    class Meta:
+        ref_name = "FeedEvent"
+
+
+class FeedPageSerializer(serializers.Serializer):
+    results = FeedEventSerializer(many=True)
+    cursor = serializers.IntegerField(help_text="Pass as `after` to continue (the last position seen).")
+    has_more = serializers.BooleanField(help_text="More events match right now.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, null when none is waiting.")
+
+    class Meta:
+        ref_name = "FeedPage"
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    at = serializers.IntegerField(min_value=1, required=False,
+                                  help_text="Only the step at this stream version.")
+
+    class Meta:
+        ref_name = "ReplayQuery"
+
+
+class ReplayStepSerializer(serializers.Serializer):
+    event = FeedEventSerializer()
+    state = serializers.JSONField(help_text="The table after this event as the reader may see it: "
+                                            "pot, reserve, seats and stacks, the deal (cards, declares, "
+                                            "whose turn).")
+
+    class Meta:
+        ref_name = "ReplayStep"
+
+
+class ReplaySerializer(serializers.Serializer):
+    table_id = serializers.CharField()
+    deal_no = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    rules = serializers.JSONField(help_text="Variant and options recorded for this table.")
+    before = serializers.JSONField(help_text="The table just before the deal started.")
+    steps = ReplayStepSerializer(many=True)
+
+    class Meta:
+        ref_name = "Replay"
+
+
+class DealtCardSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0 is the top card of the deck, dealt first.")
+    player = serializers.CharField()
+    card = serializers.CharField(allow_null=True, help_text="The card dealt (null if hidden from you).")
+    expected = serializers.CharField(allow_null=True, help_text="The card the seed puts there.")
+    matches = serializers.BooleanField(allow_null=True)
+
+    class Meta:
+        ref_name = "DealtCard"
+
+
+class ProofSerializer(serializers.Serializer):
+    table_id = serializers.CharField()
+    deal_no = serializers.IntegerField()
+    provable = serializers.BooleanField(help_text="False for stacked decks (tests and demos).")
+    stacked = serializers.BooleanField()
+    ok = serializers.BooleanField(allow_null=True)
+    commitment_ok = serializers.BooleanField(allow_null=True)
+    commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True)
+    pack = serializers.ListField(child=serializers.CharField())
+    deck = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                 help_text="The recomputed deck, top first (auditors).")
+    reason = serializers.CharField(allow_null=True)
+    dealt = DealtCardSerializer(many=True)
+
+    class Meta:
+        ref_name = "DealProof"
+
+
+class BrokenEventSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    stream = serializers.CharField()
+    version = serializers.IntegerField()
+    problem = serializers.CharField()
+
+    class Meta:
+        ref_name = "BrokenEvent"
+
+
+class VerifyReportSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    events = serializers.IntegerField()
+    streams = serializers.IntegerField()
+    transfers = serializers.IntegerField()
+    broken_events = serializers.IntegerField()
+    first_broken = BrokenEventSerializer(allow_null=True)
+    conservation_problems = serializers.ListField(child=serializers.CharField())
+    projection_problems = serializers.ListField(child=serializers.CharField())
+    units = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "LedgerVerifyReport"
+
+
+class StatementQuerySerializer(serializers.Serializer):
+    unit = serializers.CharField(max_length=100, required=False, help_text="Only lines in this unit.")
+
+    class Meta:
+        ref_name = "StatementQuery"
+
+
+class StatementEventSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    stream = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+
+    class Meta:
+        ref_name = "AuditStatementEvent"
+
+
+class DealRefSerializer(serializers.Serializer):
+    table_id = serializers.CharField()
+    deal_no = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "DealRef"
+
+
+class StatementLineSerializer(serializers.Serializer):
+    amount = serializers.IntegerField(help_text="Signed: positive into the account.")
+    balance_after = serializers.IntegerField()
+    unit = serializers.CharField()
+    counterparty = serializers.CharField()
+    reason = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    event = StatementEventSerializer()
+    table_id = serializers.CharField(allow_null=True)
+    deal = DealRefSerializer(allow_null=True, help_text="The deal this transfer belongs to, if any.")
+    explanation = serializers.CharField()
+
+    class Meta:
+        ref_name = "AuditStatementLine"
+
+
+class StatementPageSerializer(serializers.Serializer):
+    account = serializers.CharField()
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = StatementLineSerializer(many=True)
+
+    class Meta:
+        ref_name = "AuditStatementPage"

@@ -1,0 +1,79 @@
+"""Statements that explain themselves: every transfer of an account, linked to its event and deal.
+
+Lines come from the ledger's inline `AccountEntry` projection (one per transfer touching the
+account, with the running balance after it). Each line is joined to the event that made it
+(position, stream, version, type) and, for a table event that belongs to a deal, to that deal
+(table id and deal number), so a reader can follow any balance back to the facts behind it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from guts_backend.problems import Problem
+from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
+from ledger.accounts import account_kind
+from ledger.models import AccountEntry, Event
+from tables.audit.access import table_of_stream
+
+
+def check_can_read_account(user: User, account: str) -> None:
+    """Auditors and club admins read any account; a player their bankroll and their seats."""
+    if is_auditor(user) or is_club_admin(user):
+        return
+    player = player_id_of(user)
+    if player is not None and _owner(account) == str(player):
+        return
+    raise Problem("forbidden", "You may only read your own accounts (player:<you>, "
+                  "seat:<table>:<you>).", status=403)
+
+
+def _owner(account: str) -> str | None:
+    """The player who owns a `player:<pk>` or `seat:<table>:<pk>` account, else None."""
+    kind = account_kind(account)
+    if kind == "player":
+        return account.split(":", 1)[1]
+    if kind == "seat":
+        return account.rsplit(":", 1)[1]
+    return None
+
+
+def account_entries(*, account: str, unit: str | None = None) -> QuerySet[AccountEntry]:
+    """The account's statement lines, oldest first."""
+    entries = AccountEntry.objects.filter(account=account)
+    if unit is not None:
+        entries = entries.filter(unit=unit)
+    return entries.order_by("position", "pk")
+
+
+def explained_lines(entries: list[AccountEntry]) -> list[dict[str, Any]]:
+    """Statement lines with their event and deal, and a sentence saying what happened."""
+    events = {row["position"]: row for row in Event.objects.filter(
+        position__in={entry.position for entry in entries}).values("position", "version", "data")}
+    return [_line(entry, events[entry.position]) for entry in entries]
+
+
+def _line(entry: AccountEntry, event: dict[str, Any]) -> dict[str, Any]:
+    table_id = table_of_stream(entry.stream)
+    deal_no = event["data"].get("deal_no") if table_id is not None else None
+    deal = {"table_id": table_id, "deal_no": deal_no} if type(deal_no) is int else None
+    return {
+        "amount": entry.amount, "balance_after": entry.balance_after, "unit": entry.unit,
+        "counterparty": entry.counterparty, "reason": entry.reason, "recorded_at": entry.recorded_at,
+        "event": {"position": entry.position, "stream": entry.stream, "version": event["version"],
+                  "type": entry.event_type},
+        "table_id": table_id, "deal": deal,
+        "explanation": _explanation(entry, table_id, deal),
+    }
+
+
+def _explanation(entry: AccountEntry, table_id: str | None, deal: dict[str, Any] | None) -> str:
+    direction = f"received {entry.amount} from" if entry.amount > 0 else f"paid {-entry.amount} to"
+    where = ""
+    if deal is not None:
+        where = f" in deal {deal['deal_no']} at table {table_id}"
+    elif table_id is not None:
+        where = f" at table {table_id}"
+    return (f"{entry.reason}: {direction} {entry.counterparty}{where} ({entry.event_type}, "
+            f"event #{entry.position}); balance now {entry.balance_after} {entry.unit}")

@@ -1,0 +1,294 @@
+"""Audit API views: parse the query, call an audit module, serialise. Nothing else lives here.
+
+Every body is redacted for the caller by the engine's `redact_event` (through `feeds`), every
+error is problem+json with a stable code (unknown_table, unknown_deal, deal_not_finished,
+forbidden, invalid_query, ...).
+"""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
+
+from guts_backend.problems import Problem, document_problem, problem_responses
+from guts_backend.roles import IsAuditorOrAdmin
+from ledger.store import StoredEvent
+from ledger.verify import verify_ledger
+from tables.audit import examples
+from tables.audit.access import viewer_for
+from tables.audit.authentication import QueryTokenAuthentication
+from tables.audit.deals import check_table, deal_load, table_deals
+from tables.audit.export import canonical, deal_history, deal_text, table_text
+from tables.audit.fairness import deal_proof
+from tables.audit.feeds import FeedQuery, events_page, feed_json
+from tables.audit.renderers import EventStreamRenderer, PlainTextRenderer
+from tables.audit.replay import deal_replay
+from tables.audit.serializers import (
+    FeedPageSerializer,
+    FeedQuerySerializer,
+    ProofSerializer,
+    ReplayQuerySerializer,
+    ReplaySerializer,
+    StatementPageSerializer,
+    StatementQuerySerializer,
+    VerifyReportSerializer,
+)
+from tables.audit.sse import TableEventSource
+from tables.audit.statements import account_entries, check_can_read_account, explained_lines
+from tables.state import table_stream
+
+document_problem("invalid_query", 400, "The query string is not valid.")
+
+AUTH = ("not_authenticated", "forbidden")
+TABLE = ("not_authenticated", "unknown_table")
+DEAL = (*TABLE, "unknown_deal")
+TAGS = ["audit"]
+TABLE_ID = OpenApiParameter("table_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+DEAL_NO = OpenApiParameter("deal_no", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+def validated_query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The query string validated by `serializer_class` (400 `invalid_query` otherwise)."""
+    serializer = serializer_class(data=request.query_params)
+    if not serializer.is_valid():
+        raise Problem("invalid_query", "The query string is not valid.", errors=serializer.errors)
+    return serializer.validated_data
+
+
+def feed_query(request: Request) -> FeedQuery:
+    data = validated_query(FeedQuerySerializer, request)
+    return FeedQuery(after=data["after"], limit=data["limit"], types=tuple(data["type"]),
+                     since=data.get("since"), until=data.get("until"))
+
+
+def feed_response(request: Request, events: list[StoredEvent], query: FeedQuery) -> Response:
+    """A feed page: the redacted events and the cursor to continue from."""
+    cursor = events[-1].position if events else query.after
+    has_more = len(events) == query.limit
+    next_url = replace_query_param(request.build_absolute_uri(), "after", cursor) if has_more else None
+    body = {"results": feed_json(events, viewer_for(request.user)), "cursor": cursor,
+            "has_more": has_more, "next": next_url}
+    return Response(FeedPageSerializer(body).data)
+
+
+FEED_PARAMETERS = [FeedQuerySerializer]
+
+
+class TableEventsApi(APIView):
+    """A table's events in log order. Everyone signed in may read; each sees what they may."""
+
+    @extend_schema(
+        operation_id="tables_events_list", tags=TAGS, parameters=[TABLE_ID, *FEED_PARAMETERS],
+        responses={200: FeedPageSerializer, **problem_responses("invalid_query", *TABLE)},
+        examples=[OpenApiExample("A player's page", value=examples.FEED_PAGE, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request, table_id: UUID) -> Response:
+        query = feed_query(request)
+        check_table(table_id)
+        return feed_response(request, events_page(query=query, stream=table_stream(table_id)), query)
+
+
+class AuditEventsApi(APIView):
+    """The whole log in position order, for auditors and club admins (still redacted)."""
+
+    permission_classes = (IsAuditorOrAdmin,)
+
+    @extend_schema(
+        operation_id="audit_events_list", tags=TAGS, parameters=FEED_PARAMETERS,
+        responses={200: FeedPageSerializer, **problem_responses("invalid_query", *AUTH)},
+        examples=[OpenApiExample("A page", value=examples.FEED_PAGE, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request) -> Response:
+        query = feed_query(request)
+        return feed_response(request, events_page(query=query), query)
+
+
+class TableStreamApi(APIView):
+    """Server-Sent Events of one table, redacted for the reader; resume with Last-Event-ID."""
+
+    authentication_classes = (TokenAuthentication, QueryTokenAuthentication, SessionAuthentication)
+    renderer_classes = (JSONRenderer, EventStreamRenderer)
+
+    @extend_schema(
+        operation_id="tables_stream", tags=TAGS,
+        parameters=[
+            TABLE_ID,
+            OpenApiParameter("Last-Event-ID", OpenApiTypes.INT, OpenApiParameter.HEADER,
+                             description="Resume after this position (EventSource sends it)."),
+            OpenApiParameter("last_event_id", OpenApiTypes.INT,
+                             description="Same as the Last-Event-ID header (default 0: from the start)."),
+            OpenApiParameter("token", OpenApiTypes.STR,
+                             description="API token, for EventSource which cannot send headers."),
+        ],
+        responses={(200, "text/event-stream"): OpenApiResponse(
+                       response=OpenApiTypes.STR, description="An SSE stream; `id` is the event's position.",
+                       examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)]),
+                   **problem_responses("invalid_query", *TABLE)},
+    )
+    def get(self, request: Request, table_id: UUID) -> StreamingHttpResponse:
+        after = last_event_id(request)
+        check_table(table_id)
+        source = TableEventSource(stream=table_stream(table_id), viewer=viewer_for(request.user), after=after)
+        asgi = isinstance(request._request, ASGIRequest)
+        response = StreamingHttpResponse(source.async_messages() if asgi else source.messages(),
+                                         content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+
+def last_event_id(request: Request) -> int:
+    """Where to resume: the Last-Event-ID header, else ?last_event_id=, else 0."""
+    raw = request.headers.get("Last-Event-ID") or request.query_params.get("last_event_id") or "0"
+    if not raw.strip().isdigit():
+        raise Problem("invalid_query", "Last-Event-ID must be an event position (a whole number).")
+    return int(raw)
+
+
+class DealReplayApi(APIView):
+    """A deal event by event, with the table after each event, as the caller may see it."""
+
+    @extend_schema(
+        operation_id="tables_deals_replay", tags=TAGS, parameters=[TABLE_ID, DEAL_NO, ReplayQuerySerializer],
+        responses={200: ReplaySerializer, **problem_responses("invalid_query", *DEAL, "version_not_in_deal")},
+        examples=[OpenApiExample("One step (?at=)", value=examples.REPLAY, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
+        at = validated_query(ReplayQuerySerializer, request).get("at")
+        return Response(deal_replay(table_id=table_id, deal_no=deal_no, viewer=viewer_for(request.user),
+                                    at=at))
+
+
+class DealProofApi(APIView):
+    """The fairness proof of a finished deal: commitment, seed, and every dealt card checked."""
+
+    @extend_schema(
+        operation_id="tables_deals_proof", tags=TAGS, parameters=[TABLE_ID, DEAL_NO],
+        responses={200: ProofSerializer, **problem_responses(*DEAL, "deal_not_finished")},
+        examples=[OpenApiExample("A player's proof", value=examples.PROOF, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
+        return Response(ProofSerializer(deal_proof(table_id=table_id, deal_no=deal_no,
+                                                   viewer=viewer_for(request.user))).data)
+
+
+class LedgerVerifyApi(APIView):
+    """Prove the log untampered and the money exact (the report of `manage.py verify_ledger`)."""
+
+    permission_classes = (IsAuditorOrAdmin,)
+
+    @extend_schema(
+        operation_id="audit_verify", tags=TAGS,
+        responses={200: VerifyReportSerializer, **problem_responses(*AUTH)},
+        examples=[OpenApiExample("A tampered log", value=examples.VERIFY_BROKEN, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(VerifyReportSerializer(verify_ledger().to_json()).data)
+
+
+class AccountStatementApi(APIView):
+    """Every transfer of an account with its running balance, event and deal."""
+
+    @extend_schema(
+        operation_id="audit_accounts_statement", tags=TAGS,
+        parameters=[OpenApiParameter("account", OpenApiTypes.STR, OpenApiParameter.PATH,
+                                     description="e.g. player:3 or seat:<table>:3"),
+                    StatementQuerySerializer,
+                    OpenApiParameter("limit", OpenApiTypes.INT),
+                    OpenApiParameter("offset", OpenApiTypes.INT)],
+        responses={200: StatementPageSerializer, **problem_responses("invalid_query", *AUTH)},
+        examples=[OpenApiExample("A seat's statement", value=examples.STATEMENT, response_only=True,
+                                 status_codes=["200"])],
+    )
+    def get(self, request: Request, account: str) -> Response:
+        check_can_read_account(request.user, account)
+        unit = validated_query(StatementQuerySerializer, request).get("unit")
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(account_entries(account=account, unit=unit), request, view=self)
+        body = {"account": account, "count": paginator.count, "next": paginator.get_next_link(),
+                "previous": paginator.get_previous_link(), "results": explained_lines(list(page or []))}
+        return Response(StatementPageSerializer(body).data)
+
+
+def history_response(request: Request, *, json_body: Any, text: str, filename: str | None) -> HttpResponse:
+    """The history in the negotiated format (?format=json|text, Accept, or the .txt/.json path)."""
+    if request.accepted_renderer.format == PlainTextRenderer.format:
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        extension = "txt"
+    else:
+        response = HttpResponse(canonical(json_body), content_type="application/json")
+        extension = "json"
+    if filename is not None:
+        response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
+    return response
+
+
+HISTORY_RESPONSES = {
+    (200, "application/json"): OpenApiResponse(response=OpenApiTypes.OBJECT,
+                                               description="Canonical JSON (sorted keys)."),
+    (200, "text/plain"): OpenApiResponse(response=OpenApiTypes.STR, description="A readable history."),
+}
+
+
+class DealHistoryApi(APIView):
+    """One deal's hand history as text or canonical JSON (the input of docs/verify_deal.py)."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tables_deals_history", tags=TAGS,
+        parameters=[TABLE_ID, DEAL_NO, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
+        responses={**HISTORY_RESPONSES, **problem_responses(*DEAL)},
+        examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
+                                 status_codes=["200"], media_type="text/plain")],
+    )
+    def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
+        history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_for(request.user))
+        return history_response(request, json_body=history, text=deal_text(history), filename=None)
+
+
+class TableHistoryApi(APIView):
+    """Every deal of a table as one download (text or canonical JSON); also at `history.txt` and
+    `history.json`."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tables_history", tags=TAGS,
+        parameters=[TABLE_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
+        responses={**HISTORY_RESPONSES, **problem_responses(*TABLE)},
+        examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
+                                 status_codes=["200"], media_type="text/plain")],
+    )
+    def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
+        viewer = viewer_for(request.user)
+        histories = [deal_history(record, viewer) for record in table_deals(table_id)]
+        document = {"format": "guts-table-history/1", "table_id": str(table_id), "deals": histories}
+        return history_response(request, json_body=document, text=table_text(histories),
+                                filename=f"table-{table_id}-history")
+
+
+class TableHistoryDownloadApi(TableHistoryApi):
+    """`history.txt` and `history.json`: the same download, format named by the path (documented
+    once, as `history?format=`)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
+        return super().get(request, table_id, format)
