@@ -6,3 +6,8 @@ class TablesConfig(AppConfig):
 
     name = "tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tables.projections import register_tables_projections
+
+        register_tables_projections()

@@ -1,0 +1,196 @@
+"""The tables projector: TableView, SeatView, DealSummary/DealPlayer rows and state snapshots.
+
+It is the decider's own fold (`evolve`) run over each table stream's new events, inline in the
+append transaction (DESIGN §2.5), so the rows can never disagree with what `decide` sees. The
+state before a batch comes from `tables.state` (the cache when it provably holds that version,
+else snapshot + tail); the state after it is put back in the cache, so the service's next load
+costs one query. At every deal boundary it writes a `TableSnapshot`.
+
+Bankroll and stack balances are not here: the ledger's balance projector moves them with every
+transfer. `register_tables_projections()` (called from the app's ready()) registers the projector
+and the seat debt policy for `allow_debt` tables (D-GEN-06).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from ledger.money import register_debt_policy
+from ledger.projections import Projector, register_projector
+from ledger.store import StoredEvent
+from tables.engine.decider import events as ev
+from tables.engine.decider.evolve import evolve
+from tables.engine.decider.program import parse_iso
+from tables.engine.decider.state import DealState, Seat, TableState, state_to_json
+from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
+from tables.state import Loaded, cache, state_before, table_id_of
+
+SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.TABLE_CLOSED})
+
+
+def table_phase(state: TableState) -> str:
+    """new | closed | between_deals | the kind of the live deal's current step (declare, ...)."""
+    if state.status != "open":
+        return state.status
+    step = state.current_step()
+    return step.kind if step is not None else "between_deals"
+
+
+@dataclass
+class _DealRow:
+    """What one batch learnt about one deal."""
+
+    created: dict[str, Any] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    deal: DealState | None = None
+
+
+class TablesProjector(Projector):
+    name = "tables.views"
+    models = (TableView, SeatView, DealSummary, DealPlayer, TableSnapshot)
+
+    def wants(self, event: StoredEvent) -> bool:
+        return event.stream.startswith("table-")
+
+    def reset(self) -> None:
+        super().reset()
+        cache.clear()
+
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+        by_table: dict[str, list[StoredEvent]] = {}
+        for event in events:
+            by_table.setdefault(table_id_of(event.stream), []).append(event)
+        for table_id, table_events in by_table.items():
+            self._apply_table(table_id, table_events)
+
+    def _apply_table(self, table_id: str, events: list[StoredEvent]) -> None:
+        before = state_before(table_id, events[0])
+        state = before
+        deals: dict[int, _DealRow] = {}
+        players: list[DealPlayer] = []
+        opened_at: datetime | None = None
+        for event in events:
+            previous, state = state, evolve(state, ev.Event(event.type, event.data))
+            if event.type == ev.TABLE_OPENED:
+                opened_at = event.recorded_at
+            deal_no = event.data.get("deal_no")
+            if deal_no is None:
+                continue
+            row = deals.setdefault(deal_no, _DealRow())
+            _note_deal_event(row, event, previous, players, table_id)
+            if state.deal is not None and state.deal.deal_no == deal_no:
+                row.deal = state.deal
+        last = events[-1]
+        _write_table_view(table_id, state, last, opened_at)
+        _write_seats(table_id, before.seats, state.seats)
+        _write_deals(table_id, deals, players)
+        if any(event.type in SNAPSHOT_AFTER for event in events):
+            TableSnapshot.objects.bulk_create(
+                [TableSnapshot(table_id=table_id, version=last.version, state=state_to_json(state))],
+                ignore_conflicts=True)
+        cache.put(table_id, Loaded(state, last.version, last.hash))
+
+
+def _note_deal_event(row: _DealRow, event: StoredEvent, previous: TableState,
+                     players: list[DealPlayer], table_id: str) -> None:
+    data = event.data
+    if event.type == ev.DEAL_STARTED:
+        row.created = {"pot_before": previous.pot, "reserve_before": previous.reserve,
+                       "started_at": event.recorded_at}
+        players.extend(DealPlayer(player=p, table_id=table_id, deal_no=data["deal_no"],
+                                  started_at=event.recorded_at) for p in data["participants"])
+    elif event.type == ev.ANTES_POSTED:
+        row.fields["antes"] = data["transfers"]
+    elif event.type == ev.POT_SETTLED:
+        row.fields.update(settlement=data["transfers"], pot_after=data["pot"], reserve_after=data["reserve"])
+    elif event.type == ev.DEAL_ENDED:
+        row.fields.update(ended_at=event.recorded_at, seed=data.get("seed") or "")
+
+
+def _deal_fields(deal: DealState) -> dict[str, Any]:
+    """The summary fields that follow from the deal's state (sealed declares stay out)."""
+    declares = {} if deal.sealed else {p: c for p, c in zip(deal.order, deal.choices, strict=True) if c}
+    return {
+        "game_no": deal.game_no, "dealer": deal.dealer, "participants": list(deal.order),
+        "stacked": deal.stacked, "commitment": deal.commitment or "", "declares": declares,
+        "timed_out": list(deal.timed_out), "hands": {p: list(h) for p, h in zip(deal.order, deal.hands,
+                                                                               strict=True)},
+        "shown": list(deal.shown), "winners": list(deal.winners), "losers": list(deal.losers),
+        "outcome": deal.outcome or "", "over": deal.over,
+    }
+
+
+def _write_table_view(table_id: str, state: TableState, last: StoredEvent,
+                      opened_at: datetime | None) -> None:
+    live = state.live
+    values = {
+        "variant": state.variant, "options": dict(state.options),
+        "stacked": state.stacked_decks is not None, "status": state.status, "deal_no": state.deal_no,
+        "game_no": state.game_no, "phase": table_phase(state), "pot": state.pot,
+        "reserve": state.reserve, "dealer": state.deal.dealer if state.deal is not None else "",
+        "turn": list(live.awaiting) if live is not None else [],
+        "deadline": parse_iso(live.deadline) if live is not None and live.deadline else None,
+        "seated": len(state.seats), "version": last.version, "updated_at": last.recorded_at,
+    }
+    if opened_at is not None:
+        TableView.objects.create(table_id=table_id, opened_at=opened_at, **values)
+    else:
+        TableView.objects.filter(table_id=table_id).update(**values)
+
+
+def _write_seats(table_id: str, before: tuple[Seat, ...], after: tuple[Seat, ...]) -> None:
+    if before == after:
+        return
+    now = {s.player: s for s in after}
+    rows = [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=s.stack, status="seated")
+            for s in after if s not in before]
+    rows += [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=0, status="left")
+             for s in before if s.player not in now]
+    if rows:
+        SeatView.objects.bulk_create(rows, update_conflicts=True, unique_fields=["table_id", "player"],
+                                     update_fields=["seat", "stack", "status"])
+
+
+def _write_deals(table_id: str, deals: dict[int, _DealRow], players: list[DealPlayer]) -> None:
+    created = []
+    for deal_no, row in deals.items():
+        fields = {**(_deal_fields(row.deal) if row.deal is not None else {}), **row.fields}
+        if row.created is not None:
+            created.append(DealSummary(table_id=table_id, deal_no=deal_no, **row.created, **fields))
+        elif fields:
+            DealSummary.objects.filter(table_id=table_id, deal_no=deal_no).update(**fields)
+    if created:
+        DealSummary.objects.bulk_create(created)
+    if players:
+        DealPlayer.objects.bulk_create(players)
+
+
+def seat_may_owe(account: str) -> bool:
+    """Debt policy for `seat:<table>:<player>`: only at tables with stack_policy allow_debt."""
+    parts = account.split(":")
+    if len(parts) != 3:
+        return False
+    cached = cache.get(parts[1])
+    if cached is not None and cached.state.status != "new":
+        return cached.state.opts["stack_policy"] == "allow_debt"
+    try:
+        options = TableView.objects.filter(table_id=parts[1]).values_list("options", flat=True).first()
+    except ValidationError:          # not a table's seat (table ids are UUIDs)
+        return False
+    return bool(options) and options.get("stack_policy") == "allow_debt"
+
+
+_registered = False
+
+
+def register_tables_projections() -> None:
+    global _registered
+    if _registered:
+        return
+    register_projector(TablesProjector())
+    register_debt_policy("seat", seat_may_owe)
+    _registered = True

@@ -1,0 +1,215 @@
+"""The application service: load, decide, append; bankroll legs; snapshots; hooks (DESIGN §2.5)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.test import override_settings
+from django.utils import timezone
+
+from guts_backend.problems import Problem
+from ledger.money import balance, check_conservation, player_account, seat_account
+from ledger.selectors import player_stream
+from ledger.store import StoredEvent, read_stream, stream_version
+from tables import service
+from tables.engine.decider.events import Event
+from tables.engine.decider.evolve import fold
+from tables.engine.decider.state import state_to_json
+from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
+from tables.state import cache, load_table, load_table_at, table_stream
+from tests.tables.conftest import stack_deck
+
+pytestmark = pytest.mark.django_db
+
+OPTS = {"ante": 10, "min_buy_in": 100}
+
+
+def problem_code(fn: Callable[[], object]) -> str:
+    with pytest.raises(Problem) as caught:
+        fn()
+    return caught.value.code
+
+
+def open_with(players: list[int], *, options: dict | None = None, buy_in: int = 500,
+              decks: list[list[str]] | None = None) -> str:
+    with override_settings(GUTS_ALLOW_STACKED_DECKS=decks is not None):
+        table = service.table_open(variant="guts2", options={**OPTS, **(options or {})},
+                                   stacked_decks=decks).table_id
+    for player in players:
+        service.table_sit_down(table_id=table, player_id=player, buy_in=buy_in)
+    return table
+
+
+def test_sit_down_moves_the_buy_in_from_the_bankroll_and_marks_the_player_stream(funded_player):
+    alice = funded_player(1000)
+    table = open_with([], buy_in=0)
+    before = stream_version(player_stream(alice))
+    result = service.table_sit_down(table_id=table, player_id=alice, buy_in=300)
+    assert [e.type for e in result.events] == ["PlayerSeated"]
+    assert balance(player_account(alice)) == 700
+    assert balance(seat_account(table, alice)) == 300
+    marker = read_stream(player_stream(alice), from_version=before + 1)
+    assert [(e.type, e.data["amount"]) for e in marker] == [("TableBankrollMoved", -300)]
+    assert marker[0].data.get("transfers") is None
+    assert SeatView.objects.get(table_id=table, player=str(alice)).stack == 300
+
+
+def test_buy_in_above_the_bankroll_is_insufficient_funds_and_appends_nothing(funded_player):
+    alice = funded_player(200)
+    table = open_with([])
+    version = stream_version(table_stream(table))
+    assert problem_code(lambda: service.table_sit_down(table_id=table, player_id=alice, buy_in=300)) \
+        == "insufficient_funds"
+    assert stream_version(table_stream(table)) == version
+    assert balance(player_account(alice)) == 200
+
+
+def test_leave_cashes_out_to_the_bankroll(funded_player):
+    alice, bob = funded_player(1000), funded_player(1000)
+    table = open_with([alice, bob], buy_in=400)
+    service.table_leave(table_id=table, player_id=alice)
+    assert balance(player_account(alice)) == 1000
+    assert SeatView.objects.get(table_id=table, player=str(alice)).status == "left"
+    assert check_conservation() == []
+
+
+def test_a_full_deal_updates_every_projection(funded_player):   # G2-11 uncontested, G2-05 antes
+    a, b, c = (funded_player() for _ in range(3))
+    deck = stack_deck("As Ks", "2c 7d", "3h 9s")
+    table = open_with([a, b, c], decks=[deck])
+    started = service.deal_start(table_id=table, by_player_id=a)
+    view = TableView.objects.get(table_id=table)
+    assert (view.phase, view.pot, view.deal_no) == ("declare", 30, 1)
+    assert view.deadline is not None
+    assert view.turn == [started.state.deal.awaiting[0]]
+    order = started.state.deal.order
+    for player, choice in zip(order, ["in", "out", "out"], strict=True):
+        result = service.deal_declare(table_id=table, player_id=int(player), deal_no=1, choice=choice)
+    assert result.events[-1].type in ("DealEnded", "GameEnded")
+    view.refresh_from_db()
+    assert (view.phase, view.pot, view.reserve, view.deadline) == ("between_deals", 0, 0, None)
+    summary = DealSummary.objects.get(table_id=table, deal_no=1)
+    assert (summary.over, summary.outcome, summary.winners) == (True, "uncontested", [order[0]])
+    assert (summary.pot_before, summary.pot_after) == (0, 0)
+    assert summary.declares == {order[0]: "in", order[1]: "out", order[2]: "out"}
+    assert set(DealPlayer.objects.filter(table_id=table).values_list("player", flat=True)) == set(order)
+    assert TableSnapshot.objects.filter(table_id=table, version=result.version).exists()
+    assert balance(seat_account(table, order[0])) == 520
+    assert check_conservation() == []
+
+
+def test_domain_errors_become_problems_and_append_nothing(funded_player):
+    a, b = funded_player(), funded_player()
+    table = open_with([a, b])
+    version = stream_version(table_stream(table))
+    assert problem_code(lambda: service.deal_declare(table_id=table, player_id=a, deal_no=1,
+                                                     choice="in")) == "no_deal"
+    assert problem_code(lambda: service.table_sit_down(table_id=table, player_id=a, buy_in=100)) \
+        == "already_seated"
+    assert problem_code(lambda: service.table_top_up(table_id=table, player_id=a, amount=-5)) \
+        == "invalid_amount"
+    assert problem_code(lambda: service.deal_start(table_id="not-a-uuid")) == "unknown_table"
+    assert problem_code(lambda: service.table_open(variant="guts9")) == "unknown_variant"
+    with override_settings(GUTS_ALLOW_STACKED_DECKS=False):
+        assert problem_code(lambda: service.table_open(variant="guts2", stacked_decks=[["As"]])) \
+            == "stacked_decks_not_allowed"
+    assert stream_version(table_stream(table)) == version
+
+
+def test_if_match_mismatch_is_stale_version(funded_player):
+    a = funded_player()
+    table = open_with([])
+    version = stream_version(table_stream(table))
+    with pytest.raises(Problem) as caught:
+        service.table_sit_down(table_id=table, player_id=a, buy_in=100, expected_version=version - 1)
+    assert (caught.value.code, caught.value.status) == ("stale_version", 412)
+    result = service.table_sit_down(table_id=table, player_id=a, buy_in=100, expected_version=version)
+    assert result.version == version + 1
+
+
+def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.5
+    players = [funded_player() for _ in range(3)]
+    table = open_with(players)
+    for deal_no in range(1, 5):
+        state = service.deal_start(table_id=table).state
+        for player in state.deal.order:
+            if service.load_table(table).state.live is None:
+                break
+            service.deal_declare(table_id=table, player_id=int(player), deal_no=deal_no, choice="in")
+    events = read_stream(table_stream(table))
+    full = fold(Event(e.type, e.data) for e in events)
+    cache.clear()
+    assert TableSnapshot.objects.filter(table_id=table).count() >= 4
+    assert state_to_json(load_table(table).state) == state_to_json(full)
+    middle = events[len(events) // 2].version
+    cache.clear()
+    assert (state_to_json(load_table_at(table, middle).state)
+            == state_to_json(fold(Event(e.type, e.data) for e in events[:middle])))
+
+
+def test_a_cached_state_of_a_rolled_back_append_is_never_served(funded_player):
+    a = funded_player()
+    table = open_with([])
+
+    def sit_then_roll_back() -> None:
+        with transaction.atomic():
+            service.table_sit_down(table_id=table, player_id=a, buy_in=100)
+            raise RuntimeError("roll back")
+
+    with pytest.raises(RuntimeError):
+        sit_then_roll_back()
+    # the cache saw version 2 (seated); the log does not have it
+    loaded = load_table(table)
+    assert (loaded.version, loaded.state.seats) == (1, ())
+    service.table_sit_down(table_id=table, player_id=a, buy_in=150)
+    assert load_table(table).state.stack_of(str(a)) == 150
+
+
+def test_expire_is_a_no_op_until_the_deadline(funded_player):   # DESIGN §2.8
+    a, b = funded_player(), funded_player()
+    table = open_with([a, b])
+    started = service.deal_start(table_id=table)
+    deadline = started.state.deal.deadline
+    assert service.deal_expire(table_id=table, deal_no=1).events == []
+    late = timezone.now() + timedelta(seconds=OPTS.get("declare_timeout", 30) + 5)
+    expired = service.deal_expire(table_id=table, deal_no=1, now=late)
+    assert deadline is not None
+    assert expired.events[0].type == "DeclareTimedOut"
+    assert service.deal_expire(table_id=table, deal_no=99, now=late).events == []
+
+
+def test_after_commit_hooks_run_with_the_stored_events(funded_player, django_capture_on_commit_callbacks):
+    seen: list[tuple[str, list[StoredEvent]]] = []
+
+    def hook(table_id: str, events: list[StoredEvent]) -> None:
+        seen.append((table_id, events))
+
+    service.register_after_commit(hook)
+    try:
+        a, b = funded_player(), funded_player()
+        table = open_with([a, b])
+        with django_capture_on_commit_callbacks(execute=True):
+            result = service.deal_start(table_id=table)
+        assert seen == [(table, result.events)]
+        assert any(e.type == "DeclareOpened" for e in seen[0][1])
+        with django_capture_on_commit_callbacks(execute=True):   # nothing appended, no call
+            service.deal_expire(table_id=table, deal_no=1)
+        assert len(seen) == 1
+    finally:
+        service.unregister_after_commit(hook)
+
+
+def test_close_shares_the_pot_and_cashes_everyone_out(funded_player):   # D-GEN-07
+    a, b = funded_player(1000), funded_player(1000)
+    table = open_with([a, b])
+    service.deal_start(table_id=table)
+    with pytest.raises(Problem):
+        service.table_close(table_id=table)
+    while (live := load_table(table).state.live) is not None:   # G2-10: the dealer is forced in
+        service.deal_declare(table_id=table, player_id=int(live.awaiting[0]), deal_no=1, choice="out")
+    service.table_close(table_id=table)
+    assert balance(player_account(a)) + balance(player_account(b)) == 2000
+    assert TableView.objects.get(table_id=table).status == "closed"
+    assert check_conservation() == []
