@@ -42,11 +42,6 @@ class DealRecord:
     events: tuple[StoredEvent, ...]
     over: bool
 
-    @property
-    def last_ended(self) -> int:
-        """The table's last finished deal as far as this deal's redaction is concerned."""
-        return self.deal_no if self.over else self.deal_no - 1
-
 
 def check_table(table_id: UUID | str) -> int:
     """The table stream's version, or 404 `unknown_table` if the table never opened."""

@@ -32,7 +32,7 @@ def player_names(players: Iterable[str]) -> dict[str, str]:
 
 def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     """The deal as this viewer may see it: seats, antes, cards, declares, showdown, payments."""
-    events = [event_json(event, viewer, last_ended=record.last_ended) for event in record.events]
+    events = [event_json(event, viewer, deal_over=record.over) for event in record.events]
     started = events[0]["data"]
     after = fold([ev.Event(event.type, event.data) for event in record.events], record.before)
     by_type = _last_by_type(events)

@@ -4,8 +4,8 @@
 visible in order and a reader that asks for `position > last_seen` never skips a late commit.
 
 Redaction is the engine's `redact_event`; this module only supplies what it needs to know:
-whether the event's deal is over *now* (a table stream's deal N is over once its DealEnded N is
-in the log; deals of a table end in order). Hashes are shown only with events whose data the
+whether the event's deal is over *now* (the engine's `deal_is_over` on the table's current
+state, loaded by the tables app: cache or snapshot + tail). Hashes are shown only with events whose data the
 reader sees in full: a hash over a short hidden hand could be brute-forced back into the cards.
 """
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
-
 from ledger import registry
 from ledger.models import Event
 from ledger.store import StoredEvent
 from tables.audit.access import table_of_stream
 from tables.engine.decider import events as ev
-from tables.engine.decider.view import Viewer, redact_event
+from tables.engine.decider.state import TableState
+from tables.engine.decider.view import Viewer, deal_is_over, redact_event
+from tables.state import load_table
 
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
@@ -63,16 +63,10 @@ def stored_event(row: Event) -> StoredEvent:
                        row.recorded_at, row.prev_hash, row.hash)
 
 
-def ended_deals(streams: Collection[str]) -> dict[str, int]:
-    """For each table stream, the number of its last finished deal (0 if none has ended)."""
-    tables = [stream for stream in set(streams) if table_of_stream(stream) is not None]
-    heads = (Event.objects.filter(stream__in=tables, type=ev.DEAL_ENDED)
-             .values("stream").annotate(last=Max("version")).values_list("stream", "last"))
-    ended = dict.fromkeys(tables, 0)
-    for stream, version in heads:
-        data = Event.objects.filter(stream=stream, version=version).values_list("data", flat=True).get()
-        ended[stream] = data["deal_no"]
-    return ended
+def current_tables(streams: Collection[str]) -> dict[str, TableState]:
+    """The current state of every table among `streams` (what deal_is_over needs)."""
+    return {stream: load_table(table).state for stream in set(streams)
+            if (table := table_of_stream(stream)) is not None}
 
 
 def deal_no_of(event: StoredEvent) -> int | None:
@@ -81,19 +75,12 @@ def deal_no_of(event: StoredEvent) -> int | None:
     return deal_no if type(deal_no) is int else None
 
 
-def redacted_data(event: StoredEvent, viewer: Viewer, *, last_ended: int) -> dict[str, Any]:
-    """The event's data as this viewer may see it (the engine's redact_event decides)."""
+def event_json(event: StoredEvent, viewer: Viewer, *, deal_over: bool) -> dict[str, Any]:
+    """One event for the API: where it is in the log, its deal, and its data as the engine's
+    redact_event lets this viewer see it (`deal_over`: has the event's deal ended by now)."""
+    data = redact_event(event.type, event.data, viewer, deal_over=deal_over)
     deal_no = deal_no_of(event)
-    return redact_event(event.type, event.data, viewer,
-                        deal_over=deal_no is not None and deal_no <= last_ended)
-
-
-def event_json(event: StoredEvent, viewer: Viewer, *, last_ended: int) -> dict[str, Any]:
-    """One event for the API: where it is in the log, its deal, and its data redacted."""
-    data = redacted_data(event, viewer, last_ended=last_ended)
-    deal_no = deal_no_of(event)
-    seed_public = event.type == ev.DEAL_STARTED and deal_no is not None and deal_no <= last_ended
-    full = data == event.data or seed_public
+    full = data == event.data or (event.type == ev.DEAL_STARTED and deal_over)   # seed revealed by now
     return {
         "position": event.position, "stream": event.stream, "version": event.version,
         "type": event.type, "recorded_at": event.recorded_at,
@@ -103,7 +90,12 @@ def event_json(event: StoredEvent, viewer: Viewer, *, last_ended: int) -> dict[s
 
 
 def feed_json(events: Iterable[StoredEvent], viewer: Viewer) -> list[dict[str, Any]]:
-    """A page of events for `viewer`, redacted with each table's finished deals as of now."""
+    """A page of events for `viewer`, each redacted as of now (has its deal ended?)."""
     events = list(events)
-    ended = ended_deals({event.stream for event in events})
-    return [event_json(event, viewer, last_ended=ended.get(event.stream, 0)) for event in events]
+    tables = current_tables({event.stream for event in events})
+    return [event_json(event, viewer, deal_over=_over(event, tables)) for event in events]
+
+
+def _over(event: StoredEvent, tables: dict[str, TableState]) -> bool:
+    table = tables.get(event.stream)
+    return table is None or deal_is_over(table, deal_no_of(event))

@@ -42,7 +42,7 @@ def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
     for event in record.events:
         state = evolve(state, Event(event.type, event.data))
         if at is None or event.version == at:
-            steps.append({"event": event_json(event, viewer, last_ended=record.last_ended),
+            steps.append({"event": event_json(event, viewer, deal_over=record.over),
                           "state": replay_state(state, viewer, event.recorded_at)})
     return {
         "table_id": record.table_id, "deal_no": deal_no, "finished": record.over,

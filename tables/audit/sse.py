@@ -27,7 +27,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
-from tables.audit.feeds import FeedQuery, ended_deals, event_json, events_page
+from tables.audit.feeds import FeedQuery, events_page, feed_json
 from tables.engine.decider.view import Viewer
 
 BATCH = 200
@@ -73,9 +73,8 @@ class TableEventSource:
         events = events_page(query=FeedQuery(after=self.after, limit=BATCH), stream=self.stream)
         if not events:
             return []
-        last_ended = ended_deals([self.stream]).get(self.stream, 0)
         self.after = events[-1].position
-        return [sse_message(event_json(event, self.viewer, last_ended=last_ended)) for event in events]
+        return [sse_message(event) for event in feed_json(events, self.viewer)]
 
     def _opening(self) -> str:
         return f"retry: {self.config.retry_ms}\n\n"
