@@ -1,4 +1,19 @@
 """API routes of the tables app (mounted under /api/v1/)."""
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from tables.api import views
+
+TABLE = "tables/<uuid:table_id>"
+
+urlpatterns = [
+    path("variants", views.VariantsApi.as_view(), name="variants"),
+    path("tables", views.TableCollectionApi.as_view(), name="tables"),
+    path(TABLE, views.TableDetailApi.as_view(), name="table-detail"),
+    path(f"{TABLE}/seats", views.SeatsApi.as_view(), name="table-seats"),
+    path(f"{TABLE}/top-ups", views.TopUpsApi.as_view(), name="table-top-ups"),
+    path(f"{TABLE}/leave", views.LeaveApi.as_view(), name="table-leave"),
+    path(f"{TABLE}/close", views.CloseApi.as_view(), name="table-close"),
+    path(f"{TABLE}/deals", views.DealsApi.as_view(), name="table-deals"),
+    path(f"{TABLE}/declares", views.DeclaresApi.as_view(), name="table-declares"),
+    path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
+]

@@ -1,0 +1,158 @@
+"""Output shapes of the tables API (the engine builds the values; these describe and render them)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class SeatSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="The player id (user id) as a string.")
+    seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
+    stack = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TableSeat"
+
+
+class DealPlayerSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                  help_text="Your own cards; others' only once shown (null otherwise).")
+    card_count = serializers.IntegerField()
+    declared = serializers.CharField(allow_null=True,
+                                     help_text='"in", "out", "sealed" (declared, not yet revealed) or null.')
+    timed_out = serializers.BooleanField()
+    forced_in = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "TableDealPlayer"
+
+
+class DealSerializer(serializers.Serializer):
+    deal_no = serializers.IntegerField()
+    game_no = serializers.IntegerField()
+    dealer = serializers.CharField()
+    over = serializers.BooleanField()
+    mode = serializers.CharField(allow_null=True, help_text="sequential | simultaneous while declaring.")
+    turn = serializers.ListField(child=serializers.CharField())
+    deadline = serializers.CharField(allow_null=True)
+    players = DealPlayerSerializer(many=True)
+    winners = serializers.ListField(child=serializers.CharField())
+    outcome = serializers.CharField(allow_null=True)
+    stacked = serializers.BooleanField()
+    commitment = serializers.CharField(allow_null=True, help_text="sha256 of the deal's secret seed.")
+    seed = serializers.CharField(allow_null=True, help_text="Revealed once the deal is over.")
+
+    class Meta:
+        ref_name = "TableDeal"
+
+
+class LegalActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare"])
+    min = serializers.IntegerField(required=False)
+    max = serializers.IntegerField(required=False, allow_null=True)
+    cash_out = serializers.IntegerField(required=False)
+    deal_no = serializers.IntegerField(required=False)
+    choices = serializers.ListField(child=serializers.CharField(), required=False)
+    in_cost = serializers.IntegerField(required=False, help_text="The most declaring in can cost.")
+    deadline = serializers.CharField(required=False, allow_null=True)
+    overdue = serializers.BooleanField(required=False)
+
+    class Meta:
+        ref_name = "TableLegalAction"
+
+
+class TableOutputSerializer(serializers.Serializer):
+    """The table as the caller may see it, with the caller's legal actions (DESIGN §2.9)."""
+
+    table_id = serializers.CharField()
+    status = serializers.CharField()
+    variant = serializers.CharField()
+    options = serializers.JSONField()
+    pot = serializers.IntegerField()
+    reserve = serializers.IntegerField()
+    deal_no = serializers.IntegerField()
+    game_no = serializers.IntegerField()
+    dealer = serializers.CharField(allow_null=True)
+    phase = serializers.CharField(help_text="between_deals | declare | ... | closed")
+    turn = serializers.ListField(child=serializers.CharField(), help_text="Whose declare is awaited.")
+    deadline = serializers.CharField(allow_null=True, help_text="ISO-8601 UTC deadline of the open turn.")
+    seats = SeatSerializer(many=True)
+    deal = DealSerializer(allow_null=True)
+    legal_actions = LegalActionSerializer(many=True)
+    version = serializers.IntegerField(help_text="The table's stream version (also the ETag).")
+
+    class Meta:
+        ref_name = "Table"
+
+
+class TableSummarySerializer(serializers.Serializer):
+    """A table in a list (from the TableView projection)."""
+
+    table_id = serializers.CharField()
+    variant = serializers.CharField()
+    options = serializers.JSONField()
+    stacked = serializers.BooleanField()
+    status = serializers.CharField()
+    deal_no = serializers.IntegerField()
+    phase = serializers.CharField()
+    pot = serializers.IntegerField()
+    reserve = serializers.IntegerField()
+    dealer = serializers.CharField(allow_blank=True)
+    turn = serializers.JSONField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    seated = serializers.IntegerField()
+    version = serializers.IntegerField()
+    opened_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "TableSummary"
+
+
+# "from" is a Python keyword, hence the type() call.
+TransferSerializer = type("TransferSerializer", (serializers.Serializer,), {
+    "__doc__": "A chip movement between two accounts (DESIGN §2.4).",
+    "from": serializers.CharField(), "to": serializers.CharField(), "amount": serializers.IntegerField(),
+    "unit": serializers.CharField(), "reason": serializers.CharField(),
+    "Meta": type("Meta", (), {"ref_name": "Transfer"}),
+})
+
+
+class DealHandSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    card_count = serializers.IntegerField()
+    declared = serializers.CharField(allow_null=True)
+    timed_out = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "DealHand"
+
+
+class DealHistorySerializer(serializers.Serializer):
+    """One deal of a history, redacted for the caller."""
+
+    table_id = serializers.CharField()
+    deal_no = serializers.IntegerField()
+    game_no = serializers.IntegerField()
+    dealer = serializers.CharField()
+    participants = serializers.ListField(child=serializers.CharField())
+    hands = DealHandSerializer(many=True)
+    shown = serializers.ListField(child=serializers.CharField())
+    winners = serializers.ListField(child=serializers.CharField())
+    losers = serializers.ListField(child=serializers.CharField())
+    outcome = serializers.CharField(allow_null=True)
+    over = serializers.BooleanField()
+    stacked = serializers.BooleanField()
+    commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True)
+    pot_before = serializers.IntegerField()
+    reserve_before = serializers.IntegerField()
+    pot_after = serializers.IntegerField(allow_null=True)
+    reserve_after = serializers.IntegerField(allow_null=True)
+    transfers = TransferSerializer(many=True)
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+    class Meta:
+        ref_name = "DealHistory"

@@ -1,0 +1,326 @@
+"""Tables API views: parse, call a service or selector, serialise. Nothing else lives here.
+
+Every POST is `@idempotent` and honours `If-Match: "<version>"` (412 `stale_version` when the
+table has moved on); every command answers with the fresh table as the caller may see it, and
+its version as a strong ETag. Error codes and their statuses: `tables.service.PROBLEM_STATUS`
+(reproduced in docs/api.md).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from guts_backend.problems import Problem, problem_responses
+from guts_backend.roles import IsClubAdmin, IsSelfOrAuditorOrAdmin, is_club_admin, player_id_of
+from ledger.api.pagination import page_serializer
+from ledger.api.serializers import ChipAmountField
+from ledger.api.views import AUTH_PROBLEMS, BODY_PROBLEMS, etag, validated
+from tables import selectors, service
+from tables.api import examples
+from tables.api.serializers import (
+    DealHistorySerializer,
+    TableOutputSerializer,
+    TableSummarySerializer,
+)
+from tables.engine.variants import variant_catalog
+
+MAX_CHIPS = 10**12
+IF_MATCH = OpenApiParameter(
+    name="If-Match", type=OpenApiTypes.STR, location=OpenApiParameter.HEADER, required=False,
+    description='The table version you acted on, as its ETag (`"12"`). If the table has moved on the '
+                "command is refused with 412 `stale_version` and nothing is appended.")
+COMMAND_PROBLEMS = (*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_table", "table_closed", "stale_version",
+                    "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)
+
+
+def if_match_version(request: Request) -> int | None:
+    """The version named by If-Match (None without the header; `*` matches any version)."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise Problem("stale_version", f"If-Match {header!r} names no version of this table.", status=412)
+    return int(text)
+
+
+def acting_player(request: Request) -> int:
+    """The caller's player id; 403 forbidden if the caller is not a player."""
+    player_id = player_id_of(request.user)
+    if player_id is None:
+        raise Problem("forbidden", "Only players sit, declare, top up and leave.", status=403)
+    return player_id
+
+
+def table_response(result: service.CommandResult, request: Request, *, code: int = 200) -> Response:
+    sight = selectors.table_sight(state=result.state, version=result.version,
+                                  viewer=selectors.viewer_of(request.user), now=timezone.now())
+    return Response(TableOutputSerializer(sight.view).data, status=code,
+                    headers={"ETag": etag(sight.version)})
+
+
+def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
+    """One page of deal summaries, each redacted for the caller."""
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    viewer = selectors.viewer_of(request.user)
+    rows = [selectors.deal_json(deal, viewer) for deal in page]
+    return paginator.get_paginated_response(DealHistorySerializer(rows, many=True).data)
+
+
+def command_schema(operation_id: str, summary: str, request: Any, example: dict[str, Any] | None,
+                   problems: tuple[str, ...], code: int = 200) -> Any:
+    request_examples = ([OpenApiExample(summary, value=example, request_only=True)]
+                        if example is not None else [])
+    return extend_schema(
+        operation_id=operation_id, tags=["tables"], summary=summary, request=request,
+        parameters=[IF_MATCH],
+        responses={code: TableOutputSerializer, **problem_responses(*COMMAND_PROBLEMS, *problems)},
+        examples=[*request_examples, OpenApiExample("The table after it", value=examples.TABLE,
+                                                    response_only=True, status_codes=[str(code)])])
+
+
+class VariantsApi(APIView):
+    """The games a table can play: their programs, options, defaults and options JSON schema."""
+
+    permission_classes = (IsAuthenticated,)
+
+    class OutputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        title = serializers.CharField()
+        rules = serializers.CharField()
+        deck = serializers.CharField()
+        cards_per_player = serializers.IntegerField()
+        max_seats = serializers.IntegerField()
+        game_ends = serializers.CharField()
+        stages = serializers.JSONField()
+        options = serializers.JSONField()
+        defaults = serializers.JSONField()
+        options_schema = serializers.JSONField()
+
+        class Meta:
+            ref_name = "Variant"
+
+    @extend_schema(operation_id="variants_list", tags=["tables"],
+                   responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
+                   examples=[OpenApiExample("Two-card Guts", value=[examples.VARIANT], response_only=True,
+                                            status_codes=["200"])])
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(variant_catalog(), many=True).data)
+
+
+class TableCollectionApi(APIView):
+    """Tables: club admins open them; any signed-in user lists them."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        variant = serializers.CharField(max_length=50, help_text="A name from GET /variants.")
+        options = serializers.DictField(required=False, default=dict,
+                                        help_text="Table options (stakes included); see GET /variants.")
+        stacked_decks = serializers.ListField(
+            child=serializers.ListField(child=serializers.CharField(max_length=4), max_length=52),
+            required=False, allow_null=True, default=None, max_length=1000,
+            help_text="Only while the server setting GUTS_ALLOW_STACKED_DECKS is on: card orders, "
+                      "deal n uses deck (n-1) mod len.")
+
+        class Meta:
+            ref_name = "TableOpenInput"
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [IsClubAdmin()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    @extend_schema(
+        operation_id="tables_list", tags=["tables"],
+        parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=list(selectors.TABLE_STATUSES),
+                                     required=False, description="Only tables of this status.")],
+        responses={200: page_serializer(TableSummarySerializer, "TablePage"),
+                   **problem_responses("not_authenticated", "invalid_input")},
+        examples=[OpenApiExample("Open tables", response_only=True, status_codes=["200"], value={
+            "count": 1, "next": None, "previous": None, "results": [examples.TABLE_SUMMARY]})])
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in selectors.TABLE_STATUSES:
+            raise Problem("invalid_input", f"status must be one of {', '.join(selectors.TABLE_STATUSES)}.",
+                          errors={"status": ["Unknown status."]})
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(selectors.table_list(status=wanted), request, view=self)
+        return paginator.get_paginated_response(TableSummarySerializer(page, many=True).data)
+
+    @command_schema("tables_create", "Open a table", InputSerializer, examples.OPEN_TABLE,
+                    ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
+                    code=201)
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = validated(self.InputSerializer, request)
+        result = service.table_open(variant=data["variant"], options=data["options"],
+                                    stacked_decks=data["stacked_decks"], meta=request_meta(request))
+        return table_response(result, request, code=status.HTTP_201_CREATED)
+
+
+class TableDetailApi(APIView):
+    """One table as the caller may see it; ETag = stream version; If-None-Match gives 304."""
+
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        operation_id="tables_retrieve", tags=["tables"],
+        parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                     required=False, description="A version's ETag: 304 if unchanged.")],
+        responses={200: TableOutputSerializer, 304: None,
+                   **problem_responses("not_authenticated", "unknown_table")},
+        examples=[OpenApiExample("A table in a declare", value=examples.TABLE, response_only=True,
+                                 status_codes=["200"])])
+    def get(self, request: Request, table_id: str) -> Response:
+        seen = request.headers.get("If-None-Match")
+        if seen is not None and seen == etag(selectors.table_version(table_id=table_id) or -1):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": seen})
+        sight = selectors.table_get(table_id=table_id, viewer=selectors.viewer_of(request.user),
+                                    now=timezone.now())
+        return Response(TableOutputSerializer(sight.view).data, headers={"ETag": etag(sight.version)})
+
+
+class SeatsApi(APIView):
+    """Sit down: take the lowest free seat, buying in from your bankroll."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        buy_in = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips from your bankroll (JSON integer).")
+
+        class Meta:
+            ref_name = "SitDownInput"
+
+    @command_schema("tables_seats_create", "Sit down", InputSerializer, {"buy_in": 500},
+                    ("forbidden", "invalid_amount", "already_seated", "table_full", "insufficient_funds"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        data = validated(self.InputSerializer, request)
+        result = service.table_sit_down(table_id=table_id, player_id=acting_player(request),
+                                        buy_in=data["buy_in"], meta=request_meta(request),
+                                        expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class TopUpsApi(APIView):
+    """Bring more chips from your bankroll to your stack, between deals."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        amount = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips (JSON integer).")
+
+        class Meta:
+            ref_name = "TopUpInput"
+
+    @command_schema("tables_top_ups_create", "Top up", InputSerializer, {"amount": 200},
+                    ("forbidden", "not_seated", "invalid_amount", "deal_in_progress", "insufficient_funds"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        data = validated(self.InputSerializer, request)
+        result = service.table_top_up(table_id=table_id, player_id=acting_player(request),
+                                      amount=data["amount"], meta=request_meta(request),
+                                      expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class LeaveApi(APIView):
+    """Leave the table: your stack goes back to your bankroll."""
+
+    @command_schema("tables_leave_create", "Leave", None, None,
+                    ("forbidden", "not_seated", "liability_open"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        result = service.table_leave(table_id=table_id, player_id=acting_player(request),
+                                     meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class CloseApi(APIView):
+    """Close the table (club admin): pot and reserve shared among the seated, all cashed out."""
+
+    permission_classes = (IsClubAdmin,)
+
+    @command_schema("tables_close_create", "Close a table", None, None, ("deal_in_progress",))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        result = service.table_close(table_id=table_id, meta=request_meta(request),
+                                     expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class DealsApi(APIView):
+    """A table's deals: the history (newest first, redacted for you), or start the next one."""
+
+    @extend_schema(
+        operation_id="tables_deals_list", tags=["deals"],
+        responses={200: page_serializer(DealHistorySerializer, "DealPage"),
+                   **problem_responses("not_authenticated", "unknown_table")},
+        examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
+            "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
+    def get(self, request: Request, table_id: str) -> Response:
+        return deal_page(selectors.table_deals(table_id=table_id), request, self)
+
+    @command_schema("tables_deals_create", "Start a deal (a seated player or a club admin)", None, None,
+                    ("forbidden", "not_seated", "deal_in_progress", "not_enough_players"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        by = player_id_of(request.user)
+        if by is None and not is_club_admin(request.user):
+            raise Problem("forbidden", "Only a seated player or a club admin starts a deal.", status=403)
+        if by is not None and is_club_admin(request.user):
+            by = None                      # an admin who also plays starts deals as the admin
+        result = service.deal_start(table_id=table_id, by_player_id=by, meta=request_meta(request),
+                                    expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class DeclaresApi(APIView):
+    """Declare in or out in the live deal (in turn, or sealed in a simultaneous window)."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        choice = serializers.ChoiceField(choices=["in", "out"])
+
+        class Meta:
+            ref_name = "DeclareInput"
+
+    @command_schema("tables_declares_create", "Declare", InputSerializer, {"deal_no": 4, "choice": "in"},
+                    ("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                     "already_declared", "insufficient_stack"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        data = validated(self.InputSerializer, request)
+        result = service.deal_declare(table_id=table_id, player_id=acting_player(request),
+                                      deal_no=data["deal_no"], choice=data["choice"],
+                                      meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class PlayerDealsApi(APIView):
+    """The deals a player was dealt into (the player, club admins and auditors), redacted."""
+
+    permission_classes = (IsSelfOrAuditorOrAdmin,)
+
+    @extend_schema(
+        operation_id="players_deals_list", tags=["deals"],
+        responses={200: page_serializer(DealHistorySerializer, "PlayerDealPage"),
+                   **problem_responses(*AUTH_PROBLEMS)},
+        examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
+            "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
+    def get(self, request: Request, player_id: int) -> Response:
+        return deal_page(selectors.player_deals(player_id=player_id), request, self)

@@ -1,0 +1,103 @@
+"""Table reads for the API: the personalised table view, table lists and deal histories.
+
+Everything a caller sees goes through the engine's read side (`view.table_view`, the same
+redaction rules as `view.redact_event`; DESIGN §2.6): a player sees his own cards, others' only
+once shown; an auditor sees every hand of a finished deal; sealed declares are never stored in
+the summaries before the reveal, so no history can leak them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef, QuerySet
+
+from guts_backend.roles import User, is_auditor, is_club_admin, is_player
+from tables.engine.decider.view import Viewer, table_view
+from tables.models import DealPlayer, DealSummary, TableView
+from tables.service import canonical_table_id, unknown_table
+from tables.state import load_table
+
+TABLE_STATUSES = ("open", "closed")
+
+
+def viewer_of(user: User) -> Viewer:
+    """The engine's Viewer for a request user: player id if a player; auditor > admin > player."""
+    role = "auditor" if is_auditor(user) else "admin" if is_club_admin(user) else "player"
+    return Viewer(player_id=str(user.pk) if is_player(user) else None, role=role)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSight:
+    """The table as one viewer sees it, at a stream version (the ETag)."""
+
+    view: dict[str, Any]
+    version: int
+
+
+def table_sight(*, state: Any, version: int, viewer: Viewer, now: datetime) -> TableSight:
+    """The engine's table view for `viewer`, with the version and the turn's deadline on top."""
+    view = table_view(state, viewer, now)
+    deal = view["deal"]
+    view["version"] = version
+    view["turn"] = deal["turn"] if deal is not None and not deal["over"] else []
+    view["deadline"] = deal["deadline"] if deal is not None and not deal["over"] else None
+    return TableSight(view, version)
+
+
+def table_get(*, table_id: object, viewer: Viewer, now: datetime) -> TableSight:
+    """The current table for `viewer`, or 404 unknown_table."""
+    loaded = load_table(canonical_table_id(table_id))
+    if loaded.version == 0:
+        raise unknown_table(str(table_id))
+    return table_sight(state=loaded.state, version=loaded.version, viewer=viewer, now=now)
+
+
+def table_version(*, table_id: object) -> int | None:
+    """The table's stream version from its projection (None: no such table); for If-None-Match."""
+    return TableView.objects.filter(table_id=canonical_table_id(table_id)).values_list(
+        "version", flat=True).first()
+
+
+def table_list(*, status: str | None = None) -> QuerySet[TableView]:
+    """Tables, newest first, optionally of one status."""
+    tables = TableView.objects.order_by("-opened_at", "table_id")
+    return tables.filter(status=status) if status else tables
+
+
+def table_deals(*, table_id: object) -> QuerySet[DealSummary]:
+    """A table's deals, newest first (404 unknown_table if there is no such table)."""
+    table = canonical_table_id(table_id)
+    if not TableView.objects.filter(table_id=table).exists():
+        raise unknown_table(str(table_id))
+    return DealSummary.objects.filter(table_id=table).order_by("-deal_no")
+
+
+def player_deals(*, player_id: int) -> QuerySet[DealSummary]:
+    """The deals a player was dealt into, newest first."""
+    dealt_in = DealPlayer.objects.filter(player=str(player_id), table_id=OuterRef("table_id"),
+                                         deal_no=OuterRef("deal_no"))
+    return DealSummary.objects.filter(Exists(dealt_in)).order_by("-started_at", "-pk")
+
+
+def deal_json(deal: DealSummary, viewer: Viewer) -> dict[str, Any]:
+    """A deal summary as `viewer` may see it: hands redacted by the table view's rule."""
+    hands = []
+    for player in deal.participants:
+        visible = (viewer.player_id == player or player in deal.shown
+                   or (viewer.role == "auditor" and deal.over))
+        cards = deal.hands.get(player, [])
+        hands.append({"player": player, "cards": list(cards) if visible else None, "card_count": len(cards),
+                      "declared": deal.declares.get(player), "timed_out": player in deal.timed_out})
+    return {
+        "table_id": str(deal.table_id), "deal_no": deal.deal_no, "game_no": deal.game_no,
+        "dealer": deal.dealer, "participants": list(deal.participants), "hands": hands,
+        "shown": list(deal.shown), "winners": list(deal.winners), "losers": list(deal.losers),
+        "outcome": deal.outcome or None, "over": deal.over, "stacked": deal.stacked,
+        "commitment": deal.commitment or None, "seed": deal.seed or None,
+        "pot_before": deal.pot_before, "reserve_before": deal.reserve_before,
+        "pot_after": deal.pot_after, "reserve_after": deal.reserve_after,
+        "transfers": [*deal.antes, *deal.settlement],
+        "started_at": deal.started_at, "ended_at": deal.ended_at,
+    }
