@@ -147,6 +147,11 @@ def test_all_wild_hands_are_five_aces():
     assert str(got) == "Five aces"
 
 
+def test_five_wilds_are_five_aces_whatever_the_natural_cards():
+    got = evaluate_poker(parse_cards("7c 7d 7h 7s 5c Kd Qs"), wild_ranks=(7, 5))
+    assert str(got) == "Five aces"
+
+
 def test_four_wild_sevens_in_seven_cards_make_five_of_the_best_natural():  # 357-23
     got = evaluate_poker(parse_cards("7c 7d 7h 7s Kc 2d 9s"), wild_ranks=(7,))
     assert str(got) == "Five kings"

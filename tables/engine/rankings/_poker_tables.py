@@ -7,7 +7,7 @@ exactly the hands standard poker calls equal (suits never matter).
 """
 from __future__ import annotations
 
-from tables.engine.cards import ALL_CARDS, Card
+from tables.engine.cards import ALL_CARDS
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH, FIVE_OF_A_KIND = (
     c << 20 for c in range(10))
@@ -21,16 +21,14 @@ LANE = 17
 SUIT_COUNT_BIAS = sum(3 << (LANE * s + 13) for s in range(4))
 FLUSH_BITS = sum(1 << (LANE * s + 16) for s in range(4))
 LANE_FLUSH_BIT = tuple(1 << (LANE * s + 16) for s in range(4))
-CARD_CODE: dict[Card, int] = {
-    card: (1 << (LANE * card.suit_index + card.rank - 2)) + (1 << (LANE * card.suit_index + 13))
-    for card in ALL_CARDS
-}
+CARD_CODE: list[int] = [(1 << (LANE * card.suit_index + card.rank - 2)) + (1 << (LANE * card.suit_index + 13))
+                        for card in ALL_CARDS]                           # by card.index
 # Five-card hands: a base-5 count per rank (bits 16 and up) identifies the rank multiset, and a
 # 4-bit counter per suit starting at 3 has its top bit set exactly when all five share the suit.
 FIVE_SUIT_BIAS = 0x3333
-FIVE_FLUSH_BITS = 0x8888
-FIVE_CODE: dict[Card, int] = {card: (5 ** (card.rank - 2) << 16) + (1 << (4 * card.suit_index))
-                              for card in ALL_CARDS}
+FIVE_KEY_MASK = ~0x7777              # keeps the rank signature and the flush bit, if any
+FIVE_CODE: list[int] = [(5 ** (card.rank - 2) << 16) + (1 << (4 * card.suit_index))
+                        for card in ALL_CARDS]                           # by card.index
 
 
 def _windows(ace_low: bool) -> list[tuple[int, int]]:
