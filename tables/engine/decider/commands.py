@@ -32,6 +32,16 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class SitOut:
+    player_id: str               # keeps the seat and stack, not dealt in from the next deal
+
+
+@dataclass(frozen=True)
+class SitIn:
+    player_id: str
+
+
+@dataclass(frozen=True)
 class CloseTable:
     pass
 
@@ -54,4 +64,5 @@ class ExpireDeclare:
     deal_no: int
 
 
-Command = OpenTable | SitDown | TopUp | Leave | CloseTable | StartDeal | Declare | ExpireDeclare
+Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
+           | ExpireDeclare)

@@ -117,10 +117,11 @@ def eligible_players(state: TableState) -> list[Seat]:
     """Who can be dealt in (D-GEN-06): anyone under allow_debt; else stacks covering a due ante,
     or any chips when no ante is due."""
     policy, ante = state.opts["stack_policy"], state.opts["ante"]
+    playing = [s for s in state.seats if not s.sitting_out]
     if policy == "allow_debt":
-        return list(state.seats)
+        return playing
     need = ante if antes_due(state) else 1
-    return [s for s in state.seats if s.stack >= need]
+    return [s for s in playing if s.stack >= need]
 
 
 def check_start_deal(state: TableState, by_player: str | None, seed: str | None) -> list[Seat]:
@@ -275,7 +276,46 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
         return []
     timed_out = ev.Event(ev.DECLARE_TIMED_OUT, {"deal_no": deal.deal_no, "players": list(deal.awaiting),
                                                 "effect": state.opts["timeout_effect"]})
-    return then_advance(state, [timed_out], now)
+    return then_advance(state, [timed_out, *_sat_out_for_timeouts(state, deal.awaiting)], now)
+
+
+def _sat_out_for_timeouts(state: TableState, players: tuple[str, ...]) -> list[ev.Event]:
+    """Option sit_out_after (issue: timeouts): K consecutive timeouts sit a player out."""
+    limit = state.opts["sit_out_after"]
+    if not limit:
+        return []
+    seats = [state.seat_of(p) for p in players]
+    return [ev.Event(ev.PLAYER_SAT_OUT, {"player": s.player, "reason": "timeouts",
+                                         "timeouts": s.timeouts + 1})
+            for s in seats if s is not None and not s.sitting_out and s.timeouts + 1 >= limit]
+
+
+def check_sit_out(state: TableState, player: str) -> Seat:
+    check_open(state)
+    seat = check_seated(state, player)
+    if seat.sitting_out:
+        raise DomainError("already_sitting_out", f"{player} is already sitting out")
+    return seat
+
+
+def check_sit_in(state: TableState, player: str) -> Seat:
+    check_open(state)
+    seat = check_seated(state, player)
+    if not seat.sitting_out:
+        raise DomainError("not_sitting_out", f"{player} is not sitting out")
+    return seat
+
+
+def _sit_out(state: TableState, c: cmd.SitOut, now: datetime) -> list[ev.Event]:
+    """Keep the seat, skip the coming deals; a live deal he is in plays on (he may still declare)."""
+    seat = check_sit_out(state, c.player_id)
+    return [ev.Event(ev.PLAYER_SAT_OUT, {"player": seat.player, "reason": "requested",
+                                         "timeouts": seat.timeouts})]
+
+
+def _sit_in(state: TableState, c: cmd.SitIn, now: datetime) -> list[ev.Event]:
+    seat = check_sit_in(state, c.player_id)
+    return [ev.Event(ev.PLAYER_SAT_IN, {"player": seat.player})]
 
 
 _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
@@ -287,4 +327,6 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.StartDeal: _start_deal,
     cmd.Declare: _declare,
     cmd.ExpireDeclare: _expire_declare,
+    cmd.SitOut: _sit_out,
+    cmd.SitIn: _sit_in,
 }

@@ -21,6 +21,9 @@ Types and their data (besides ``transfers`` where money moves):
 - Declared: deal_no, player, choice, sealed (simultaneous: hidden until DeclaresRevealed),
   forced (G2-10 dealer forced in)
 - DeclareTimedOut: deal_no, players, effect ("out")
+- PlayerSatOut: player, reason ("timeouts": sit_out_after consecutive timeouts | "requested"),
+  timeouts (the consecutive count)
+- PlayerSatIn: player
 - DeclaresRevealed: deal_no, choices {player: "in"|"out"}
 - ShowdownHeld: deal_no, reason ("contested" | all-out option), hands [{player, cards, value,
   category}], winners, losers (ids; winners = best hand(s))
@@ -45,6 +48,8 @@ DECLARE_OPENED = "DeclareOpened"
 DECLARED = "Declared"
 DECLARE_TIMED_OUT = "DeclareTimedOut"
 DECLARES_REVEALED = "DeclaresRevealed"
+PLAYER_SAT_OUT = "PlayerSatOut"
+PLAYER_SAT_IN = "PlayerSatIn"
 SHOWDOWN_HELD = "ShowdownHeld"
 POT_SETTLED = "PotSettled"
 DEAL_ENDED = "DealEnded"

@@ -142,6 +142,8 @@ def _declared(state: TableState, data: Data) -> TableState:
     deal = state.deal
     assert deal is not None
     player = data["player"]
+    if not data.get("forced"):
+        state = _with_seats(state, {player}, lambda s: replace(s, timeouts=0))
     return state.with_deal(choices=_set_choices(deal, {player: data["choice"]}),
                            awaiting=tuple(p for p in deal.awaiting if p != player),
                            forced=player if data.get("forced") else deal.forced)
@@ -151,6 +153,7 @@ def _declare_timed_out(state: TableState, data: Data) -> TableState:
     deal = state.deal
     assert deal is not None
     players = data["players"]
+    state = _with_seats(state, set(players), lambda s: replace(s, timeouts=s.timeouts + 1))
     return state.with_deal(choices=_set_choices(deal, dict.fromkeys(players, data["effect"])),
                            awaiting=tuple(p for p in deal.awaiting if p not in players),
                            timed_out=(*deal.timed_out, *players), deadline=None)
@@ -181,6 +184,18 @@ def _game_ended(state: TableState, data: Data) -> TableState:
     return replace(state, game_open=False)
 
 
+def _player_sat_out(state: TableState, data: Data) -> TableState:
+    return _with_seats(state, {data["player"]}, lambda s: replace(s, sitting_out=True))
+
+
+def _player_sat_in(state: TableState, data: Data) -> TableState:
+    return _with_seats(state, {data["player"]}, lambda s: replace(s, sitting_out=False, timeouts=0))
+
+
+def _with_seats(state: TableState, players: set[str], change: Callable[[Seat], Seat]) -> TableState:
+    return replace(state, seats=tuple(change(s) if s.player in players else s for s in state.seats))
+
+
 _HANDLERS: dict[str, Callable[[TableState, Data], TableState]] = {
     ev.TABLE_OPENED: _table_opened,
     ev.PLAYER_SEATED: _player_seated,
@@ -198,4 +213,6 @@ _HANDLERS: dict[str, Callable[[TableState, Data], TableState]] = {
     ev.POT_SETTLED: _pot_settled,
     ev.DEAL_ENDED: _deal_ended,
     ev.GAME_ENDED: _game_ended,
+    ev.PLAYER_SAT_OUT: _player_sat_out,
+    ev.PLAYER_SAT_IN: _player_sat_in,
 }

@@ -21,6 +21,8 @@ class Seat(NamedTuple):
     player: str
     seat: int          # 0-based; clockwise is increasing seat number, wrapping
     stack: int
+    timeouts: int = 0          # consecutive declare timeouts (reset by any declare of his own)
+    sitting_out: bool = False  # not dealt in until he sits in again (sit_out_after, or asked)
 
 
 class DealState(NamedTuple):
@@ -125,7 +127,7 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         "status": state.status, "table_id": state.table_id, "variant": state.variant,
         "options": dict(state.options),
         "stacked_decks": [list(d) for d in state.stacked_decks] if state.stacked_decks else None,
-        "seats": [[s.player, s.seat, s.stack] for s in state.seats],
+        "seats": [list(s) for s in state.seats],
         "pot": state.pot, "reserve": state.reserve, "deal_no": state.deal_no,
         "game_no": state.game_no, "game_open": state.game_open, "button": state.button,
         "deal": None,
@@ -146,7 +148,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         status=data["status"], table_id=data["table_id"], variant=data["variant"],
         options=tuple(data["options"].items()),
         stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
-        seats=tuple(Seat(p, s, k) for p, s, k in data["seats"]),
+        seats=tuple(Seat(*seat) for seat in data["seats"]),
         pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],
         game_open=data["game_open"], button=data["button"], deal=deal)
 

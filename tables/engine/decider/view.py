@@ -87,6 +87,10 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
         _, high = buy_in_range(state, seat.stack)
         if high is None or high >= 1:
             actions.append({"action": "top_up", "min": 1, "max": high})
+    if seat.sitting_out:
+        actions.append({"action": "sit_in"})
+    else:
+        actions.append({"action": "sit_out"})
     if _allowed(check_leave, state, player_id):
         actions.append({"action": "leave", "cash_out": seat.stack})
     return actions
@@ -116,7 +120,8 @@ def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, An
         "deal_no": state.deal_no, "game_no": state.game_no,
         "dealer": deal.dealer if deal is not None else None,
         "phase": _phase(state),
-        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in state.seats],
+        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack,
+                   "sitting_out": s.sitting_out, "timeouts": s.timeouts} for s in state.seats],
         "deal": _deal_view(state, deal, viewer) if deal is not None else None,
         "legal_actions": legal_actions(state, viewer.player_id, now),
     }

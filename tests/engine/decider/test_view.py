@@ -80,7 +80,8 @@ def test_table_view_shows_own_cards_and_hides_the_others() -> None:
         assert card not in text
     assert view["legal_actions"] == [{"action": "declare", "deal_no": 1, "choices": ["in", "out"],
                                       "in_cost": 20, "deadline": "2026-11-29T12:00:30.000000Z",
-                                      "overdue": False}]
+                                      "overdue": False},
+                                     {"action": "sit_out"}]
 
 
 def test_table_view_after_the_showdown_shows_the_shown_hands_only() -> None:
@@ -111,7 +112,7 @@ def test_legal_actions_between_deals() -> None:
     session = table(decks=[DECK], buy_in=300, max_buy_in=500)
     assert legal_actions(session.state, "a", T0) == [
         {"action": "start_deal"}, {"action": "top_up", "min": 1, "max": 200},
-        {"action": "leave", "cash_out": 300}]
+        {"action": "sit_out"}, {"action": "leave", "cash_out": 300}]
     assert legal_actions(session.state, "zed", T0) == [
         {"action": "sit_down", "min": 100, "max": 500}]
     assert legal_actions(session.state, None, T0) == []
@@ -120,7 +121,7 @@ def test_legal_actions_between_deals() -> None:
 def test_legal_actions_during_a_deal() -> None:
     session = table("abcde", decks=[DECK], ante=5)
     start(session)
-    assert legal_actions(session.state, "c", T0) == []                 # dealt in, not his turn
+    assert legal_actions(session.state, "c", T0) == [{"action": "sit_out"}]   # not his turn
     assert legal_actions(session.state, "b", later(31))[0]["overdue"] is True
 
 
