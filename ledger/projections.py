@@ -16,10 +16,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from django.db import connection, models, transaction
 
+from ledger import dbapi
 from ledger.accounts import Transfer, transfers_of
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
@@ -86,7 +87,7 @@ def save_checkpoints(positions: dict[str, int]) -> None:
     """Upsert (name, position) rows in one statement."""
     values = ", ".join(["(%s, %s)"] * len(positions))
     params = [item for pair in positions.items() for item in pair]
-    with connection.cursor() as cursor:
+    with dbapi.cursor() as cursor:
         cursor.execute(f"INSERT INTO ledger_projectioncheckpoint (name, position) VALUES {values} "
                        "ON CONFLICT (name) DO UPDATE SET position = excluded.position", params)
 
@@ -192,17 +193,17 @@ class BalanceProjector(Projector):
             source, target = (transfer.source, transfer.unit), (transfer.target, transfer.unit)
             changes[source] = changes.get(source, 0) - transfer.amount
             changes[target] = changes.get(target, 0) + transfer.amount
-        after = _add_to_balances(changes)
+        after = dbapi.add_to_balances(changes)
         running = {key: after[key] - change for key, change in changes.items()}
         entries = []
         for event, transfer in moves:
             entries.append(_entry(event, transfer, running, outgoing=True, live=live))
             entries.append(_entry(event, transfer, running, outgoing=False, live=live))
-        _insert_entries(entries)
+        dbapi.insert_entries(entries, bulk=not live)
 
 
 def _entry(event: StoredEvent, transfer: Transfer, running: dict[tuple[str, str], int], *,
-           outgoing: bool, live: bool) -> tuple[Any, ...]:
+           outgoing: bool, live: bool) -> dbapi.EntryRow:
     account, counterparty = ((transfer.source, transfer.target) if outgoing
                              else (transfer.target, transfer.source))
     key = (account, transfer.unit)
@@ -213,36 +214,6 @@ def _entry(event: StoredEvent, transfer: Transfer, running: dict[tuple[str, str]
         raise InsufficientFunds(account, transfer.unit, before, transfer.amount)
     return (account, transfer.unit, event.position, event.stream, event.type, event.recorded_at,
             amount, running[key], counterparty, transfer.reason)
-
-
-def _add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
-    """Add each change to its balance (creating rows as needed); return the new balances."""
-    values = ", ".join(["(%s, %s, %s)"] * len(changes))
-    params = [item for (account, unit), change in changes.items() for item in (account, unit, change)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO ledger_accountbalance (account, unit, balance) VALUES {values} "
-            "ON CONFLICT (account, unit) DO UPDATE "
-            "SET balance = ledger_accountbalance.balance + excluded.balance "
-            "RETURNING account, unit, balance", params)
-        return {(account, unit): amount for account, unit, amount in cursor.fetchall()}
-
-
-ENTRY_COLUMNS = ("account, unit, position, stream, event_type, recorded_at, amount, balance_after, "
-                 "counterparty, reason")
-ENTRY_CHUNK = 500
-
-
-def _insert_entries(entries: list[tuple[Any, ...]]) -> None:
-    adapt = connection.ops.adapt_datetimefield_value
-    rows = [(*entry[:5], adapt(entry[5]), *entry[6:]) for entry in entries]
-    placeholder = "(" + ", ".join(["%s"] * 10) + ")"
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), ENTRY_CHUNK):
-            chunk = rows[start:start + ENTRY_CHUNK]
-            cursor.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
-                           f"VALUES {', '.join([placeholder] * len(chunk))}",
-                           [item for row in chunk for item in row])
 
 
 register_projector(BalanceProjector())

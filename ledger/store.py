@@ -24,24 +24,21 @@ last line of defence and is reported the same way.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+import psycopg
+from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from ledger import projections, registry
+from ledger import dbapi, projections, registry
 from ledger.accounts import InvalidTransfer, transfers_of
 from ledger.hashing import GENESIS_HASH, canonical_json, check_json_value, event_hash
 
 APPEND_LOCK_KEY = 0x67757473_6C656467  # "gutsledg": the one advisory lock that orders appends
 MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
-INSERT_CHUNK = 500                     # rows per INSERT statement (SQLite caps bound parameters)
-EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,22 +173,22 @@ def _check_transfers(data: dict[str, Any]) -> None:
 
 def lock_appends() -> None:
     """Hold the append lock until the current transaction ends (rebuilds use it)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+    if dbapi.on_postgres():
+        with dbapi.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
 
 
 def count_events() -> int:
-    with connection.cursor() as cursor:
+    with dbapi.cursor() as cursor:
         cursor.execute("SELECT COUNT(*) FROM ledger_event")
         return cursor.fetchone()[0]
 
 
 def _lock_and_read_heads(streams: list[str]) -> dict[str, tuple[int, str]]:
     """Take the append lock (see module docstring) and read each stream's (version, hash)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SELECT * FROM ledger_append_begin(%s, %s)", [APPEND_LOCK_KEY, streams])
+    with dbapi.cursor() as cursor:
+        if dbapi.on_postgres():
+            cursor.execute("SELECT * FROM ledger_append_begin(%s, %s::text[])", [APPEND_LOCK_KEY, streams])
         else:  # SQLite: BEGIN IMMEDIATE already holds the write lock
             parts = ["SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
                      "ORDER BY version DESC LIMIT 1)"] * len(streams)
@@ -217,26 +214,14 @@ def _insert(prepared: list[_Prepared], heads: dict[str, tuple[int, str]],
 
 
 def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, int], int]:
-    cast = "::jsonb" if connection.vendor == "postgresql" else ""
-    placeholder = f"(%s, %s, %s, %s{cast}, %s{cast}, %s, %s, %s)"
-    recorded_at = connection.ops.adapt_datetimefield_value(now)
-    positions: dict[tuple[str, int], int] = {}
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), INSERT_CHUNK):
-            chunk = rows[start:start + INSERT_CHUNK]
-            params: list[Any] = []
-            for item, version, prev_hash, digest in chunk:
-                params += [item.stream, version, item.type, item.data_json, item.meta_json,
-                           recorded_at, prev_hash, digest]
-            sql = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, "
-                   f"hash) VALUES {', '.join([placeholder] * len(chunk))} "
-                   "RETURNING position, stream, version")
-            try:
-                cursor.execute(sql, params)
-            except IntegrityError as exc:  # last line of defence: (stream, version) is unique
-                raise ConcurrencyError(chunk[0][0].stream, chunk[0][1] - 1, None) from exc
-            positions.update({(stream, version): position for position, stream, version in cursor.fetchall()})
-    return positions
+    event_rows = [(item.stream, version, item.type, item.data_json, item.meta_json, now, prev_hash, digest)
+                  for item, version, prev_hash, digest in rows]
+    try:
+        inserted = dbapi.insert_events(event_rows)
+    except (IntegrityError, psycopg.errors.UniqueViolation) as exc:  # last line of defence
+        first, version = rows[0][0], rows[0][1]
+        raise ConcurrencyError(first.stream, version - 1, None) from exc
+    return {(stream, version): position for position, stream, version in inserted}
 
 
 # --- read -----------------------------------------------------------------------------------------
@@ -244,7 +229,7 @@ def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, 
 
 def stream_version(stream: str) -> int:
     """The stream's current version (0 if it has no events)."""
-    with connection.cursor() as cursor:
+    with dbapi.cursor() as cursor:
         cursor.execute("SELECT version FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1",
                        [stream])
         row = cursor.fetchone()
@@ -253,51 +238,36 @@ def stream_version(stream: str) -> int:
 
 def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
     """The stream's events from `from_version` to `to_version` (inclusive), data upcast."""
-    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE stream = %s AND version >= %s"
+    where = "WHERE stream = %s AND version >= %s"
     params: list[Any] = [stream, from_version]
     if to_version is not None:
-        sql += " AND version <= %s"
+        where += " AND version <= %s"
         params.append(to_version)
-    return _fetch(sql + " ORDER BY version", params)
+    return _fetch(where + " ORDER BY version", params)
 
 
 def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None) -> list[StoredEvent]:
     """Up to `limit` events with position > `after`, in position order, optionally of `types`."""
-    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE position > %s"
+    where = "WHERE position > %s"
     params: list[Any] = [after]
     if types is not None:
         types = list(types)
         if not types:
             return []
-        sql += f" AND type IN ({', '.join(['%s'] * len(types))})"
+        where += f" AND type IN ({', '.join(['%s'] * len(types))})"
         params += types
-    return _fetch(sql + " ORDER BY position LIMIT %s", [*params, limit])
+    return _fetch(where + " ORDER BY position LIMIT %s", [*params, limit])
 
 
 def read_all_raw(*, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
     """Like read_all, but data exactly as stored (no upcasting): what the hashes cover."""
-    sql = f"SELECT {EVENT_COLUMNS} FROM ledger_event WHERE position > %s ORDER BY position LIMIT %s"
-    return _fetch(sql, [after, limit], upcast=False)
+    return _fetch("WHERE position > %s ORDER BY position LIMIT %s", [after, limit], upcast=False)
 
 
-def _fetch(sql: str, params: list[Any], *, upcast: bool = True) -> list[StoredEvent]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return [_event_from_row(row, upcast) for row in rows]
-
-
-def _event_from_row(row: tuple[Any, ...], upcast: bool) -> StoredEvent:
-    position, stream, version, type_, data, meta, recorded_at, prev_hash, hash_ = row
-    data = json.loads(data) if isinstance(data, str) else data
-    meta = json.loads(meta) if isinstance(meta, str) else meta
-    if upcast:
-        data = registry.upcast(type_, data, meta.get("schema_version", 1))
-    return StoredEvent(position, stream, version, type_, data, meta, _aware(recorded_at), prev_hash, hash_)
-
-
-def _aware(value: datetime | str) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else value
-    if moment is None:
-        raise ValueError(f"unreadable recorded_at {value!r}")
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+def _fetch(where: str, params: list[Any], *, upcast: bool = True) -> list[StoredEvent]:
+    rows = dbapi.fetch_events(where, params)
+    if not upcast:
+        return [StoredEvent(*row) for row in rows]
+    return [StoredEvent(position, stream, version, type_,
+                        registry.upcast(type_, data, meta.get("schema_version", 1)), meta, *rest)
+            for position, stream, version, type_, data, meta, *rest in rows]

@@ -83,13 +83,16 @@ def test_units_never_mix() -> None:
 
 
 def test_debt_policy_lets_chosen_accounts_go_negative() -> None:
-    table, player = unique("t"), unique("p")
-    seat = seat_account(table, player)
-    register_debt_policy("seat", lambda account: account.startswith(f"seat:{table}:"))
+    kind = unique("tab")  # a kind of account only this test knows
+    trusted, other = f"{kind}:trusted", f"{kind}:other"
+    register_debt_policy(kind, lambda account: account == trusted)
     try:
         append([StreamWrite(unique("s"), 0, [NewEvent("Paid", {"transfers": [
-            Transfer(seat, "house", 30, "ante on credit").to_json()]})])])
+            Transfer(trusted, "house", 30, "drinks on credit").to_json()]})])])
+        with pytest.raises(InsufficientFunds):
+            append([StreamWrite(unique("s"), 0, [NewEvent("Paid", {"transfers": [
+                Transfer(other, "house", 30, "drinks on credit").to_json()]})])])
     finally:
-        unregister_debt_policy("seat")
-    assert balance(seat) == -30
-    assert [p for p in check_conservation() if seat in p]  # once the policy is gone, it is a problem
+        unregister_debt_policy(kind)
+    assert (balance(trusted), balance(other)) == (-30, 0)
+    assert [p for p in check_conservation() if trusted in p]  # once the policy is gone, it is a problem

@@ -61,7 +61,7 @@ def _play_some_money() -> None:
     for index, player in enumerate(players):
         append_one(f"player-{player}", deposit_event(player, 100 * (index + 1)))
     seats = [Transfer(player_account(p), seat_account(table, p), 50, "buy-in").to_json() for p in players]
-    append([StreamWrite(f"table-{table}", 0, [NewEvent("PlayersSeated", {"transfers": seats}),
+    append([StreamWrite(f"game-{table}", 0, [NewEvent("PlayersSeated", {"transfers": seats}),
                                               NewEvent("Counted", {})])])
     append_one(f"player-{players[2]}", withdraw_event(players[2], 70))
 
@@ -100,13 +100,13 @@ def test_rebuild_command_shows_progress_and_rate(capsys: pytest.CaptureFixture[s
 
 
 def test_rebuild_applies_history_even_if_policy_would_refuse_it_now() -> None:
-    table, player = unique("t"), unique("p")
-    seat = seat_account(table, player)
-    register_debt_policy("seat", lambda account: account == seat)
+    kind = unique("tab")
+    account = f"{kind}:1"
+    register_debt_policy(kind, lambda name: name == account)
     try:
-        append_one(f"table-{table}", NewEvent("AntePosted", {"transfers": [
-            Transfer(seat, CASHIER, 9, "ante on credit").to_json()]}))
+        append_one(unique("bar"), NewEvent("TabOpened", {"transfers": [
+            Transfer(account, CASHIER, 9, "on credit").to_json()]}))
     finally:
-        unregister_debt_policy("seat")
+        unregister_debt_policy(kind)
     rebuild_all()
-    assert AccountBalance.objects.get(account=seat).balance == -9
+    assert AccountBalance.objects.get(account=account).balance == -9

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_append_returns_stored_events_in_order_with_versions_and_chain() -> None:
-    stream = unique("table")
+    stream = unique("tbl")
     stored = append([StreamWrite(stream, 0, [NewEvent("A", {"n": 1}), NewEvent("B", {"n": 2})])],
                     meta={"actor": "alice"})
     assert [(e.stream, e.version, e.type, e.data) for e in stored] == [
@@ -37,7 +37,7 @@ def test_append_returns_stored_events_in_order_with_versions_and_chain() -> None
 
 
 def test_one_append_writes_several_streams_atomically() -> None:
-    player, table = unique("player"), unique("table")
+    player, table = unique("player"), unique("tbl")
     append([StreamWrite(player, 0, [NewEvent("Opened", {})])])
     with pytest.raises(ConcurrencyError):
         append([StreamWrite(table, 0, [NewEvent("Seated", {})]),
@@ -69,7 +69,7 @@ def test_empty_write_only_checks_the_version() -> None:
 
 
 def test_read_stream_ranges() -> None:
-    stream = unique("table")
+    stream = unique("tbl")
     append([StreamWrite(stream, 0, [NewEvent("E", {"i": i}) for i in range(1, 6)])])
     assert [e.version for e in read_stream(stream, from_version=2, to_version=4)] == [2, 3, 4]
     assert [e.version for e in read_stream(stream, from_version=4)] == [4, 5]
@@ -89,7 +89,7 @@ def test_read_all_after_limit_and_types() -> None:
 
 
 def test_data_round_trips_unicode_nesting_and_big_ints() -> None:
-    stream = unique("table")
+    stream = unique("tbl")
     data = {"name": "Zoë 🂡", "nested": {"list": [1, None, True, "x"]}, "big": 10**14}
     append([StreamWrite(stream, 0, [NewEvent("E", data)])])
     assert read_stream(stream)[0].data == data
@@ -104,7 +104,7 @@ def test_data_round_trips_unicode_nesting_and_big_ints() -> None:
     {"set": {1}},
 ])
 def test_non_json_data_is_rejected_before_anything_is_appended(data: dict) -> None:
-    stream = unique("table")
+    stream = unique("tbl")
     with pytest.raises(InvalidEventData):
         append([StreamWrite(stream, 0, [NewEvent("Ok", {}), NewEvent("Bad", data)])])
     assert stream_version(stream) == 0

@@ -21,7 +21,7 @@ def _money_history() -> tuple[str, list[StoredEvent]]:
     stream = f"player-{player}"
     stored = append([StreamWrite(stream, 0, [deposit_event(player, 300), withdraw_event(player, 100),
                                              deposit_event(player, 50)])])
-    append([StreamWrite(unique("table"), 0, [NewEvent("TableOpened", {"variant": "guts2"})])])
+    append([StreamWrite(unique("tbl"), 0, [NewEvent("TableOpened", {"variant": "guts2"})])])
     return player, stored
 
 
