@@ -1,8 +1,9 @@
 """Italian poker ranking (§14): short pack, Table IT-B, suits, the straight-flush cycle, ties."""
 from __future__ import annotations
 
+import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 
@@ -41,10 +42,15 @@ SHORT_PACK_COUNTS = {
 @pytest.mark.parametrize(("players", "total"), [(4, 201_376), (5, 376_992)])
 def test_every_short_pack_hand_counts_per_category(players: int, total: int):  # IT-22, D-IT-01
     # Every real hand of the pack goes through the real evaluator.
-    values = [evaluate_italian(hand, players=players) for hand in combinations(italian_pack(players), 5)]
-    assert Counter(value.category for value in values) == SHORT_PACK_COUNTS[players]
-    assert len(values) == total
-    classes = Counter(value.straight_flush_class for value in values if value.category == "straight_flush")
+    categories: Counter[str] = Counter()
+    classes: Counter[str | None] = Counter()
+    for hand in combinations(italian_pack(players), 5):
+        value = evaluate_italian(hand, players=players)
+        categories[value.category] += 1
+        if value.category == "straight_flush":
+            classes[value.straight_flush_class] += 1
+    assert categories == SHORT_PACK_COUNTS[players]
+    assert categories.total() == total
     assert classes == {"minimum": 4, "maximum": 4, "medium": 4 * (players - 1)}  # R - 5 per suit
 
 
@@ -210,3 +216,21 @@ def test_d_gen_03_three_or_more_wilds():
     assert it("Ah Ks Jh Jc Jd", wild_ranks=(11,)).category == "four_of_a_kind"
     assert it("Ah As Jh Jc Jd", wild_ranks=(11,)).category == "five_of_a_kind"
     assert str(it("Jh Js Jd Jc 9s", wild_ranks=(11, 9))).startswith("Five aces")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wilds", [3, 4])
+def test_d_gen_03_many_wilds_match_trying_every_substitution(wilds: int):
+    # The shortcut for three or more wilds against the plain search over every multiset of cards.
+    pack = italian_pack(4)
+    jacks = [card for card in pack if card.rank == 11]
+    naturals_pool = [card for card in pack if card.rank != 11]
+    rng = random.Random(wilds)
+    hands = [rng.sample(naturals_pool, 5 - wilds) for _ in range(6 if wilds == 3 else 2)]
+    hands += [parse_cards("Ah 7h"), parse_cards("9s Ts"), parse_cards("Qd Qc")][: 3 if wilds == 3 else 0]
+    for naturals in hands:
+        hand = naturals + jacks[:wilds]
+        got = evaluate_italian(hand, players=4, wild_ranks=(11,))
+        best = max(evaluate_italian([*naturals, *chosen], players=4).key
+                   for chosen in combinations_with_replacement(pack, wilds))
+        assert got.key == best, (hand, str(got))

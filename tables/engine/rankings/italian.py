@@ -153,14 +153,15 @@ class _Rules:
         ranks = tuple(sorted([card.rank for card in five], reverse=True))
         shape = self.shapes.get(ranks) or self._shape(ranks)
         category, significant = shape[0], shape[1]
-        first_suit = five[0].suit
-        if all(card.suit == first_suit for card in five) and category not in _ABOVE_FLUSH:
+        suits = [card.suit for card in five]
+        if suits.count(suits[0]) == 5 and category not in _ABOVE_FLUSH:
             category, significant = ("straight_flush", shape[2]) if shape[2] else ("flush", ranks)
         kicker = _FANTINI_KICKER.get(category, 0) if self.fantini else 0
         deciding_rank = significant[kicker]
         suit_value = self.suit_value
-        deciding = max((card for card in five if card.rank == deciding_rank),
-                       key=lambda card: suit_value[card.suit])
+        candidates = [card for card in five if card.rank == deciding_rank]
+        deciding = candidates[0] if len(candidates) == 1 else max(
+            candidates, key=lambda card: suit_value[card.suit])
         key = _ORDER_INDEX[category] << 24 | _pack(significant) << 4 | suit_value[deciding.suit]
         return ItalianValue(key, category, cards, ranks=significant, deciding=deciding, lowest=self.lowest)
 
