@@ -3,12 +3,18 @@
 Order (high card < pair < two pair < three of a kind < straight < flush < full house < four of a
 kind < straight flush < five of a kind) and ties as in standard poker: suits never count.
 
+Keys: `category << 20` plus the ranks of the best five in order of significance, one nibble each
+(an ace playing low is 1), so equal keys are exactly the hands poker calls equal, across 5, 6 and
+7 cards. One `PokerValue` exists per key (a few thousand), shared by every hand with that value.
+
 How it stays fast without trying the 21 five-card subsets of seven cards:
 
-- one pass sums a per-card code holding the four suits' 13-bit rank masks and suit counters, so
-  a flush is one AND; rank multiplicities come from bit operations on the four masks (a rank
-  held at least twice, three times, four times); straights and the top five ranks of a mask are
-  table look-ups (`_poker_tables`).
+- five cards: the sum of per-card codes is a base-5 rank signature plus suit counters; one dict
+  look-up (6,175 + 4 x 1,287 entries, built at import) gives the value.
+- six or seven cards: the sum of per-card codes holds the four suits' 13-bit rank masks and suit
+  counters that flag five of a suit with one AND; ranks held twice, three or four times come from
+  bit operations on the four masks; straights and the top five ranks of a mask are table
+  look-ups (`_poker_tables`, about 350 kB).
 - wild cards are analytic: from the natural cards' masks and the number of wilds w the best hand
   is read off category by category (five of a kind, straight flush, quads, full house, flush,
   straight, trips, pair); four or more wilds always make five of a kind, so the commonest
@@ -22,8 +28,9 @@ Interpretations, with their IDs:
   "double-ace flush": A♥ K♥ Q♥ 9♥ + wild = flush A-A-K-Q-9, which beats A-K-Q-J-9).
 - D-GEN-04 / Q-GEN-04: an ace may play low in A-2-3-4-5 (the lowest straight, "five high");
   `ace_low=False` makes the ace high only.
-- Natural (non-wild) cards must be distinct; wild cards may repeat (the dispatcher lets wild
-  hands through unchecked), and a repeated natural card in a wild hand is a CardError.
+- Natural (non-wild) cards must be distinct (the dispatcher checks plain hands); a wild card may
+  repeat (a shared card such as the piss card, JP-04); a repeated natural card in a wild hand is a
+  CardError.
 """
 from __future__ import annotations
 
