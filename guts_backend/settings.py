@@ -144,6 +144,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# One queue name for tasks and beat; a test run sets its own so it never shares tasks with others.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GUTS_CELERY_QUEUE", "celery")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery-queue"
     for _folder in (_queue_dir, VAR_DIR / "celery-processed"):
@@ -156,13 +158,19 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     # ETA tasks wait unacknowledged in the worker; the visibility timeout must exceed any ETA we
-    # schedule, or Redis redelivers them early. Timeouts are minutes at most; the sweeper covers
-    # a worker that dies holding them.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # schedule (declare_timeout is at most 3600 s), or Redis redelivers them early. The sweeper
+    # covers a worker that dies holding them.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 7200}
 
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)
 GUTS_SWEEP_INTERVAL = float(os.environ.get("GUTS_SWEEP_INTERVAL", "2.0"))
+# The timeout sweeper (docs/timers.md): a sweep not started within one interval is dropped, the
+# next one does its work.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-declares": {"task": "tables.sweep_overdue_declares", "schedule": GUTS_SWEEP_INTERVAL,
+                               "options": {"expires": GUTS_SWEEP_INTERVAL}},
+}
 
 LOGGING = {
     "version": 1,

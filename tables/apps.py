@@ -9,5 +9,7 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from tables.projections import register_tables_projections
+        from tables.timers import register_timers
 
         register_tables_projections()
+        register_timers()
