@@ -73,10 +73,13 @@ class TablesProjector(Projector):
         deals: dict[int, _DealRow] = {}
         players: list[DealPlayer] = []
         opened_at: datetime | None = None
+        seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
         for event in events:
             previous, state = state, evolve(state, ev.Event(event.type, event.data))
             if event.type == ev.TABLE_OPENED:
                 opened_at = event.recorded_at
+            elif event.type == ev.PLAYER_SEATED:
+                seated.extend(s for s in state.seats if s.player == event.data["player"])
             deal_no = event.data.get("deal_no")
             if deal_no is None:
                 continue
@@ -86,7 +89,7 @@ class TablesProjector(Projector):
                 row.deal = state.deal
         last = events[-1]
         _write_table_view(table_id, state, last, opened_at)
-        _write_seats(table_id, before.seats, state.seats)
+        _write_seats(table_id, before.seats, seated, state.seats)
         _write_deals(table_id, deals, players)
         if any(event.type in SNAPSHOT_AFTER for event in events):
             TableSnapshot.objects.bulk_create(
@@ -142,14 +145,16 @@ def _write_table_view(table_id: str, state: TableState, last: StoredEvent,
         TableView.objects.filter(table_id=table_id).update(**values)
 
 
-def _write_seats(table_id: str, before: tuple[Seat, ...], after: tuple[Seat, ...]) -> None:
-    if before == after:
+def _write_seats(table_id: str, before: tuple[Seat, ...], seated: list[Seat],
+                 after: tuple[Seat, ...]) -> None:
+    """Upsert the seats that changed; anyone seated during the batch and gone now has left."""
+    if before == after and len(seated) == len(before):
         return
-    now = {s.player: s for s in after}
+    now = {s.player for s in after}
     rows = [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=s.stack, status="seated")
             for s in after if s not in before]
     rows += [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=0, status="left")
-             for s in before if s.player not in now]
+             for s in {s.player: s for s in seated}.values() if s.player not in now]
     if rows:
         SeatView.objects.bulk_create(rows, update_conflicts=True, unique_fields=["table_id", "player"],
                                      update_fields=["seat", "stack", "status"])
