@@ -95,23 +95,22 @@ def celery_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", "guts_backend", *args, "--loglevel=INFO"]
 
 
-def start_worker(env: Mapping[str, str], log_dir: Path, *, name: str = "worker",
-                 concurrency: int = 4) -> Process:
-    """A worker like `make run`'s (thread pool) consuming only the env's queue; waits until ready."""
+def worker_argv(env: Mapping[str, str], name: str, concurrency: int = 4) -> list[str]:
+    """A worker like `make run`'s (thread pool) consuming only the env's queue."""
     node = f"{name}-{env.get('GUTS_CELERY_QUEUE', 'celery')}@%h"
-    argv = celery_argv("worker", "--pool=threads", f"--concurrency={concurrency}", "--without-mingle",
+    return celery_argv("worker", "--pool=threads", f"--concurrency={concurrency}", "--without-mingle",
                        "--without-gossip", "--without-heartbeat", "-n", node)
-    process = start(name, argv, env, log_dir / f"{name}-{uuid.uuid4().hex[:6]}.log")
-    process.wait_for(WORKER_READY)
-    return process
+
+
+def start_worker(env: Mapping[str, str], log_dir: Path, *, name: str = "worker") -> Process:
+    """Start a worker without waiting for it (`wait_for(WORKER_READY)`)."""
+    return start(name, worker_argv(env, name), env, log_dir / f"{name}-{uuid.uuid4().hex[:6]}.log")
 
 
 def start_beat(env: Mapping[str, str], log_dir: Path) -> Process:
-    """Celery beat with a schedule file of its own; waits until it has started."""
+    """Start Celery beat with a schedule file of its own, without waiting (`wait_for(BEAT_READY)`)."""
     argv = celery_argv("beat", "--schedule", str(log_dir / f"beat-{uuid.uuid4().hex[:6]}"))
-    process = start("beat", argv, env, log_dir / "beat.log")
-    process.wait_for(BEAT_READY)
-    return process
+    return start("beat", argv, env, log_dir / f"beat-{uuid.uuid4().hex[:6]}.log")
 
 
 def forget_queue(broker_url: str, queue: str) -> None:
