@@ -148,12 +148,13 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GUTS_CELERY_QUEUE", "celery")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery-queue"
-    for _folder in (_queue_dir, VAR_DIR / "celery-processed"):
+    for _folder in (_queue_dir, VAR_DIR / "celery-processed", VAR_DIR / "celery-control"):
         _folder.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(VAR_DIR / "celery-processed"),
+        "control_folder": str(VAR_DIR / "celery-control"),   # kombu's default is ./control
         "store_processed": False,
     }
 else:
