@@ -3,6 +3,7 @@ the real tables service, recording what the live projections showed after every 
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -20,6 +22,7 @@ from tables import service
 from tables.engine.decider.view import legal_actions
 from tables.models import SeatView, TableView
 from tables.state import cache, load_table
+from tests.conftest import on_postgres
 
 _names = itertools.count(1)
 
@@ -154,3 +157,14 @@ def hole_cards(table_id: str, deal_no: int) -> dict[str, list[str]]:
     """Every participant's cards of a deal, read from the log behind the API."""
     rows = Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt").values_list("data", flat=True)
     return {data["player"]: data["cards"] for data in rows if data["deal_no"] == deal_no}
+
+
+def tamper(position: int, data: dict[str, Any]) -> None:
+    """Change one stored event behind the store's back (on PostgreSQL the append-only trigger
+    has to be disabled first; the test transaction rolls all of it back)."""
+    with connection.cursor() as cursor:
+        if on_postgres():
+            cursor.execute("ALTER TABLE ledger_event DISABLE TRIGGER ledger_event_no_update_delete")
+        cursor.execute("UPDATE ledger_event SET data = %s WHERE position = %s", [json.dumps(data), position])
+        if on_postgres():
+            cursor.execute("ALTER TABLE ledger_event ENABLE TRIGGER ledger_event_no_update_delete")
