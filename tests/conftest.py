@@ -11,6 +11,20 @@ def on_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+# On PostgreSQL, Django flushes the database after transactional tests with TRUNCATE, which the
+# event table's trigger rejects unless the session sets `ledger.allow_truncate = on` (ledger
+# migration 0002). Every test connection sets it; the trigger tests turn it off to prove the guard.
+TRUNCATE_OPTION = "-c ledger.allow_truncate=on"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        options = database.setdefault("OPTIONS", {})
+        if TRUNCATE_OPTION not in options.get("options", ""):
+            options["options"] = f"{options.get('options', '')} {TRUNCATE_OPTION}".strip()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if on_postgres():
         return
