@@ -37,8 +37,8 @@ def celery_env(*, database_url: str | None, broker_url: str | None, queue: str |
     given = {"DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GUTS_CELERY_QUEUE": queue,
              "GUTS_VAR_DIR": str(var_dir) if var_dir else None}
     env.update({k: v for k, v in given.items() if v is not None})
-    env.update(extra or {})
     env.update(DJANGO_SETTINGS_MODULE="guts_backend.settings", PYTHONUNBUFFERED="1", DEBUG="0")
+    env.update(extra or {})
     return env
 
 
@@ -72,9 +72,10 @@ class Process:
         self.popen.wait(10)
 
     def stop(self, grace: float = 10.0) -> None:
-        """SIGTERM to the process group, SIGKILL if it is still there after `grace` seconds."""
+        """SIGTERM to the process (which stops its own children), SIGKILL to the whole group if it
+        is still there after `grace` seconds."""
         if self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
+            self.popen.terminate()
             try:
                 self.popen.wait(grace)
             except subprocess.TimeoutExpired:
@@ -95,16 +96,17 @@ def celery_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", "guts_backend", *args, "--loglevel=INFO"]
 
 
-def worker_argv(env: Mapping[str, str], name: str, concurrency: int = 4) -> list[str]:
-    """A worker like `make run`'s (thread pool) consuming only the env's queue."""
+def worker_argv(env: Mapping[str, str], name: str, pool: str = "threads", concurrency: int = 4) -> list[str]:
+    """A worker consuming only the env's queue (the thread pool, as `make run` runs it)."""
     node = f"{name}-{env.get('GUTS_CELERY_QUEUE', 'celery')}@%h"
-    return celery_argv("worker", "--pool=threads", f"--concurrency={concurrency}", "--without-mingle",
+    return celery_argv("worker", f"--pool={pool}", f"--concurrency={concurrency}", "--without-mingle",
                        "--without-gossip", "--without-heartbeat", "-n", node)
 
 
-def start_worker(env: Mapping[str, str], log_dir: Path, *, name: str = "worker") -> Process:
+def start_worker(env: Mapping[str, str], log_dir: Path, *, name: str = "worker",
+                 pool: str = "threads") -> Process:
     """Start a worker without waiting for it (`wait_for(WORKER_READY)`)."""
-    return start(name, worker_argv(env, name), env, log_dir / f"{name}-{uuid.uuid4().hex[:6]}.log")
+    return start(name, worker_argv(env, name, pool), env, log_dir / f"{name}-{uuid.uuid4().hex[:6]}.log")
 
 
 def start_beat(env: Mapping[str, str], log_dir: Path) -> Process:
