@@ -38,10 +38,3 @@ def stack_deck(*hands: str) -> list[str]:
     split = [h.split() for h in hands]
     return [h[r] for r in range(len(split[0])) for h in split]
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Transactional PostgreSQL tests here flush the event table too: same session option as the
-    ledger tests (migration 0002's TRUNCATE guard)."""
-    from tests.ledger.conftest import pytest_configure as ledger_configure
-
-    ledger_configure(config)
