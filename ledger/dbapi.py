@@ -4,7 +4,7 @@ On PostgreSQL the statements run on a server-binding psycopg cursor over Django'
 (so inside Django's transaction) and pass whole columns as arrays through `unnest`: the query text
 stays short and constant, and psycopg does not re-parse a statement with thousands of
 placeholders, which Django's client-binding cursor would (that alone cost 80% of a rebuild).
-Rebuilds load statement entries with COPY. On SQLite the same statements use multi-row VALUES.
+On SQLite the same work is done with multi-row VALUES and a little Python.
 """
 from __future__ import annotations
 
@@ -22,12 +22,15 @@ from psycopg.types.datetime import TimestamptzLoader
 CHUNK = 500  # rows per multi-row VALUES statement on SQLite (it caps bound parameters)
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
 INSERT_EVENT = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) ")
-INSERT_BALANCE = "INSERT INTO ledger_accountbalance (account, unit, balance) "
+UPSERT_CHECKPOINT = ("INSERT INTO ledger_projectioncheckpoint (name, position) {values} "
+                     "ON CONFLICT (name) DO UPDATE SET position = excluded.position")
 ENTRY_COLUMNS = ("account, unit, position, stream, event_type, recorded_at, amount, balance_after, "
                  "counterparty, reason")
 
 EventRow = tuple[str, int, str, str, str, datetime, str, str]   # stream .. hash, data/meta as JSON text
-EntryRow = tuple[str, str, int, str, str, datetime, int, int, str, str]
+# account, unit, signed amount, position, stream, event type, recorded_at, counterparty, reason
+Move = tuple[str, str, int, int, str, str, datetime, str, str]
+Overdraft = tuple[str, str, int, int]   # account, unit, amount (negative), balance_after
 
 
 def on_postgres() -> bool:
@@ -46,64 +49,115 @@ def cursor() -> Iterator[Any]:
             yield django_cursor
 
 
-def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
-    """Insert events; return (position, stream, version) for each."""
+def insert_events(rows: Sequence[EventRow], checkpoints: Sequence[str]) -> list[tuple[int, str, int]]:
+    """Insert events; return (position, stream, version) for each. Moves the named projection
+    checkpoints to the last inserted position in the same statement (no extra round trip)."""
     if not rows:
         return []
     if on_postgres():
         with cursor() as cur:
             cur.execute(
-                INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], "
-                "%s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[]) "
-                "RETURNING position, stream, version",
-                _columns(rows))
+                "WITH inserted AS (" + INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], "
+                "%s::varchar[], %s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[]) "
+                "RETURNING position, stream, version), "
+                "moved AS (" + UPSERT_CHECKPOINT.format(values="SELECT name, (SELECT max(position) FROM "
+                                                        "inserted) FROM unnest(%s::varchar[]) AS c(name)") +
+                ") SELECT position, stream, version FROM inserted",
+                [*_columns(rows), list(checkpoints)])
             return cur.fetchall()
     placeholder = "(%s, %s, %s, %s, %s, %s, %s, %s)"
-    result = []
+    inserted = []
     with cursor() as cur:
         for chunk in _chunks(rows):
             params = [value for row in chunk for value in _sqlite_row(row, 5)]
             cur.execute(f"{INSERT_EVENT} VALUES {', '.join([placeholder] * len(chunk))} "
                         "RETURNING position, stream, version", params)
-            result += cur.fetchall()
-    return result
+            inserted += cur.fetchall()
+    save_checkpoints(dict.fromkeys(checkpoints, max(position for position, _, _ in inserted)))
+    return inserted
 
 
-def add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
-    """Add each change to its (account, unit) balance, creating rows; return the new balances."""
-    upsert = ("ON CONFLICT (account, unit) DO UPDATE SET balance = ledger_accountbalance.balance + "
-              "excluded.balance RETURNING account, unit, balance")
-    accounts, units = zip(*changes, strict=True)
+def save_checkpoints(positions: dict[str, int]) -> None:
+    """Upsert projection checkpoints (name -> last position seen) in one statement."""
+    if not positions:
+        return
     with cursor() as cur:
         if on_postgres():
-            cur.execute(INSERT_BALANCE + "SELECT * FROM "
-                        f"unnest(%s::varchar[], %s::varchar[], %s::bigint[]) {upsert}",
-                        [list(accounts), list(units), list(changes.values())])
+            cur.execute(UPSERT_CHECKPOINT.format(values="SELECT * FROM unnest(%s::varchar[], %s::bigint[])"),
+                        [list(positions), list(positions.values())])
         else:
-            values = ", ".join(["(%s, %s, %s)"] * len(changes))
-            params = [item for (account, unit), change in changes.items() for item in (account, unit, change)]
-            cur.execute(f"{INSERT_BALANCE} VALUES {values} {upsert}", params)
+            values = "VALUES " + ", ".join(["(%s, %s)"] * len(positions))
+            cur.execute(UPSERT_CHECKPOINT.format(values=values),
+                        [item for pair in positions.items() for item in pair])
+
+
+def apply_moves(moves: Sequence[Move]) -> list[Overdraft]:
+    """Add signed `moves` to AccountBalance and write one AccountEntry each, in order.
+
+    Returns the outgoing moves that left their account below zero, in order, as
+    (account, unit, amount, balance_after), for the caller to hold against the debt policy.
+    On PostgreSQL this is one statement: the balances are upserted with each account's net change,
+    and each entry's balance_after is the new balance minus the changes that follow it.
+    """
+    if not moves:
+        return []
+    if on_postgres():
+        with cursor() as cur:
+            cur.execute(APPLY_MOVES, _columns(moves))
+            return cur.fetchall()
+    changes: dict[tuple[str, str], int] = {}
+    for account, unit, amount, *_ in moves:
+        changes[(account, unit)] = changes.get((account, unit), 0) + amount
+    running = {key: new - changes[key] for key, new in _sqlite_add_to_balances(changes).items()}
+    entries, overdrafts = [], []
+    for account, unit, amount, position, stream, event_type, recorded_at, counterparty, reason in moves:
+        balance_after = running[(account, unit)] = running[(account, unit)] + amount
+        entries.append((account, unit, position, stream, event_type, recorded_at, amount, balance_after,
+                        counterparty, reason))
+        if amount < 0 and balance_after < 0:
+            overdrafts.append((account, unit, amount, balance_after))
+    placeholder = "(" + ", ".join(["%s"] * 10) + ")"
+    with cursor() as cur:
+        for chunk in _chunks(entries):
+            params = [value for row in chunk for value in _sqlite_row(row, 5)]
+            cur.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
+                        f"VALUES {', '.join([placeholder] * len(chunk))}", params)
+    return overdrafts
+
+
+def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+    values = ", ".join(["(%s, %s, %s)"] * len(changes))
+    params = [item for (account, unit), change in changes.items() for item in (account, unit, change)]
+    with cursor() as cur:
+        cur.execute(f"INSERT INTO ledger_accountbalance (account, unit, balance) VALUES {values} "
+                    "ON CONFLICT (account, unit) DO UPDATE SET balance = ledger_accountbalance.balance + "
+                    "excluded.balance RETURNING account, unit, balance", params)
         return {(account, unit): amount for account, unit, amount in cur.fetchall()}
 
 
-def insert_entries(rows: Sequence[EntryRow], *, bulk: bool = False) -> None:
-    """Insert statement entries; `bulk` (rebuilds) uses COPY on PostgreSQL."""
-    with cursor() as cur:
-        if on_postgres() and bulk:
-            with cur.copy(f"COPY ledger_accountentry ({ENTRY_COLUMNS}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-        elif on_postgres():
-            cur.execute(
-                f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) SELECT * FROM unnest(%s::varchar[], "
-                "%s::varchar[], %s::bigint[], %s::varchar[], %s::varchar[], %s::timestamptz[], %s::bigint[], "
-                "%s::bigint[], %s::varchar[], %s::text[])", _columns(rows))
-        else:
-            placeholder = "(" + ", ".join(["%s"] * 10) + ")"
-            for chunk in _chunks(rows):
-                params = [value for row in chunk for value in _sqlite_row(row, 5)]
-                cur.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
-                            f"VALUES {', '.join([placeholder] * len(chunk))}", params)
+APPLY_MOVES = f"""
+WITH moves AS (
+    SELECT * FROM unnest(%s::varchar[], %s::varchar[], %s::bigint[], %s::bigint[], %s::varchar[],
+                         %s::varchar[], %s::timestamptz[], %s::varchar[], %s::text[])
+        WITH ORDINALITY AS m(account, unit, amount, position, stream, event_type, recorded_at,
+                             counterparty, reason, ord)
+), balances AS (
+    INSERT INTO ledger_accountbalance (account, unit, balance)
+    SELECT account, unit, sum(amount)::bigint FROM moves GROUP BY account, unit
+    ON CONFLICT (account, unit) DO UPDATE SET balance = ledger_accountbalance.balance + excluded.balance
+    RETURNING account, unit, balance
+), entries AS (
+    SELECT m.*, (b.balance - sum(m.amount) OVER whole + sum(m.amount) OVER upto)::bigint AS balance_after
+    FROM moves m JOIN balances b USING (account, unit)
+    WINDOW whole AS (PARTITION BY m.account, m.unit),
+           upto AS (PARTITION BY m.account, m.unit ORDER BY m.ord)
+), inserted AS (
+    INSERT INTO ledger_accountentry ({ENTRY_COLUMNS})
+    SELECT {ENTRY_COLUMNS} FROM entries ORDER BY ord
+)
+SELECT account, unit, amount, balance_after FROM entries
+WHERE amount < 0 AND balance_after < 0 ORDER BY ord
+"""
 
 
 def fetch_events(where: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:

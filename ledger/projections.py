@@ -4,8 +4,13 @@ A projector subclasses `Projector`, names the event types it handles (None: ever
 implements `apply_batch` (or `apply` for one event at a time) and `reset` (drop its rows; the
 default empties the models it lists). Register it with `register_projector`, at import, from any
 app. `append` calls `run_inline` with the events it just inserted, inside its transaction, so
-API reads see their own writes; each projector's checkpoint (the position of the last event it
-applied) is stored in ProjectionCheckpoint in that same transaction.
+API reads see their own writes.
+
+Checkpoints (ProjectionCheckpoint): the last log position a projector has seen, whether or not
+it wanted that event. Every append moves all registered projectors' checkpoints to its last
+event in the insert statement itself (no extra round trip); a rebuild saves them per batch. A
+projector registered after events were appended starts from its first append: rebuild to give
+it the history.
 
 `rebuild_all` throws every projection away and replays the whole log in batches; projectors run
 with `live=False` then, so history is applied as the facts it is (policies such as the debt
@@ -21,7 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 from django.db import connection, models, transaction
 
 from ledger import dbapi
-from ledger.accounts import Transfer, transfers_of
+from ledger.accounts import UNIT_CHIPS
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
 
@@ -71,25 +76,17 @@ def registered_projectors() -> list[Projector]:
     return list(_projectors.values())
 
 
+def registered_names() -> list[str]:
+    return list(_projectors)
+
+
 def run_inline(events: Sequence[StoredEvent]) -> None:
-    """Apply freshly appended events to every projector; called by append inside its transaction."""
-    advanced: dict[str, int] = {}
+    """Apply freshly appended events to every projector; called by append inside its transaction
+    (which has already moved every checkpoint to the last of these events)."""
     for projector in _projectors.values():
         wanted = [event for event in events if projector.wants(event)]
         if wanted:
             projector.apply_batch(wanted, live=True)
-            advanced[projector.name] = wanted[-1].position
-    if advanced:
-        save_checkpoints(advanced)
-
-
-def save_checkpoints(positions: dict[str, int]) -> None:
-    """Upsert (name, position) rows in one statement."""
-    values = ", ".join(["(%s, %s)"] * len(positions))
-    params = [item for pair in positions.items() for item in pair]
-    with dbapi.cursor() as cursor:
-        cursor.execute(f"INSERT INTO ledger_projectioncheckpoint (name, position) VALUES {values} "
-                       "ON CONFLICT (name) DO UPDATE SET position = excluded.position", params)
 
 
 def checkpoint(name: str) -> int:
@@ -156,14 +153,11 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
 
 
 def _replay(projectors: list[Projector], batch: list[StoredEvent]) -> None:
-    advanced: dict[str, int] = {}
     for projector in projectors:
         wanted = [event for event in batch if projector.wants(event)]
         if wanted:
             projector.apply_batch(wanted, live=False)
-            advanced[projector.name] = wanted[-1].position
-    if advanced:
-        save_checkpoints(advanced)
+    dbapi.save_checkpoints(dict.fromkeys([p.name for p in projectors], batch[-1].position))
 
 
 # --- the ledger's own projector: balances and statements ------------------------------------------
@@ -172,10 +166,10 @@ def _replay(projectors: list[Projector], batch: list[StoredEvent]) -> None:
 class BalanceProjector(Projector):
     """AccountBalance (one row per account and unit) and AccountEntry (statement lines).
 
-    For a batch of events it upserts every touched balance once with its net change, gets the
-    new balances back, works out each entry's balance_after from the balance before the batch,
-    and inserts the entries in one statement. When live, a transfer that would take an account
-    below zero that may not go negative raises InsufficientFunds (rolling back the append).
+    Each transfer is two moves (out of the source, into the target); `dbapi.apply_moves` applies a
+    whole batch at once. When live, a move that leaves an account below zero that may not go
+    negative raises InsufficientFunds, which rolls back the append. Stored transfers were validated
+    when appended, so replay reads them without re-validating.
     """
 
     name = "ledger.balances"
@@ -185,35 +179,19 @@ class BalanceProjector(Projector):
         return bool(event.data.get("transfers"))
 
     def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
-        moves = [(event, transfer) for event in events for transfer in transfers_of(event.data)]
-        if not moves:
-            return
-        changes: dict[tuple[str, str], int] = {}
-        for _, transfer in moves:
-            source, target = (transfer.source, transfer.unit), (transfer.target, transfer.unit)
-            changes[source] = changes.get(source, 0) - transfer.amount
-            changes[target] = changes.get(target, 0) + transfer.amount
-        after = dbapi.add_to_balances(changes)
-        running = {key: after[key] - change for key, change in changes.items()}
-        entries = []
-        for event, transfer in moves:
-            entries.append(_entry(event, transfer, running, outgoing=True, live=live))
-            entries.append(_entry(event, transfer, running, outgoing=False, live=live))
-        dbapi.insert_entries(entries, bulk=not live)
-
-
-def _entry(event: StoredEvent, transfer: Transfer, running: dict[tuple[str, str], int], *,
-           outgoing: bool, live: bool) -> dbapi.EntryRow:
-    account, counterparty = ((transfer.source, transfer.target) if outgoing
-                             else (transfer.target, transfer.source))
-    key = (account, transfer.unit)
-    amount = -transfer.amount if outgoing else transfer.amount
-    before = running[key]
-    running[key] = before + amount
-    if live and outgoing and running[key] < 0 and not may_go_negative(account):
-        raise InsufficientFunds(account, transfer.unit, before, transfer.amount)
-    return (account, transfer.unit, event.position, event.stream, event.type, event.recorded_at,
-            amount, running[key], counterparty, transfer.reason)
+        moves: list[dbapi.Move] = []
+        for event in events:
+            where = (event.position, event.stream, event.type, event.recorded_at)
+            for transfer in event.data["transfers"]:
+                source, target, amount = transfer["from"], transfer["to"], transfer["amount"]
+                unit, reason = transfer.get("unit", UNIT_CHIPS), transfer["reason"]
+                moves.append((source, unit, -amount, *where, target, reason))
+                moves.append((target, unit, amount, *where, source, reason))
+        overdrafts = dbapi.apply_moves(moves)
+        if live:
+            for account, unit, amount, balance_after in overdrafts:
+                if not may_go_negative(account):
+                    raise InsufficientFunds(account, unit, balance_after - amount, -amount)
 
 
 register_projector(BalanceProjector())

@@ -75,6 +75,8 @@ def test_projectors_run_inline_and_keep_checkpoints(counter: TypeCounter) -> Non
     player = unique("p")
     money = append([StreamWrite(f"player-{player}", 0, [deposit_event(player, 5)])])
     assert checkpoint("ledger.balances") == money[0].position
+    later = append([StreamWrite(stream, 3, [NewEvent("Ignored", {})])])
+    assert checkpoint("ledger.balances") == checkpoint(counter.name) == later[0].position  # seen, not wanted
 
 
 def test_rebuild_equals_live(counter: TypeCounter) -> None:
@@ -83,6 +85,7 @@ def test_rebuild_equals_live(counter: TypeCounter) -> None:
     live_counts = dict(counter.counts)
     report = rebuild_all(batch_size=2)
     assert _snapshot() == live
+    assert checkpoint("ledger.balances") == checkpoint(counter.name) > 0
     assert dict(counter.counts) == live_counts
     assert report.events >= 5
     assert set(report.projectors) >= {"ledger.balances", counter.name}
