@@ -213,3 +213,27 @@ def test_close_shares_the_pot_and_cashes_everyone_out(funded_player):   # D-GEN-
     assert balance(player_account(a)) + balance(player_account(b)) == 2000
     assert TableView.objects.get(table_id=table).status == "closed"
     assert check_conservation() == []
+
+
+def test_allow_debt_lets_a_seat_go_negative_and_leave_settles_it(funded_player):   # D-GEN-06
+    players = [funded_player(1000) for _ in range(3)]
+    table = open_with(players, options={"ante": 40, "min_buy_in": 40, "stack_policy": "allow_debt"},
+                      buy_in=100, decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")])
+    order = service.deal_start(table_id=table).state.deal.order       # antes: each stack 60, pot 120
+    service.deal_declare(table_id=table, player_id=int(order[0]), deal_no=1, choice="in")
+    service.deal_declare(table_id=table, player_id=int(order[1]), deal_no=1, choice="in")
+    service.deal_declare(table_id=table, player_id=int(order[2]), deal_no=1, choice="out")
+    loser = order[1]                                                   # Qd Jd matches the pot of 120
+    assert balance(seat_account(table, loser)) == -60
+    assert check_conservation() == []
+    service.table_leave(table_id=table, player_id=int(loser))
+    assert balance(player_account(loser)) == 1000 - 100 - 60
+    assert check_conservation() == []
+
+
+def test_without_allow_debt_a_seat_never_goes_negative(funded_player):   # D-GEN-06 table stakes
+    players = [funded_player(1000) for _ in range(2)]
+    table = open_with(players, options={"ante": 40, "min_buy_in": 40}, buy_in=100)
+    order = service.deal_start(table_id=table).state.deal.order       # stacks 60, pot 80
+    assert problem_code(lambda: service.deal_declare(table_id=table, player_id=int(order[0]), deal_no=1,
+                                                     choice="in")) == "insufficient_stack"
