@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from rest_framework.renderers import BaseRenderer
+from rest_framework.utils.encoders import JSONEncoder
 
 
 class _ProblemAsJson(BaseRenderer):
@@ -19,7 +19,7 @@ class _ProblemAsJson(BaseRenderer):
                renderer_context: dict[str, Any] | None = None) -> bytes:
         if isinstance(data, str):
             return data.encode(self.charset)
-        return json.dumps(data, cls=DjangoJSONEncoder).encode(self.charset)
+        return json.dumps(data, cls=JSONEncoder).encode(self.charset)
 
 
 class PlainTextRenderer(_ProblemAsJson):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
+from rest_framework.utils.encoders import JSONEncoder
 
 from tables.audit.feeds import FeedQuery, events_page, feed_json
 from tables.engine.decider.view import Viewer
@@ -53,7 +53,7 @@ HEARTBEAT = ": heartbeat\n\n"
 
 def sse_message(event: dict) -> str:
     """One event as an SSE message (`data` is one line: JSON has no raw newlines)."""
-    data = json.dumps(event, cls=DjangoJSONEncoder, separators=(",", ":"))
+    data = json.dumps(event, cls=JSONEncoder, separators=(",", ":"))
     return f"id: {event['position']}\nevent: {event['type']}\ndata: {data}\n\n"
 
 
