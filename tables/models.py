@@ -47,7 +47,7 @@ class SeatView(models.Model):
     player = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField()
     stack = models.BigIntegerField()
-    status = models.CharField(max_length=20)                 # seated | left
+    status = models.CharField(max_length=20)                 # seated | sitting_out | left
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table_id", "player"],

@@ -131,16 +131,17 @@ def _write_table_view(table_id: str, state: TableState, last: StoredEvent,
                       opened_at: datetime | None) -> None:
     live = state.live
     values = {
-        "variant": state.variant, "options": dict(state.options),
-        "stacked": state.stacked_decks is not None, "status": state.status, "deal_no": state.deal_no,
+        "status": state.status, "deal_no": state.deal_no,
         "game_no": state.game_no, "phase": table_phase(state), "pot": state.pot,
         "reserve": state.reserve, "dealer": state.deal.dealer if state.deal is not None else "",
         "turn": list(live.awaiting) if live is not None else [],
         "deadline": parse_iso(live.deadline) if live is not None and live.deadline else None,
         "seated": len(state.seats), "version": last.version, "updated_at": last.recorded_at,
     }
-    if opened_at is not None:
-        TableView.objects.create(table_id=table_id, opened_at=opened_at, **values)
+    if opened_at is not None:        # what never changes is written once
+        TableView.objects.create(table_id=table_id, opened_at=opened_at, variant=state.variant,
+                                 options=dict(state.options), stacked=state.stacked_decks is not None,
+                                 **values)
     else:
         TableView.objects.filter(table_id=table_id).update(**values)
 
@@ -151,7 +152,8 @@ def _write_seats(table_id: str, before: tuple[Seat, ...], seated: list[Seat],
     if before == after and len(seated) == len(before):
         return
     now = {s.player for s in after}
-    rows = [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=s.stack, status="seated")
+    rows = [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=s.stack,
+                     status="sitting_out" if s.sitting_out else "seated")
             for s in after if s not in before]
     rows += [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=0, status="left")
              for s in {s.player: s for s in seated}.values() if s.player not in now]

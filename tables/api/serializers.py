@@ -8,6 +8,8 @@ class SeatSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The player id (user id) as a string.")
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
+    sitting_out = serializers.BooleanField(help_text="Keeps the seat; not dealt in.")
+    timeouts = serializers.IntegerField(help_text="Consecutive declare timeouts.")
 
     class Meta:
         ref_name = "TableSeat"
@@ -47,7 +49,8 @@ class DealSerializer(serializers.Serializer):
 
 
 class LegalActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare"])
+    action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
+                                              "sit_out", "sit_in"])
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False, allow_null=True)
     cash_out = serializers.IntegerField(required=False)

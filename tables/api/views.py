@@ -66,8 +66,13 @@ def acting_player(request: Request) -> int:
 def table_response(result: service.CommandResult, request: Request, *, code: int = 200) -> Response:
     sight = selectors.table_sight(state=result.state, version=result.version,
                                   viewer=selectors.viewer_of(request.user), now=timezone.now())
-    return Response(TableOutputSerializer(sight.view).data, status=code,
-                    headers={"ETag": etag(sight.version)})
+    return sight_response(sight, code=code)
+
+
+def sight_response(sight: selectors.TableSight, *, code: int = 200) -> Response:
+    """The engine's table view is plain JSON already and this is the hot path, so it is rendered
+    as is; TableOutputSerializer documents exactly this shape (a test holds them together)."""
+    return Response(sight.view, status=code, headers={"ETag": etag(sight.version)})
 
 
 def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
@@ -188,7 +193,7 @@ class TableDetailApi(APIView):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": seen})
         sight = selectors.table_get(table_id=table_id, viewer=selectors.viewer_of(request.user),
                                     now=timezone.now())
-        return Response(TableOutputSerializer(sight.view).data, headers={"ETag": etag(sight.version)})
+        return sight_response(sight)
 
 
 class SeatsApi(APIView):
@@ -244,6 +249,30 @@ class LeaveApi(APIView):
     def post(self, request: Request, table_id: str) -> Response:
         result = service.table_leave(table_id=table_id, player_id=acting_player(request),
                                      meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class SitOutApi(APIView):
+    """Sit out: keep your seat and stack, skip the coming deals."""
+
+    @command_schema("tables_sit_out_create", "Sit out", None, None,
+                    ("forbidden", "not_seated", "already_sitting_out"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        result = service.table_sit_out(table_id=table_id, player_id=acting_player(request),
+                                       meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+class SitInApi(APIView):
+    """Sit in again: be dealt in from the next deal."""
+
+    @command_schema("tables_sit_in_create", "Sit in", None, None,
+                    ("forbidden", "not_seated", "not_sitting_out"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        result = service.table_sit_in(table_id=table_id, player_id=acting_player(request),
+                                      meta=request_meta(request), expected_version=if_match_version(request))
         return table_response(result, request)
 
 

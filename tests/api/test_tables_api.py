@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from tables.api.serializers import TableOutputSerializer
 from tests.api.conftest import event_count
 from tests.tables.conftest import stack_deck
 from tests.tables.http import Club, post, table_url
@@ -56,12 +57,34 @@ def test_a_deal_through_the_api(club: Club) -> None:   # G2-05 antes, G2-08 in t
     assert (view["pot"], view["reserve"], view["phase"]) == (30, 0, "between_deals")
     shown = {p["player"]: p["cards"] for p in view["deal"]["players"]}
     assert shown[order[0]] == ["As", "Ad"]
+    assert documented(TableOutputSerializer(view).data, view)   # the schema describes the real shape
     history = club.auditor.get(table_url(table, "deals")).json()
     assert history["count"] == 1
     assert history["results"][0]["winners"] == [order[0]]
     assert history["results"][0]["pot_after"] == 30
     mine = first.get(f"/api/v1/players/{next(iter(club.players))}/deals").json()
     assert mine["count"] == 1
+
+
+def documented(rendered: object, real: object) -> bool:
+    """`rendered` (the serializer's output) equals `real`, where optional fields absent from `real`
+    render as null."""
+    if isinstance(real, dict) and isinstance(rendered, dict):
+        return (set(real) <= set(rendered) and all(documented(rendered[k], v) for k, v in real.items())
+                and all(rendered[k] is None for k in set(rendered) - set(real)))
+    if isinstance(real, list) and isinstance(rendered, list):
+        return len(real) == len(rendered) and all(map(documented, rendered, real))
+    return rendered == real
+
+
+def test_sit_out_and_in(club: Club) -> None:
+    table = club.open_table(OPTIONS)
+    club.seat_all(table, 200)
+    client = next(iter(club.players.values()))
+    view = post(client, table_url(table, "sit-out")).json()
+    assert "sit_in" in [a["action"] for a in view["legal_actions"]]
+    assert post(client, table_url(table, "sit-out")).json()["code"] == "already_sitting_out"
+    assert post(client, table_url(table, "sit-in")).status_code == 200
 
 
 def test_etag_and_if_none_match(club: Club) -> None:
