@@ -26,10 +26,6 @@ from tests.e2e.processes import (
     unique_queue,
 )
 
-# Transactional tests are flushed with TRUNCATE, which the event table refuses on PostgreSQL unless
-# the session sets ledger.allow_truncate; the ledger tests' hook sets it (idempotent if both load).
-from tests.ledger.conftest import pytest_configure  # noqa: F401
-
 
 def broker_is_redis() -> bool:
     return settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
