@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 from psycopg.types.datetime import TimestamptzLoader
 
-CHUNK = 500  # rows per multi-row VALUES statement on SQLite (it caps bound parameters)
+CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters)
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
 INSERT_EVENT = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) ")
 UPSERT_CHECKPOINT = ("INSERT INTO ledger_projectioncheckpoint (name, position) {values} "
@@ -49,32 +49,28 @@ def cursor() -> Iterator[Any]:
             yield django_cursor
 
 
-def insert_events(rows: Sequence[EventRow], checkpoints: Sequence[str]) -> list[tuple[int, str, int]]:
-    """Insert events; return (position, stream, version) for each. Moves the named projection
-    checkpoints to the last inserted position in the same statement (no extra round trip)."""
+def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
+    """Insert events; return (position, stream, version) for each.
+
+    PostgreSQL: plain VALUES for the usual few rows (cheapest to plan), one unnest of column
+    arrays for big batches (constant query text, no parameter limit)."""
     if not rows:
         return []
-    if on_postgres():
-        with cursor() as cur:
-            cur.execute(
-                "WITH inserted AS (" + INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], "
-                "%s::varchar[], %s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[]) "
-                "RETURNING position, stream, version), "
-                "moved AS (" + UPSERT_CHECKPOINT.format(values="SELECT name, (SELECT max(position) FROM "
-                                                        "inserted) FROM unnest(%s::varchar[]) AS c(name)") +
-                ") SELECT position, stream, version FROM inserted",
-                [*_columns(rows), list(checkpoints)])
-            return cur.fetchall()
-    placeholder = "(%s, %s, %s, %s, %s, %s, %s, %s)"
-    inserted = []
+    returning = " RETURNING position, stream, version"
     with cursor() as cur:
+        if on_postgres() and len(rows) > CHUNK:
+            cur.execute(INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], "
+                        "%s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[])"
+                        + returning, _columns(rows))
+            return cur.fetchall()
+        cast = "::jsonb" if on_postgres() else ""
+        placeholder = f"(%s, %s, %s, %s{cast}, %s{cast}, %s, %s, %s)"
+        inserted = []
         for chunk in _chunks(rows):
             params = [value for row in chunk for value in _sqlite_row(row, 5)]
-            cur.execute(f"{INSERT_EVENT} VALUES {', '.join([placeholder] * len(chunk))} "
-                        "RETURNING position, stream, version", params)
+            cur.execute(f"{INSERT_EVENT} VALUES {', '.join([placeholder] * len(chunk))}{returning}", params)
             inserted += cur.fetchall()
-    save_checkpoints(dict.fromkeys(checkpoints, max(position for position, _, _ in inserted)))
-    return inserted
+        return inserted
 
 
 def save_checkpoints(positions: dict[str, int]) -> None:
@@ -96,14 +92,16 @@ def apply_moves(moves: Sequence[Move]) -> list[Overdraft]:
 
     Returns the outgoing moves that left their account below zero, in order, as
     (account, unit, amount, balance_after), for the caller to hold against the debt policy.
-    On PostgreSQL this is one statement: the balances are upserted with each account's net change,
-    and each entry's balance_after is the new balance minus the changes that follow it.
+    On PostgreSQL this is one statement, the moves passed as one JSON array (psycopg dumps big
+    arrays element by element in Python; json.dumps is C): the balances are upserted with each
+    account's net change, and each entry's balance_after is the new balance minus the changes
+    that follow it in the batch.
     """
     if not moves:
         return []
     if on_postgres():
         with cursor() as cur:
-            cur.execute(APPLY_MOVES, _columns(moves))
+            cur.execute(APPLY_MOVES, [json.dumps(moves, default=_iso_default)])
             return cur.fetchall()
     changes: dict[tuple[str, str], int] = {}
     for account, unit, amount, *_ in moves:
@@ -137,10 +135,10 @@ def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[s
 
 APPLY_MOVES = f"""
 WITH moves AS (
-    SELECT * FROM unnest(%s::varchar[], %s::varchar[], %s::bigint[], %s::bigint[], %s::varchar[],
-                         %s::varchar[], %s::timestamptz[], %s::varchar[], %s::text[])
-        WITH ORDINALITY AS m(account, unit, amount, position, stream, event_type, recorded_at,
-                             counterparty, reason, ord)
+    SELECT m->>0 AS account, m->>1 AS unit, (m->>2)::bigint AS amount, (m->>3)::bigint AS position,
+           m->>4 AS stream, m->>5 AS event_type, (m->>6)::timestamptz AS recorded_at,
+           m->>7 AS counterparty, m->>8 AS reason, ord
+    FROM json_array_elements(%s::json) WITH ORDINALITY AS j(m, ord)
 ), balances AS (
     INSERT INTO ledger_accountbalance (account, unit, balance)
     SELECT account, unit, sum(amount)::bigint FROM moves GROUP BY account, unit
@@ -200,12 +198,21 @@ def _aware(value: datetime | str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def _iso_default(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"not JSON serialisable: {value!r}")
+
+
 def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """Rows to columns, each a list (psycopg sends a list as an array; a tuple would be a record)."""
     return [list(column) for column in zip(*rows, strict=True)]
 
 
-def _sqlite_row(row: Sequence[Any], time_index: int) -> list[Any]:
+def _sqlite_row(row: Sequence[Any], time_index: int) -> Sequence[Any]:
+    """SQLite stores datetimes as text; PostgreSQL takes them as they are."""
+    if on_postgres():
+        return row
     values = list(row)
     values[time_index] = connection.ops.adapt_datetimefield_value(values[time_index])
     return values

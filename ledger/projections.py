@@ -6,11 +6,11 @@ default empties the models it lists). Register it with `register_projector`, at 
 app. `append` calls `run_inline` with the events it just inserted, inside its transaction, so
 API reads see their own writes.
 
-Checkpoints (ProjectionCheckpoint): the last log position a projector has seen, whether or not
-it wanted that event. Every append moves all registered projectors' checkpoints to its last
-event in the insert statement itself (no extra round trip); a rebuild saves them per batch. A
-projector registered after events were appended starts from its first append: rebuild to give
-it the history.
+Checkpoints (ProjectionCheckpoint): the position of the last event a projector applied. An
+append saves the checkpoints of the projectors that wanted any of its events (appends that no
+projector wants write none: that keeps the common append at three round trips); a rebuild
+saves every projector's checkpoint at the end of each batch. A projector registered after
+events were appended sees only new ones: rebuild to give it the history.
 
 `rebuild_all` throws every projection away and replays the whole log in batches; projectors run
 with `live=False` then, so history is applied as the facts it is (policies such as the debt
@@ -76,17 +76,15 @@ def registered_projectors() -> list[Projector]:
     return list(_projectors.values())
 
 
-def registered_names() -> list[str]:
-    return list(_projectors)
-
-
 def run_inline(events: Sequence[StoredEvent]) -> None:
-    """Apply freshly appended events to every projector; called by append inside its transaction
-    (which has already moved every checkpoint to the last of these events)."""
+    """Apply freshly appended events to every projector; called by append inside its transaction."""
+    advanced: dict[str, int] = {}
     for projector in _projectors.values():
         wanted = [event for event in events if projector.wants(event)]
         if wanted:
             projector.apply_batch(wanted, live=True)
+            advanced[projector.name] = wanted[-1].position
+    dbapi.save_checkpoints(advanced)
 
 
 def checkpoint(name: str) -> int:
@@ -157,7 +155,7 @@ def _replay(projectors: list[Projector], batch: list[StoredEvent]) -> None:
         wanted = [event for event in batch if projector.wants(event)]
         if wanted:
             projector.apply_batch(wanted, live=False)
-    dbapi.save_checkpoints(dict.fromkeys([p.name for p in projectors], batch[-1].position))
+    dbapi.save_checkpoints(dict.fromkeys([projector.name for projector in projectors], batch[-1].position))
 
 
 # --- the ledger's own projector: balances and statements ------------------------------------------

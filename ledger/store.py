@@ -217,7 +217,7 @@ def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, 
     event_rows = [(item.stream, version, item.type, item.data_json, item.meta_json, now, prev_hash, digest)
                   for item, version, prev_hash, digest in rows]
     try:
-        inserted = dbapi.insert_events(event_rows, projections.registered_names())
+        inserted = dbapi.insert_events(event_rows)
     except (IntegrityError, psycopg.errors.UniqueViolation) as exc:  # last line of defence
         first, version = rows[0][0], rows[0][1]
         raise ConcurrencyError(first.stream, version - 1, None) from exc
