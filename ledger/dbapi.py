@@ -73,6 +73,17 @@ def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
         return inserted
 
 
+def append_known(lock_key: int, heads: Sequence[tuple[str, int, str]],
+                 rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
+    """PostgreSQL: ledger_append_known() (migration 0002) takes the append lock, checks that each
+    stream's head is (version, hash) and inserts `rows`, in one round trip. [] if a head differs."""
+    events = json.dumps(rows, default=_iso_default, ensure_ascii=False)
+    with cursor() as cur:
+        cur.execute("SELECT * FROM ledger_append_known(%s, %s::json, %s::json)",
+                    [lock_key, json.dumps(heads, ensure_ascii=False), events])
+        return cur.fetchall()
+
+
 def save_checkpoints(positions: dict[str, int]) -> None:
     """Upsert projection checkpoints (name -> last position seen) in one statement."""
     if not positions:

@@ -111,16 +111,72 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
     Invalid events (floats, bad transfers, ...) raise before anything touches the database.
     """
     prepared = _prepare(writes, meta or {})
-    streams = [write.stream for write in writes]
     with transaction.atomic():
-        heads = _lock_and_read_heads(streams)
-        for write in writes:
-            actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
-            if actual != write.expected_version:
-                raise ConcurrencyError(write.stream, write.expected_version, actual)
-        stored = _insert(prepared, heads, timezone.now())
+        stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
+        if stored is None:
+            stored = _append_after_reading_heads(writes, prepared)
         projections.run_inline(stored)
+        _remember_on_commit(stored)
     return stored
+
+
+def _append_after_reading_heads(writes: Sequence[StreamWrite],
+                                prepared: list[_Prepared]) -> list[StoredEvent]:
+    """The general path: lock and read the heads, check the versions, insert."""
+    heads = _lock_and_read_heads([write.stream for write in writes])
+    for write in writes:
+        actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
+        if actual != write.expected_version:
+            raise ConcurrencyError(write.stream, write.expected_version, actual)
+    now = timezone.now()
+    rows = _chain(prepared, heads, now)
+    return _stored(rows, _insert_rows(rows, now), now)
+
+
+def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> list[StoredEvent] | None:
+    """PostgreSQL fast path: when every stream's expected head hash is known (a new stream's is
+    64 zeros; others from `_known_hashes`), hash in Python first and let ledger_append_known()
+    take the lock, confirm each head (version AND hash) and insert, in one round trip. None when
+    a hash is unknown or a head differs: the caller then takes the general path, which reports
+    the conflict (the lock is re-entrant)."""
+    heads: dict[str, tuple[int, str]] = {}
+    for write in writes:
+        known = GENESIS_HASH if write.expected_version == 0 else \
+            _known_hashes.get((write.stream, write.expected_version))
+        if known is None:
+            return None
+        heads[write.stream] = (write.expected_version, known)
+    if not prepared:
+        return None
+    now = timezone.now()
+    rows = _chain(prepared, heads, now)
+    event_rows = [_event_row(row, now) for row in rows]
+    inserted = dbapi.append_known(APPEND_LOCK_KEY, [(s, v, h) for s, (v, h) in heads.items()], event_rows)
+    if not inserted:
+        return None
+    return _stored(rows, {(stream, version): position for position, stream, version in inserted}, now)
+
+
+# (stream, version) -> hash of committed events. Events never change, so an entry never goes
+# stale; the one-trip append still re-checks the hash against the database before using it.
+_known_hashes: dict[tuple[str, int], str] = {}
+KNOWN_HASHES_MAX = 50_000
+
+
+def _remember_on_commit(events: Sequence[StoredEvent | _Head]) -> None:
+    """Learn the last hash of each stream read or written, once it is committed (a rolled-back
+    event must never become some stream's remembered head)."""
+    last = {event.stream: (event.version, event.hash) for event in events}
+    if not last:
+        return
+
+    def remember() -> None:
+        if len(_known_hashes) > KNOWN_HASHES_MAX:
+            _known_hashes.clear()
+        for stream, (version, digest) in last.items():
+            _known_hashes[(stream, version)] = digest
+
+    transaction.on_commit(remember)
 
 
 def _prepare(writes: Sequence[StreamWrite], meta: Mapping[str, Any]) -> list[_Prepared]:
@@ -196,10 +252,13 @@ def _lock_and_read_heads(streams: list[str]) -> dict[str, tuple[int, str]]:
         return {stream: (version, hash_) for stream, version, hash_ in cursor.fetchall()}
 
 
-def _insert(prepared: list[_Prepared], heads: dict[str, tuple[int, str]],
-            now: datetime) -> list[StoredEvent]:
+Chained = tuple[_Prepared, int, str, str]   # event, version, prev_hash, hash
+
+
+def _chain(prepared: list[_Prepared], heads: dict[str, tuple[int, str]], now: datetime) -> list[Chained]:
+    """Give each event its version, prev_hash and hash, continuing each stream from its head."""
     chain = dict(heads)
-    rows: list[tuple[Any, ...]] = []
+    rows = []
     for item in prepared:
         version, prev_hash = chain.get(item.stream, (0, GENESIS_HASH))
         version += 1
@@ -207,17 +266,23 @@ def _insert(prepared: list[_Prepared], heads: dict[str, tuple[int, str]],
                             data_json=item.data_json, meta_json=item.meta_json, recorded_at=now)
         chain[item.stream] = (version, digest)
         rows.append((item, version, prev_hash, digest))
-    positions = _insert_rows(rows, now)
+    return rows
+
+
+def _stored(rows: list[Chained], positions: dict[tuple[str, int], int], now: datetime) -> list[StoredEvent]:
     return [StoredEvent(positions[(item.stream, version)], item.stream, version, item.type, item.data,
                         item.meta, now, prev_hash, digest)
             for item, version, prev_hash, digest in rows]
 
 
-def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, int], int]:
-    event_rows = [(item.stream, version, item.type, item.data_json, item.meta_json, now, prev_hash, digest)
-                  for item, version, prev_hash, digest in rows]
+def _event_row(row: Chained, now: datetime) -> dbapi.EventRow:
+    item, version, prev_hash, digest = row
+    return (item.stream, version, item.type, item.data_json, item.meta_json, now, prev_hash, digest)
+
+
+def _insert_rows(rows: list[Chained], now: datetime) -> dict[tuple[str, int], int]:
     try:
-        inserted = dbapi.insert_events(event_rows)
+        inserted = dbapi.insert_events([_event_row(row, now) for row in rows])
     except (IntegrityError, psycopg.errors.UniqueViolation) as exc:  # last line of defence
         first, version = rows[0][0], rows[0][1]
         raise ConcurrencyError(first.stream, version - 1, None) from exc
@@ -230,10 +295,20 @@ def _insert_rows(rows: list[tuple[Any, ...]], now: datetime) -> dict[tuple[str, 
 def stream_version(stream: str) -> int:
     """The stream's current version (0 if it has no events)."""
     with dbapi.cursor() as cursor:
-        cursor.execute("SELECT version FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1",
-                       [stream])
+        cursor.execute("SELECT version, hash FROM ledger_event WHERE stream = %s "
+                       "ORDER BY version DESC LIMIT 1", [stream])
         row = cursor.fetchone()
-    return row[0] if row else 0
+    if row is None:
+        return 0
+    _remember_on_commit([_Head(stream, *row)])
+    return row[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    stream: str
+    version: int
+    hash: str
 
 
 def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
@@ -243,7 +318,9 @@ def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = 
     if to_version is not None:
         where += " AND version <= %s"
         params.append(to_version)
-    return _fetch(where + " ORDER BY version", params)
+    events = _fetch(where + " ORDER BY version", params)
+    _remember_on_commit(events[-1:])
+    return events
 
 
 def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None) -> list[StoredEvent]:
