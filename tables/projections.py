@@ -18,7 +18,9 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import connection, models
 
+from ledger import dbapi
 from ledger.money import register_debt_policy
 from ledger.projections import Projector, register_projector
 from ledger.store import StoredEvent
@@ -71,7 +73,7 @@ class TablesProjector(Projector):
         before = state_before(table_id, events[0])
         state = before
         deals: dict[int, _DealRow] = {}
-        players: list[DealPlayer] = []
+        players: list[dict[str, Any]] = []
         opened_at: datetime | None = None
         seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
         for event in events:
@@ -88,24 +90,25 @@ class TablesProjector(Projector):
             if state.deal is not None and state.deal.deal_no == deal_no:
                 row.deal = state.deal
         last = events[-1]
-        _write_table_view(table_id, state, last, opened_at)
-        _write_seats(table_id, before.seats, seated, state.seats)
-        _write_deals(table_id, deals, players)
+        writes = Writes()
+        _write_table_view(writes, table_id, state, last, opened_at)
+        _write_seats(writes, table_id, before.seats, seated, state.seats)
+        _write_deals(writes, table_id, deals, players)
         if any(event.type in SNAPSHOT_AFTER for event in events):
-            TableSnapshot.objects.bulk_create(
-                [TableSnapshot(table_id=table_id, version=last.version, state=state_to_json(state))],
-                ignore_conflicts=True)
+            writes.insert(TableSnapshot, [{"table_id": table_id, "version": last.version,
+                                           "state": state_to_json(state)}], ignore_conflicts=True)
+        writes.flush()
         cache.put(table_id, Loaded(state, last.version, last.hash))
 
 
 def _note_deal_event(row: _DealRow, event: StoredEvent, previous: TableState,
-                     players: list[DealPlayer], table_id: str) -> None:
+                     players: list[dict[str, Any]], table_id: str) -> None:
     data = event.data
     if event.type == ev.DEAL_STARTED:
         row.created = {"pot_before": previous.pot, "reserve_before": previous.reserve,
                        "started_at": event.recorded_at}
-        players.extend(DealPlayer(player=p, table_id=table_id, deal_no=data["deal_no"],
-                                  started_at=event.recorded_at) for p in data["participants"])
+        players.extend({"player": p, "table_id": table_id, "deal_no": data["deal_no"],
+                        "started_at": event.recorded_at} for p in data["participants"])
     elif event.type == ev.ANTES_POSTED:
         row.fields["antes"] = data["transfers"]
     elif event.type == ev.POT_SETTLED:
@@ -127,7 +130,7 @@ def _deal_fields(deal: DealState) -> dict[str, Any]:
     }
 
 
-def _write_table_view(table_id: str, state: TableState, last: StoredEvent,
+def _write_table_view(writes: Writes, table_id: str, state: TableState, last: StoredEvent,
                       opened_at: datetime | None) -> None:
     live = state.live
     values = {
@@ -139,41 +142,110 @@ def _write_table_view(table_id: str, state: TableState, last: StoredEvent,
         "seated": len(state.seats), "version": last.version, "updated_at": last.recorded_at,
     }
     if opened_at is not None:        # what never changes is written once
-        TableView.objects.create(table_id=table_id, opened_at=opened_at, variant=state.variant,
-                                 options=dict(state.options), stacked=state.stacked_decks is not None,
-                                 **values)
+        writes.insert(TableView, [{"table_id": table_id, "opened_at": opened_at, "variant": state.variant,
+                                   "options": dict(state.options),
+                                   "stacked": state.stacked_decks is not None, **values}])
     else:
-        TableView.objects.filter(table_id=table_id).update(**values)
+        writes.update(TableView, {"table_id": table_id}, values)
 
 
-def _write_seats(table_id: str, before: tuple[Seat, ...], seated: list[Seat],
+def _write_seats(writes: Writes, table_id: str, before: tuple[Seat, ...], seated: list[Seat],
                  after: tuple[Seat, ...]) -> None:
     """Upsert the seats that changed; anyone seated during the batch and gone now has left."""
     if before == after and len(seated) == len(before):
         return
     now = {s.player for s in after}
-    rows = [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=s.stack,
-                     status="sitting_out" if s.sitting_out else "seated")
+    rows = [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": s.stack,
+             "status": "sitting_out" if s.sitting_out else "seated"}
             for s in after if s not in before]
-    rows += [SeatView(table_id=table_id, player=s.player, seat=s.seat, stack=0, status="left")
+    rows += [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": 0, "status": "left"}
              for s in {s.player: s for s in seated}.values() if s.player not in now]
     if rows:
-        SeatView.objects.bulk_create(rows, update_conflicts=True, unique_fields=["table_id", "player"],
-                                     update_fields=["seat", "stack", "status"])
+        writes.insert(SeatView, rows, conflict=("table_id", "player"), update=("seat", "stack", "status"))
 
 
-def _write_deals(table_id: str, deals: dict[int, _DealRow], players: list[DealPlayer]) -> None:
+def _write_deals(writes: Writes, table_id: str, deals: dict[int, _DealRow],
+                 players: list[dict[str, Any]]) -> None:
     created = []
     for deal_no, row in deals.items():
         fields = {**(_deal_fields(row.deal) if row.deal is not None else {}), **row.fields}
         if row.created is not None:
-            created.append(DealSummary(table_id=table_id, deal_no=deal_no, **row.created, **fields))
+            created.append({"table_id": table_id, "deal_no": deal_no, **row.created, **fields})
         elif fields:
-            DealSummary.objects.filter(table_id=table_id, deal_no=deal_no).update(**fields)
+            writes.update(DealSummary, {"table_id": table_id, "deal_no": deal_no}, fields)
     if created:
-        DealSummary.objects.bulk_create(created)
+        writes.insert(DealSummary, created)
     if players:
-        DealPlayer.objects.bulk_create(players)
+        writes.insert(DealPlayer, players)
+
+
+class Writes:
+    """The row writes of one batch. On PostgreSQL they go to the server as ONE statement (each a
+    data-modifying CTE), so a command's projection costs one round trip; elsewhere one statement
+    each. Values pass through each field's get_db_prep_value, as the ORM would send them."""
+
+    CHUNK = 200                      # rows per INSERT (bound-parameter limits)
+
+    def __init__(self) -> None:
+        self.statements: list[tuple[str, list[Any]]] = []
+
+    def insert(self, model: type[models.Model], rows: list[dict[str, Any]], *,
+               conflict: tuple[str, ...] = (), update: tuple[str, ...] = (),
+               ignore_conflicts: bool = False) -> None:
+        """INSERT rows (missing fields take their model defaults); upsert on `conflict`."""
+        defaults = _defaults(model)
+        full = [{**defaults, **row} for row in rows]
+        names = list(full[0])
+        columns = ", ".join(_column(model, n) for n in names)
+        suffix = ""
+        if update:
+            suffix = (f" ON CONFLICT ({', '.join(_column(model, n) for n in conflict)}) DO UPDATE SET "
+                      + ", ".join(f"{_column(model, n)} = excluded.{_column(model, n)}" for n in update))
+        elif ignore_conflicts:
+            suffix = " ON CONFLICT DO NOTHING"
+        row_sql = "(" + ", ".join(["%s"] * len(names)) + ")"
+        for start in range(0, len(full), self.CHUNK):
+            chunk = full[start:start + self.CHUNK]
+            params = [_prep(model, n, row[n]) for row in chunk for n in names]
+            self.statements.append((f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES "
+                                    f"{', '.join([row_sql] * len(chunk))}{suffix}", params))
+
+    def update(self, model: type[models.Model], where: dict[str, Any], values: dict[str, Any]) -> None:
+        sets = ", ".join(f"{_column(model, n)} = %s" for n in values)
+        cond = " AND ".join(f"{_column(model, n)} = %s" for n in where)
+        params = [_prep(model, n, v) for n, v in (*values.items(), *where.items())]
+        self.statements.append((f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {cond}", params))
+
+    def flush(self) -> None:
+        if not self.statements:
+            return
+        if dbapi.on_postgres():
+            sql = "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(self.statements))
+            params = [p for _, ps in self.statements for p in ps]
+            with dbapi.cursor() as cursor:
+                cursor.execute(sql + " SELECT 1", params)
+        else:
+            with connection.cursor() as cursor:
+                for sql, params in self.statements:
+                    cursor.execute(sql, params)
+        self.statements = []
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    return _quote(model._meta.get_field(name).column)
+
+
+def _prep(model: type[models.Model], name: str, value: Any) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def _defaults(model: type[models.Model]) -> dict[str, Any]:
+    return {f.name: f.get_default() for f in model._meta.concrete_fields
+            if not (f.primary_key and isinstance(f, models.AutoField | models.BigAutoField))}
 
 
 def seat_may_owe(account: str) -> bool:

@@ -28,10 +28,11 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from guts_backend.problems import Problem, document_problem
+from ledger import dbapi
 from ledger.accounts import account_kind, transfers_of
 from ledger.money import InsufficientFunds
 from ledger.selectors import player_stream
@@ -166,10 +167,10 @@ def lock_table(table_id: str) -> None:
     """PostgreSQL: hold this table's advisory lock until the transaction ends (commands on one
     table queue here instead of clashing at append; other tables are not blocked). SQLite already
     serialises writers at BEGIN IMMEDIATE."""
-    if connection.vendor != "postgresql":
+    if not dbapi.on_postgres():
         return
     key = int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
-    with connection.cursor() as cursor:
+    with dbapi.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [TABLE_LOCK_CLASS, key])
 
 
