@@ -12,13 +12,14 @@ and the seat debt policy for `allow_debt` tables (D-GEN-06).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from ledger import dbapi
 from ledger.money import register_debt_policy
@@ -188,6 +189,7 @@ class Writes:
 
     def __init__(self) -> None:
         self.statements: list[tuple[str, list[Any]]] = []
+        self.conn = connections[DEFAULT_DB_ALIAS]          # resolve the thread-local proxy once
 
     def insert(self, model: type[models.Model], rows: list[dict[str, Any]], *,
                conflict: tuple[str, ...] = (), update: tuple[str, ...] = (),
@@ -206,14 +208,14 @@ class Writes:
         row_sql = "(" + ", ".join(["%s"] * len(names)) + ")"
         for start in range(0, len(full), self.CHUNK):
             chunk = full[start:start + self.CHUNK]
-            params = [_prep(model, n, row[n]) for row in chunk for n in names]
+            params = [self._prep(model, n, row[n]) for row in chunk for n in names]
             self.statements.append((f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES "
                                     f"{', '.join([row_sql] * len(chunk))}{suffix}", params))
 
     def update(self, model: type[models.Model], where: dict[str, Any], values: dict[str, Any]) -> None:
         sets = ", ".join(f"{_column(model, n)} = %s" for n in values)
         cond = " AND ".join(f"{_column(model, n)} = %s" for n in where)
-        params = [_prep(model, n, v) for n, v in (*values.items(), *where.items())]
+        params = [self._prep(model, n, v) for n, v in (*values.items(), *where.items())]
         self.statements.append((f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {cond}", params))
 
     def flush(self) -> None:
@@ -231,16 +233,18 @@ class Writes:
         self.statements = []
 
 
+    def _prep(self, model: type[models.Model], name: str, value: Any) -> Any:
+        return model._meta.get_field(name).get_db_prep_save(value, self.conn)
+
+
+@functools.cache
 def _quote(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return f'"{name}"'                # the quoting of both PostgreSQL and SQLite
 
 
+@functools.cache
 def _column(model: type[models.Model], name: str) -> str:
     return _quote(model._meta.get_field(name).column)
-
-
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
 def _defaults(model: type[models.Model]) -> dict[str, Any]:
