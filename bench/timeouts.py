@@ -1,13 +1,14 @@
 """Declare timeout benchmark: how late timeouts land, with a real Celery worker, beat and Redis.
 
 Not a test: prints a table. 20 tables (2 players, simultaneous declare, 1 s timeout) play 10 deals
-each in which nobody declares: 200 timeouts. A table starts its next deal as soon as its timeout
-is recorded (about 20 timeouts a second in all). Lateness = the DeclareTimedOut event's recorded_at
-minus the deadline its DeclareOpened carried (both stamped by this machine's clock). Runs in a
-scratch database on DATABASE_URL (default: the local PostgreSQL) and a queue of its own on
-CELERY_BROKER_URL (default: the local Redis), with a worker and beat it starts and stops.
+each in which nobody declares: 200 timeouts. The first deals start spread over one timeout (or all
+at once with --burst); a table starts its next deal as soon as its timeout is recorded (about 20
+timeouts a second in all). Lateness = the DeclareTimedOut event's recorded_at minus the deadline
+its DeclareOpened carried (both stamped by this machine's clock). Runs in a scratch database on
+DATABASE_URL (default: the local PostgreSQL) and a queue of its own on CELERY_BROKER_URL (default:
+the local Redis), with a worker and beat it starts and stops.
 
-    python bench/timeouts.py [--tables 20] [--deals 10] [--pool prefork|threads] [--logs DIR]
+    python bench/timeouts.py [--tables 20] [--deals 10] [--pool prefork|threads] [--burst] [--logs DIR]
 
 Target: p99 under 250 ms.
 """
@@ -82,14 +83,25 @@ def start_deal(table: str) -> datetime:
     return next(parse_iso(e.data["deadline"]) for e in started.events if e.type == "DeclareOpened")
 
 
-def play(tables: list[str], deals: int) -> list[Sample]:
+def start_first_deals(tables: list[str], *, burst: bool) -> dict[str, datetime]:
+    """The first deal everywhere: spread evenly over one timeout (a steady load, as tables that are
+    not in step give), or all at once (`burst`: every table's deadline within a few ms)."""
+    deadlines = {}
+    gap = 0.0 if burst else TIMEOUT / len(tables)
+    for table in tables:
+        deadlines[table] = start_deal(table)
+        time.sleep(gap)
+    return deadlines
+
+
+def play(tables: list[str], deals: int, *, burst: bool) -> list[Sample]:
     """Every table plays `deals` deals in which nobody declares, each starting as soon as the last
     one's timeout is recorded (so the tables' deadlines drift apart as they would in a club). One
     query per poll reads the timeouts recorded since the last."""
     from ledger.models import Event
 
     cursor = Event.objects.order_by("-position").values_list("position", flat=True).first() or 0
-    deadlines = {table: start_deal(table) for table in tables}      # the first expire while we start
+    deadlines = start_first_deals(tables, burst=burst)             # the first expire while we start
     played = dict.fromkeys(tables, 0)
     streams = {f"table-{table}": table for table in tables}
     samples: list[Sample] = []
@@ -137,6 +149,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10, help="deals (timeouts) per table")
     parser.add_argument("--pool", choices=("prefork", "threads"), default="prefork",
                         help="the worker pool: prefork as docker-compose runs it, threads as `make run`")
+    parser.add_argument("--burst", action="store_true", help="start every table's first deal at once")
     parser.add_argument("--logs", type=Path, default=None, help="keep the worker and beat logs here")
     args = parser.parse_args()
     broker = os.environ.get("CELERY_BROKER_URL", DEFAULT_BROKER)
@@ -154,7 +167,7 @@ def main() -> None:
                 process.wait_for(BEAT_READY if process.name == "beat" else WORKER_READY)
             tables = open_tables(args.tables)
             started = time.monotonic()
-            samples = play(tables, args.deals)
+            samples = play(tables, args.deals, burst=args.burst)
             seconds = time.monotonic() - started
         finally:
             for process in processes:
@@ -163,6 +176,7 @@ def main() -> None:
         print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
               f"broker: {broker}; worker: {args.pool} x4; sweep every "
               f"{env.get('GUTS_SWEEP_INTERVAL', '2.0')} s")
+        print(f"first deals: {'all at once' if args.burst else 'spread over one timeout'}")
         report(samples, args.tables, seconds)
 
 
