@@ -23,15 +23,18 @@ run: $(STAMP)
 test: $(STAMP)
 	mkdir -p var
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	GUTS_CELERY_QUEUE=guts-test $(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 bench: $(STAMP)
-	$(BIN)/python bench/event_store.py
 	$(BIN)/python bench/evaluators.py
+	$(BIN)/python bench/event_store.py
+	$(BIN)/python bench/deals.py
+	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/timeouts.py
 
 clean:
 	rm -rf $(VENV) var

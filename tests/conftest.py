@@ -25,6 +25,31 @@ def pytest_configure(config: pytest.Config) -> None:
             options["options"] = f"{options.get('options', '')} {TRUNCATE_OPTION}".strip()
 
 
+def purge_test_queue(config: pytest.Config) -> None:
+    """`make test` sends the timers of committed test deals to its own queue (GUTS_CELERY_QUEUE),
+    which no worker consumes; empty it around the run so nothing piles up in the broker."""
+    queue = os.environ.get("GUTS_CELERY_QUEUE", "")
+    if hasattr(config, "workerinput") or not queue.startswith("guts-test"):
+        return
+    from kombu.exceptions import OperationalError
+
+    from guts_backend.celery import app
+
+    try:
+        with app.connection_for_write() as connection:
+            connection.default_channel.queue_purge(queue)
+    except (OSError, OperationalError) as error:      # no broker: nothing to purge
+        print(f"could not purge {queue}: {error}")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    purge_test_queue(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    purge_test_queue(session.config)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if on_postgres():
         return
