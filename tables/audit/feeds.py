@@ -18,11 +18,10 @@ from typing import Any
 from ledger import registry
 from ledger.models import Event
 from ledger.store import StoredEvent
-from tables.audit.access import table_of_stream
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer, deal_is_over, redact_event
-from tables.state import load_table
+from tables.state import load_table, table_id_of
 
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
@@ -37,6 +36,11 @@ class FeedQuery:
     types: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
+
+
+def table_of_stream(stream: str) -> str | None:
+    """The table id of a `table-<uuid>` stream, None for any other stream."""
+    return table_id_of(stream) if stream.startswith("table-") else None
 
 
 def events_page(*, query: FeedQuery, stream: str | None = None) -> list[StoredEvent]:

@@ -15,7 +15,7 @@ from guts_backend.problems import Problem
 from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
 from ledger.accounts import account_kind
 from ledger.models import AccountEntry, Event
-from tables.audit.access import table_of_stream
+from tables.audit.feeds import table_of_stream
 
 
 def check_can_read_account(user: User, account: str) -> None:

@@ -27,7 +27,6 @@ from guts_backend.roles import IsAuditorOrAdmin
 from ledger.store import StoredEvent
 from ledger.verify import verify_ledger
 from tables.audit import examples
-from tables.audit.access import viewer_for
 from tables.audit.authentication import QueryTokenAuthentication
 from tables.audit.deals import check_table, deal_load, table_deals
 from tables.audit.export import canonical, deal_history, deal_text, table_text
@@ -47,6 +46,7 @@ from tables.audit.serializers import (
 )
 from tables.audit.sse import TableEventSource
 from tables.audit.statements import account_entries, check_can_read_account, explained_lines
+from tables.selectors import viewer_of
 from tables.state import table_stream
 
 document_problem("invalid_query", 400, "The query string is not valid.")
@@ -78,7 +78,7 @@ def feed_response(request: Request, events: list[StoredEvent], query: FeedQuery)
     cursor = events[-1].position if events else query.after
     has_more = len(events) == query.limit
     next_url = replace_query_param(request.build_absolute_uri(), "after", cursor) if has_more else None
-    body = {"results": feed_json(events, viewer_for(request.user)), "cursor": cursor,
+    body = {"results": feed_json(events, viewer_of(request.user)), "cursor": cursor,
             "has_more": has_more, "next": next_url}
     return Response(FeedPageSerializer(body).data)
 
@@ -142,7 +142,7 @@ class TableStreamApi(APIView):
     def get(self, request: Request, table_id: UUID) -> StreamingHttpResponse:
         after = last_event_id(request)
         check_table(table_id)
-        source = TableEventSource(stream=table_stream(table_id), viewer=viewer_for(request.user), after=after)
+        source = TableEventSource(stream=table_stream(table_id), viewer=viewer_of(request.user), after=after)
         asgi = isinstance(request._request, ASGIRequest)
         response = StreamingHttpResponse(source.async_messages() if asgi else source.messages(),
                                          content_type="text/event-stream")
@@ -170,7 +170,7 @@ class DealReplayApi(APIView):
     )
     def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
         at = validated_query(ReplayQuerySerializer, request).get("at")
-        return Response(deal_replay(table_id=table_id, deal_no=deal_no, viewer=viewer_for(request.user),
+        return Response(deal_replay(table_id=table_id, deal_no=deal_no, viewer=viewer_of(request.user),
                                     at=at))
 
 
@@ -185,7 +185,7 @@ class DealProofApi(APIView):
     )
     def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
         return Response(ProofSerializer(deal_proof(table_id=table_id, deal_no=deal_no,
-                                                   viewer=viewer_for(request.user))).data)
+                                                   viewer=viewer_of(request.user))).data)
 
 
 class LedgerVerifyApi(APIView):
@@ -260,7 +260,7 @@ class DealHistoryApi(APIView):
                                  status_codes=["200"], media_type="text/plain")],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
-        history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_for(request.user))
+        history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_of(request.user))
         return history_response(request, json_body=history, text=deal_text(history), filename=None)
 
 
@@ -278,7 +278,7 @@ class TableHistoryApi(APIView):
                                  status_codes=["200"], media_type="text/plain")],
     )
     def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
-        viewer = viewer_for(request.user)
+        viewer = viewer_of(request.user)
         histories = [deal_history(record, viewer) for record in table_deals(table_id)]
         document = {"format": "guts-table-history/1", "table_id": str(table_id), "deals": histories}
         return history_response(request, json_body=document, text=table_text(histories),
