@@ -8,8 +8,8 @@ commit in any order, so two concurrent appenders could commit 11 before 10 and a
 skip 10 forever. We therefore serialise appends with a transaction-level lock taken before the
 insert and held until commit:
 
-* PostgreSQL: `pg_advisory_xact_lock(APPEND_LOCK_KEY)` inside `ledger_append_begin()` (migration
-  0002), which then reads the stream heads in the same round trip. PostgreSQL releases the lock
+* PostgreSQL: `pg_advisory_xact_lock(APPEND_LOCK_KEY)`, taken by the functions of migration
+  0002 before they read the stream heads (see Round trips). PostgreSQL releases the lock
   only after the commit is visible, so the next appender's positions are always higher than
   every committed one. (We chose this over xid/snapshot filtering on the read side: it keeps
   readers trivial, and one lock per append is cheap next to the commit's fsync.)
@@ -17,6 +17,13 @@ insert and held until commit:
 
 The cost is that appends are serial; an append nested in a longer caller transaction holds the
 lock until that transaction ends, so callers keep such transactions short.
+
+Round trips (PostgreSQL). Hashes are computed in Python, so the head hash of each stream must be
+known before the insert. When it is (a new stream's is 64 zeros; otherwise this process saw the
+head commit, through an append or a read), `ledger_append_known()` takes the lock, confirms each
+head's version and hash and inserts, in one round trip: an append then costs that plus COMMIT,
+like a raw insert. Otherwise `ledger_append_begin()` locks and reads the heads, then the insert
+follows. Money events add one statement for balances and statement lines, one for checkpoints.
 
 Concurrency: every write names the version its caller saw; a mismatch raises ConcurrencyError
 (the service reloads, re-decides and retries). The (stream, version) unique constraint is the
