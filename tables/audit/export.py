@@ -8,7 +8,7 @@ section is `fairness.proof_json`, the input of `docs/verify_deal.py`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -127,11 +127,11 @@ def deal_text(history: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _seat_lines(seats: list[dict[str, Any]], who: Any) -> list[str]:
+def _seat_lines(seats: list[dict[str, Any]], who: Callable[[str], str]) -> list[str]:
     return [f"  seat {s['seat']}: {who(s['player'])} stack {s['stack']}" for s in seats]
 
 
-def _showdown_lines(showdown: dict[str, Any] | None, who: Any) -> list[str]:
+def _showdown_lines(showdown: dict[str, Any] | None, who: Callable[[str], str]) -> list[str]:
     if showdown is None:
         return []
     lines = [f"Showdown ({showdown['reason']}):"]
@@ -140,7 +140,7 @@ def _showdown_lines(showdown: dict[str, Any] | None, who: Any) -> list[str]:
     return [*lines, f"  best hand: {winners}"]
 
 
-def _settlement_lines(settlement: dict[str, Any] | None, who: Any) -> list[str]:
+def _settlement_lines(settlement: dict[str, Any] | None, who: Callable[[str], str]) -> list[str]:
     if settlement is None:
         return []
     lines = [f"Settlement: {settlement['outcome']}"]
