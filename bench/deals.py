@@ -10,6 +10,8 @@ Rows: (a) the ceiling, raw psycopg single-row insert-and-commit transactions per
 command its own transaction) as a ratio to (a); (c) complete six-player two-card deals per second;
 (d) (b) on a table with 10,000 deals behind it (warm cache, and cold: snapshot + tail every time);
 (e) HTTP: 20 concurrent clients on separate tables against gunicorn on 127.0.0.1, p50/p99 per action.
+The after-commit hooks (the timers' Celery scheduling) are part of a command; (b) is also shown
+without them. CELERY_BROKER_URL defaults to the local Redis here, as in a real deployment.
 Targets: (b) >= 0.5 x (a); (d) within 10% of (b); (e) p99 < 50 ms.
 """
 from __future__ import annotations
@@ -36,6 +38,7 @@ from event_store import DEFAULT_URL, ScratchDatabase, setup_django  # noqa: E402
 PLAYERS = 6
 HISTORY_DEALS = 10_000
 HTTP_CLIENTS = 20
+THINK = 1.0                  # paced run: each client acts about once a second, like a player
 BUY_IN = 10**9
 OPTIONS = {"ante": 1, "min_buy_in": 100, "pot_limit": 200}
 ROUNDS = 5                   # timed slices: raw ceiling and service interleaved (the load swings)
@@ -179,6 +182,7 @@ class Tally:
 
 def service_rows(raw: RawCeiling, seconds: float, history: int) -> list[Row]:
     """(b), (c), (d); each service slice runs right after a raw slice of the same length."""
+    from tables import service
     from tables.state import cache
 
     rng = random.Random(1)
@@ -189,19 +193,27 @@ def service_rows(raw: RawCeiling, seconds: float, history: int) -> list[Row]:
     build = time.perf_counter() - started
     play_commands(fresh, 0.5, rng)                                          # warm up
     play_commands(old, 0.5, rng)
-    tallies = {name: Tally() for name in ("fresh", "old", "cold")}
+    tallies = {name: Tally() for name in ("fresh", "old", "cold", "no_hooks")}
     raws = {name: Tally() for name in tallies}               # the raw slices run next to each case
     slice_ = seconds / ROUNDS
     for _ in range(ROUNDS):
-        for name, table, before in (("fresh", fresh, None), ("old", old, None), ("cold", old, cache.clear)):
+        for name, table, before in (("fresh", fresh, None), ("old", old, None), ("cold", old, cache.clear),
+                                    ("no_hooks", fresh, None)):
             done, spent = raw.done, raw.seconds
             raw.run(slice_)
             raws[name].add((raw.done - done, 0, raw.seconds - spent))
+            hooks = service.registered_after_commit() if name == "no_hooks" else []
+            for hook in hooks:
+                service.unregister_after_commit(hook)
             tallies[name].add(play_commands(table, slice_, rng, before_each=before or (lambda: None)))
-    b, d, cold = tallies["fresh"], tallies["old"], tallies["cold"]
+            for hook in hooks:
+                service.register_after_commit(hook)
+    b, d, cold, bare = tallies["fresh"], tallies["old"], tallies["cold"], tallies["no_hooks"]
     return [
         Row("(b) service commands, each its own transaction", b.commands, b.seconds, "cmd/s",
             f"{b.rate / raws['fresh'].rate:.2f} x (a) of the same slices"),
+        Row("(b) the same without after-commit hooks (timers)", bare.commands, bare.seconds, "cmd/s",
+            f"{bare.rate / raws['no_hooks'].rate:.2f} x (a)"),
         Row("(c) complete 6-player two-card deals", b.deals, b.seconds, "deals/s",
             f"{b.commands / max(b.deals, 1):.1f} commands per deal"),
         Row(f"(d) (b) after {history:,} deals, warm cache", d.commands, d.seconds, "cmd/s",
@@ -246,8 +258,11 @@ class Client:
         self.tokens = tokens
         self.first = next(iter(tokens))
         self.timings: dict[str, list[float]] = {}
+        self.think = 0.0
 
     def call(self, action: str, method: str, path: str, player: str, body: object = None) -> dict:
+        if self.think:
+            time.sleep(self.think * random.uniform(0.5, 1.5))
         headers = {"Authorization": f"Token {self.tokens[player]}", "Content-Type": "application/json"}
         started = time.perf_counter()
         self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
@@ -294,12 +309,20 @@ def http_rows(url: str, seconds: float) -> list[Row]:
     try:
         clients = [Client(port, table, tokens) for table, tokens in clients_setup]
         run_clients(clients, 1.0)                      # warm up: connections, caches
-        for client in clients:
-            client.timings.clear()
-        elapsed = run_clients(clients, seconds)
+        rows = []
+        for think, label in ((0.0, "flat out"), (THINK, f"paced {THINK:g} s")):
+            for client in clients:
+                client.timings.clear()
+                client.think = think
+            elapsed = run_clients(clients, seconds * (1 if think == 0 else 2))
+            rows += latency_rows(clients, elapsed, label)
     finally:
         server.terminate()
         server.wait(timeout=30)
+    return rows
+
+
+def latency_rows(clients: list[Client], elapsed: float, label: str) -> list[Row]:
     merged: dict[str, list[float]] = {}
     for client in clients:
         for action, times in client.timings.items():
@@ -309,7 +332,7 @@ def http_rows(url: str, seconds: float) -> list[Row]:
         times.sort()
         p50 = statistics.median(times) * 1000
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
-        rows.append(Row(f"(e) HTTP {HTTP_CLIENTS} clients: {action}", len(times), elapsed, "req/s",
+        rows.append(Row(f"(e) HTTP {HTTP_CLIENTS} clients, {label}: {action}", len(times), elapsed, "req/s",
                         f"p50 {p50:.1f} ms, p99 {p99:.1f} ms"))
     return rows
 
@@ -330,6 +353,8 @@ def main() -> None:
     seconds = 3.0 if args.quick else 10.0
     history = 1_000 if args.quick else HISTORY_DEALS
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    own_broker = "CELERY_BROKER_URL" not in os.environ
+    os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
     with ScratchDatabase(url) as scratch:
         if not scratch.postgres:
             raise SystemExit("bench/deals.py needs PostgreSQL (DATABASE_URL=postgres://...)")
@@ -341,6 +366,10 @@ def main() -> None:
         raw.conn.close()
         rows += http_rows(scratch.url, seconds)
         print_table(rows)
+        if own_broker:                 # the timers' tasks for the scratch tables: nobody runs them
+            from guts_backend.celery import app
+
+            app.control.purge()
 
 
 if __name__ == "__main__":

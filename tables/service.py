@@ -94,6 +94,10 @@ def register_after_commit(fn: AfterCommit) -> AfterCommit:
     return fn
 
 
+def registered_after_commit() -> list[AfterCommit]:
+    return list(_after_commit)
+
+
 def unregister_after_commit(fn: AfterCommit) -> None:
     if fn in _after_commit:
         _after_commit.remove(fn)
