@@ -236,7 +236,7 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     server = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "gunicorn"), "guts_backend.wsgi", "-b", f"127.0.0.1:{port}",
-         "-w", "2", "-k", "gthread", "--threads", "10", "--log-level", "warning"],
+         "-w", "2", "-k", "gthread", "--threads", "10", "--keep-alive", "30", "--log-level", "warning"],
         cwd=ROOT, env=env)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -264,9 +264,16 @@ class Client:
         if self.think:
             time.sleep(self.think * random.uniform(0.5, 1.5))
         headers = {"Authorization": f"Token {self.tokens[player]}", "Content-Type": "application/json"}
+        payload = json.dumps(body) if body is not None else None
         started = time.perf_counter()
-        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+            response = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            self.conn.close()              # the server closed an idle keep-alive connection
+            started = time.perf_counter()
+            self.conn.request(method, path, body=payload, headers=headers)
+            response = self.conn.getresponse()
         data = response.read()
         self.timings.setdefault(action, []).append(time.perf_counter() - started)
         if response.status >= 400:
