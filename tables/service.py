@@ -83,6 +83,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
 for _code, (_status, _example) in PROBLEM_STATUS.items():
     document_problem(_code, _status, _example)
 
+PROBLEM_MEMBERS = frozenset({"type", "title", "status", "code", "detail"})   # never overwritten by details
+
 AfterCommit = Callable[[str, list[StoredEvent]], None]
 _after_commit: list[AfterCommit] = []
 
@@ -117,7 +119,8 @@ def problem_of(error: DomainError) -> Problem:
     """The problem for an engine error. A code missing from the table is a 409 rather than a 500
     (a test checks that the table covers every code the engine declares)."""
     status, _ = PROBLEM_STATUS.get(error.code, (409, ""))
-    return Problem(error.code, str(error), status=status, **error.detail)
+    extra = {k: v for k, v in error.detail.items() if k not in PROBLEM_MEMBERS}
+    return Problem(error.code, str(error), status=status, **extra)
 
 
 def _stale(table_id: str, expected: int, actual: int | None) -> Problem:
