@@ -15,10 +15,6 @@ from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
 from ledger.cashier import player_create
 from ledger.models import Event
 
-# On PostgreSQL, transactional tests are flushed with TRUNCATE, which the event table refuses unless
-# the session sets ledger.allow_truncate; the ledger tests' hook sets it (idempotent if both load).
-from tests.ledger.conftest import pytest_configure  # noqa: F401
-
 _names = itertools.count(1)
 
 

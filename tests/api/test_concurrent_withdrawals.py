@@ -17,7 +17,7 @@ THREADS = 8          # 8 x 150 = 1200 > 1000: at most 6 can succeed
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_withdrawals_never_exceed_the_balance() -> None:
     player = player_create(username="racer", password="racer-password")
     cashier_deposit(player_id=player.pk, amount=BANKROLL)

@@ -19,7 +19,7 @@ from tests.e2e.conftest import CeleryStack
 from tests.e2e.helpers import MARGIN, TIMEOUT, deadline_of, events, table_with, wait_for_events, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2e-timers"),
-              pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fast_password_hashing")]
 
 def test_nobody_declares_and_everyone_is_out_within_a_second_of_the_deadline(timers: CeleryStack) -> None:

@@ -17,7 +17,7 @@ from tests.e2e.conftest import CeleryStack
 from tests.e2e.helpers import MARGIN, TIMEOUT, deadline_of, events, table_with, wait_for_events
 
 pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2e-worker-loss"),
-              pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fast_password_hashing")]
 
 

@@ -1,9 +1,5 @@
-"""Ledger test helpers.
-
-On PostgreSQL, Django flushes the database after transactional tests with TRUNCATE, which the
-event table's trigger rejects unless the session sets `ledger.allow_truncate = on` (migration
-0002). Test connections set it at startup; the trigger tests turn it off to prove the guard.
-"""
+"""Ledger test helpers. (The PostgreSQL flush option every test connection needs is set in the
+root conftest.)"""
 from __future__ import annotations
 
 import itertools
@@ -12,22 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from ledger import registry
 from ledger.money import CASHIER, Transfer, player_account
 from ledger.store import NewEvent, StreamWrite, append, stream_version
-
-TRUNCATE_OPTION = "-c ledger.allow_truncate=on"
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.postgresql":
-        options = database.setdefault("OPTIONS", {})
-        if TRUNCATE_OPTION not in options.get("options", ""):
-            options["options"] = f"{options.get('options', '')} {TRUNCATE_OPTION}".strip()
-
 
 _counter = itertools.count()
 
