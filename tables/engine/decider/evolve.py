@@ -79,7 +79,7 @@ def apply_transfers(state: TableState, transfers: Iterable[Data]) -> TableState:
 def _table_opened(state: TableState, data: Data) -> TableState:
     decks = data.get("stacked_decks")
     return replace(state, status="open", table_id=data["table_id"], variant=data["variant"],
-                   options=tuple(data["options"].items()),
+                   options=tuple(sorted(data["options"].items())),
                    stacked_decks=tuple(tuple(d) for d in decks) if decks else None)
 
 

@@ -146,7 +146,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
     decks = data["stacked_decks"]
     return TableState(
         status=data["status"], table_id=data["table_id"], variant=data["variant"],
-        options=tuple(data["options"].items()),
+        options=tuple(sorted(data["options"].items())),
         stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
         seats=tuple(Seat(*seat) for seat in data["seats"]),
         pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],

@@ -1,8 +1,11 @@
 """Seats, money in and out of the table, opening and closing (D-GEN-06, D-GEN-07)."""
 from __future__ import annotations
 
+import json
+
 from tables.engine.decider.commands import CloseTable, Leave, OpenTable, SitDown, StartDeal, TopUp
-from tables.engine.decider.events import PLAYER_LEFT, TABLE_CLOSED, TABLE_OPENED
+from tables.engine.decider.events import PLAYER_LEFT, TABLE_CLOSED, TABLE_OPENED, Event
+from tables.engine.decider.evolve import fold
 
 from .helpers import Session, one, stack_deck, start, table, transfers
 
@@ -125,3 +128,11 @@ def test_d_gen_06_leaving_with_a_debt_settles_it_from_the_bankroll() -> None:
     events = session.do(Leave("c"))
     assert transfers(events) == [("player:c", "seat:c", 60)]
     assert one(events, PLAYER_LEFT).data["cash_out"] == -60
+
+
+def test_state_from_stored_events_equals_state_from_memory() -> None:
+    """The store gives JSON back with keys sorted; the folded state must not depend on key order."""
+    session = table("abc")
+    start(session)
+    stored = [Event(e.type, json.loads(json.dumps(e.data, sort_keys=True))) for e in session.events]
+    assert fold(stored) == session.state
