@@ -58,7 +58,9 @@ class Club:
 
 
 @pytest.fixture
-def club(db: Any) -> Club:
+def club(db: Any, settings: Any) -> Club:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]   # test speed only
+
     def player(name: str) -> AbstractUser:
         user = player_create(username=f"{name}{next(_names)}", password="pw-not-used", display_name=name)
         cashier_deposit(player_id=user.pk, amount=100_000)
