@@ -50,6 +50,10 @@ def deal_is_over(state: TableState, deal_no: int | None) -> bool:
 def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
                  deal_over: bool) -> dict[str, Any]:
     """`data` as `viewer` may see it (a new dict; the input is not changed)."""
+    if event_type == ev.TABLE_OPENED and data.get("stacked_decks"):
+        # A stacked table's decks are every future hand: nobody reads them back (the dealt cards
+        # of each deal become visible through CardsDealt/ShowdownHeld under the rules below).
+        return {**data, "stacked_decks": None, "stacked_deck_count": len(data["stacked_decks"])}
     if event_type == ev.DEAL_STARTED:
         return {k: v for k, v in data.items() if k != "seed"}
     if event_type == ev.CARDS_DEALT:

@@ -141,3 +141,14 @@ def test_deal_is_over_for_redaction() -> None:
     start(session)
     assert deal_is_over(session.state, 1)
     assert not deal_is_over(session.state, 2)
+
+
+def test_stacked_decks_are_never_read_back_from_the_opening_event() -> None:  # DESIGN §2.6
+    session = table(decks=[DECK])
+    opened = session.events[0]
+    for viewer in (ANN, BOB, ADMIN, AUDITOR):
+        for over in (False, True):
+            seen = redact_event(opened.type, opened.data, viewer, deal_over=over)
+            assert seen["stacked_decks"] is None
+            assert seen["stacked_deck_count"] == 1
+            assert not any(card in json.dumps(seen) for card in DECK)
