@@ -77,8 +77,12 @@ class TablesProjector(Projector):
         players: list[dict[str, Any]] = []
         opened_at: datetime | None = None
         seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
+        snapshots: list[dict[str, Any]] = []           # one per deal boundary, also when rebuilding
         for event in events:
             previous, state = state, evolve(state, ev.Event(event.type, event.data))
+            if event.type in SNAPSHOT_AFTER:
+                snapshots.append({"table_id": table_id, "version": event.version,
+                                  "state": state_to_json(state)})
             if event.type == ev.TABLE_OPENED:
                 opened_at = event.recorded_at
             elif event.type == ev.PLAYER_SEATED:
@@ -95,9 +99,8 @@ class TablesProjector(Projector):
         _write_table_view(writes, table_id, state, last, opened_at)
         _write_seats(writes, table_id, before.seats, seated, state.seats)
         _write_deals(writes, table_id, deals, players)
-        if any(event.type in SNAPSHOT_AFTER for event in events):
-            writes.insert(TableSnapshot, [{"table_id": table_id, "version": last.version,
-                                           "state": state_to_json(state)}], ignore_conflicts=True)
+        if snapshots:
+            writes.insert(TableSnapshot, snapshots, ignore_conflicts=True)
         writes.flush()
         cache.put(table_id, Loaded(state, last.version, last.hash))
 

@@ -11,7 +11,7 @@ from ledger.models import AccountBalance, AccountEntry
 from ledger.money import check_conservation
 from ledger.projections import rebuild_all
 from tables import service
-from tables.models import DealPlayer, DealSummary, SeatView, TableView
+from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
 from tables.state import cache, load_table
 
 pytestmark = pytest.mark.django_db
@@ -49,10 +49,14 @@ def test_rebuild_projections_equals_live(funded_player: Any) -> None:
     tables = [play(funded_player, "sequential", 12, rng), play(funded_player, "simultaneous", 12, rng)]
     assert DealSummary.objects.filter(table_id__in=tables, reserve_after__gt=0).exists()   # RES-01 ran
     live = {model: rows(model, key) for model, key in COMPARED}
+    snapshots = sorted(TableSnapshot.objects.values_list("table_id", "version"))
     states = {table: load_table(table).state for table in tables}
     rebuild_all()
     for model, key in COMPARED:
         assert rows(model, key) == live[model], model.__name__
+    # DESIGN §2.5: a snapshot at every deal boundary, also when the log is replayed in big batches
+    assert sorted(TableSnapshot.objects.values_list("table_id", "version")) == snapshots
+    assert len(snapshots) == 24
     cache.clear()
     for table in tables:
         assert load_table(table).state.seats == states[table].seats
