@@ -32,7 +32,7 @@ from tables.engine.decider.state import DealState, Seat, TableState, state_to_js
 from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
 from tables.state import Loaded, cache, state_before, table_id_of
 
-SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.TABLE_CLOSED})
+SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.GAME_ENDED, ev.TABLE_CLOSED})   # deal boundaries
 
 
 def table_phase(state: TableState) -> str:
