@@ -67,6 +67,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "deal_in_progress": (409, "a deal is in progress"),
     "no_deal": (409, "no deal is in progress"),
     "already_declared": (409, "7 has declared"),
+    "already_passed": (409, "7 has passed a card"),
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),
@@ -312,6 +313,14 @@ def deal_declare(*, table_id: str, player_id: int, deal_no: int, choice: str,
                  expected_version: int | None = None) -> CommandResult:
     """Declare in or out; the decider rejects a stale deal number (deal_over / wrong_deal)."""
     return execute(table_id, cmd.Declare(str(player_id), deal_no, choice), now=now, meta=meta,
+                   expected_version=expected_version)
+
+
+def deal_pass(*, table_id: str, player_id: int, deal_no: int, card: str,
+              now: datetime | None = None, meta: Mapping[str, Any] | None = None,
+              expected_version: int | None = None) -> CommandResult:
+    """AO-06 pass_right: pass one card to the player on the right while everyone is out."""
+    return execute(table_id, cmd.PassCard(str(player_id), deal_no, card), now=now, meta=meta,
                    expected_version=expected_version)
 
 

@@ -41,10 +41,13 @@ class Deadline:
         return parse_iso(self.deadline)
 
 
+WINDOWS_WITH_DEADLINES = frozenset({ev.DECLARE_OPENED, ev.PASS_OPENED})   # AO-06 passes time out too
+
+
 def deadlines_opened(table_id: str, events: list[StoredEvent]) -> list[Deadline]:
     """The deadlines of the turns and windows these events opened, in order."""
     return [Deadline(table_id, event.data["deal_no"], event.data["deadline"])
-            for event in events if event.type == ev.DECLARE_OPENED and event.data.get("deadline")]
+            for event in events if event.type in WINDOWS_WITH_DEADLINES and event.data.get("deadline")]
 
 
 def timer_queue() -> str:

@@ -340,6 +340,31 @@ class DeclaresApi(APIView):
         return table_response(result, request)
 
 
+class PassesApi(APIView):
+    """Pass one card to the player on your right (all_out=pass_right, AO-06: everyone was out)."""
+
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        card = serializers.CharField(max_length=3, help_text="A card in your hand, e.g. 'Ks' or '10d'.")
+
+        class Meta:
+            ref_name = "PassInput"
+
+    @command_schema("tables_passes_create", "Pass a card", InputSerializer, {"deal_no": 4, "card": "Ks"},
+                    ("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                     "already_passed", "invalid_card"))
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        data = validated(self.InputSerializer, request)
+        result = service.deal_pass(table_id=table_id, player_id=acting_player(request),
+                                   deal_no=data["deal_no"], card=data["card"],
+                                   meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
 class PlayerDealsApi(APIView):
     """The deals a player was dealt into (the player, club admins and auditors), redacted."""
 

@@ -198,9 +198,9 @@ def _common_options(max_seats: int) -> tuple[Option, ...]:
         Option("all_out", "choice", "carry",
                "every player out: carry the pot, extra ante, wimp rules, best hand matches, or one "
                "more card each and a new declare (best hand of the size dealt, of all cards held)",
-               "AO-01..05, AO-07, D-AO",
+               "AO-01..07, D-AO",
                choices=("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches",
-                        "extra_card")),
+                        "extra_card", "pass_right")),
         Option("dealer_forced_in", "bool", True,
                "dealer automatically in when all others are out (sequential declare only)",
                "G2-10, D-G2-05"),

@@ -60,9 +60,16 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class PassCard:
+    player_id: str
+    deal_no: int
+    card: str                    # AO-06: the card to pass to the player on his right
+
+
+@dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | ExpireDeclare)
+           | PassCard | ExpireDeclare)

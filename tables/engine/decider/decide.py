@@ -268,12 +268,43 @@ def _declare(state: TableState, c: cmd.Declare, now: datetime) -> list[ev.Event]
     return then_advance(state, [declared], now)
 
 
+def check_pass(state: TableState, player: str, deal_no: int, card: str) -> str:
+    """AO-06: the player is in the open pass window and holds the card; returns it normalised."""
+    check_open(state)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    if not deal.passing or player not in deal.order:
+        raise DomainError("not_your_turn", "no pass is open for this player", player=player)
+    if deal.passed[deal.index(player)] is not None:
+        raise DomainError("already_passed", f"{player} has passed a card", player=player)
+    try:
+        text = str(parse_card(card))
+    except CardError:
+        raise DomainError("invalid_card", f"not a card: {card!r}", card=card) from None
+    if text not in deal.hands[deal.index(player)]:
+        raise DomainError("invalid_card", f"{text} is not in the player's hand", card=text)
+    return text
+
+
+def _pass_card(state: TableState, c: cmd.PassCard, now: datetime) -> list[ev.Event]:
+    card = check_pass(state, c.player_id, c.deal_no, c.card)
+    passed = ev.Event(ev.CARD_PASSED, {"deal_no": c.deal_no, "player": c.player_id, "card": card,
+                                       "timed_out": False})
+    return then_advance(state, [passed], now)
+
+
 def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
     """The timer's command: idempotent; nothing unless the open turn/window is overdue at `now`."""
     deal = state.live
     if (state.status != "open" or deal is None or deal.deal_no != c.deal_no or not deal.awaiting
             or deal.deadline is None or now < parse_iso(deal.deadline)):
         return []
+    if deal.passing:                  # AO-06: whoever has not chosen passes his first card
+        passed = [ev.Event(ev.CARD_PASSED, {"deal_no": deal.deal_no, "player": p, "timed_out": True,
+                                            "card": deal.hands[deal.index(p)][0]})
+                  for p in deal.awaiting]
+        return then_advance(state, passed, now)
     timed_out = ev.Event(ev.DECLARE_TIMED_OUT, {"deal_no": deal.deal_no, "players": list(deal.awaiting),
                                                 "effect": state.opts["timeout_effect"]})
     return then_advance(state, [timed_out, *_sat_out_for_timeouts(state, deal.awaiting)], now)
@@ -329,4 +360,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.ExpireDeclare: _expire_declare,
     cmd.SitOut: _sit_out,
     cmd.SitIn: _sit_in,
+    cmd.PassCard: _pass_card,
 }

@@ -21,6 +21,11 @@ Types and their data (besides ``transfers`` where money moves):
 - Declared: deal_no, player, choice, sealed (simultaneous: hidden until DeclaresRevealed),
   forced (G2-10 dealer forced in)
 - DeclareTimedOut: deal_no, players, effect ("out")
+- PassOpened: deal_no, players, deadline (AO-06 pass_right: everyone out, each passes one card right)
+- CardPassed: deal_no, player, card (SECRET: the passer's own; auditors once the deal is over),
+  timed_out (the timer passed his first card)
+- CardsExchanged: deal_no, player, gave, received, cards (his new hand; hidden like CardsDealt);
+  after the last one a new declare opens
 - PlayerSatOut: player, reason ("timeouts": sit_out_after consecutive timeouts | "requested"),
   timeouts (the consecutive count)
 - PlayerSatIn: player
@@ -49,6 +54,9 @@ DECLARED = "Declared"
 DECLARE_TIMED_OUT = "DeclareTimedOut"
 DECLARES_REVEALED = "DeclaresRevealed"
 PLAYER_SAT_OUT = "PlayerSatOut"
+PASS_OPENED = "PassOpened"
+CARD_PASSED = "CardPassed"
+CARDS_EXCHANGED = "CardsExchanged"
 PLAYER_SAT_IN = "PlayerSatIn"
 SHOWDOWN_HELD = "ShowdownHeld"
 POT_SETTLED = "PotSettled"

@@ -124,6 +124,33 @@ def _cards_dealt(state: TableState, data: Data) -> TableState:
     return state.with_deal(hands=hands)
 
 
+def _pass_opened(state: TableState, data: Data) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(passing=True, passed=(None,) * len(deal.order),
+                           awaiting=tuple(data["players"]), deadline=data["deadline"])
+
+
+def _card_passed(state: TableState, data: Data) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    i = deal.index(data["player"])
+    awaiting = tuple(p for p in deal.awaiting if p != data["player"])
+    return state.with_deal(passed=(*deal.passed[:i], data["card"], *deal.passed[i + 1:]),
+                           awaiting=awaiting, deadline=deal.deadline if awaiting else None)
+
+
+def _cards_exchanged(state: TableState, data: Data) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    i = deal.index(data["player"])
+    hands = (*deal.hands[:i], tuple(data["cards"]), *deal.hands[i + 1:])
+    if data["player"] == deal.order[-1]:                        # AO-06: a new declare follows
+        return state.with_deal(hands=hands, passing=False, passed=(), choices=(None,) * len(deal.order),
+                               forced=None, step=_declare_step(state, deal.step))
+    return state.with_deal(hands=hands)
+
+
 def _declare_step(state: TableState, before: int) -> int:
     program = state.rules.program
     return max(i for i in range(before) if program[i].kind == "declare")
@@ -215,4 +242,7 @@ _HANDLERS: dict[str, Callable[[TableState, Data], TableState]] = {
     ev.GAME_ENDED: _game_ended,
     ev.PLAYER_SAT_OUT: _player_sat_out,
     ev.PLAYER_SAT_IN: _player_sat_in,
+    ev.PASS_OPENED: _pass_opened,
+    ev.CARD_PASSED: _card_passed,
+    ev.CARDS_EXCHANGED: _cards_exchanged,
 }

@@ -130,6 +130,8 @@ def _showdown(state: TableState, deal: DealState, step: Step, now: datetime) -> 
     in_players = deal.in_players()
     if not in_players and state.opts["all_out"] == "extra_card" and _pack_serves_a_round(deal):
         return _extra_card(state, deal)                       # AO-07: then a new declare
+    if not in_players and state.opts["all_out"] == "pass_right":
+        return _pass_right(state, deal, now)                  # AO-06: then a new declare
     if len(in_players) == 1:                                  # G2-11: no need to show
         reason, shown = "uncontested", ()
     elif in_players:                                          # G2-12
@@ -175,6 +177,27 @@ def _extra_card(state: TableState, deal: DealState) -> list[ev.Event]:
     return [ev.Event(ev.CARDS_DEALT, {"deal_no": deal.deal_no, "player": player, "face": "down",
                                       "cards": [*deal.hands[i], str(cards[i])], "extra": True})
             for i, player in enumerate(deal.order)]
+
+
+def _pass_right(state: TableState, deal: DealState, now: datetime) -> list[ev.Event]:
+    """AO-06, D-AO: everyone passes one card to the player on his right (counter-clockwise: the
+    previous one in deal order), chosen before seeing what he receives (sealed); then a new
+    declare. Repeats while everyone stays out."""
+    if not deal.passing:
+        deadline = iso(now + timedelta(seconds=state.opts["declare_timeout"]))
+        return [ev.Event(ev.PASS_OPENED, {"deal_no": deal.deal_no, "players": list(deal.order),
+                                          "deadline": deadline})]
+    if None in deal.passed:
+        return []
+    events = []
+    for i, player in enumerate(deal.order):
+        gave, received = deal.passed[i], deal.passed[(i + 1) % len(deal.order)]
+        hand = list(deal.hands[i])
+        hand.remove(gave)
+        events.append(ev.Event(ev.CARDS_EXCHANGED, {"deal_no": deal.deal_no, "player": player,
+                                                    "gave": gave, "received": received,
+                                                    "cards": [*hand, received]}))
+    return events
 
 
 # --- settle ----------------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ class DealState(NamedTuple):
     commitment: str | None = None
     stacked: bool = False
     over: bool = False
+    passing: bool = False                     # AO-06: a pass-right window is open
+    passed: tuple[str | None, ...] = ()       # aligned with order: the card each chose to pass (sealed)
 
     def index(self, player: str) -> int:
         return self.order.index(player)
@@ -142,7 +144,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
     deal = None
     if data["deal"] is not None:
         raw = data["deal"]
-        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields})
+        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields if name in raw})
     decks = data["stacked_decks"]
     return TableState(
         status=data["status"], table_id=data["table_id"], variant=data["variant"],

@@ -62,6 +62,13 @@ def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
             return dict(data)
         return {**{k: v for k, v in data.items() if k != "cards"}, "cards": None,
                 "card_count": len(data["cards"])}
+    if event_type in (ev.CARD_PASSED, ev.CARDS_EXCHANGED):      # AO-06: like dealt cards
+        own = viewer.player_id is not None and viewer.player_id == data["player"]
+        if own or (viewer.role == "auditor" and deal_over):
+            return dict(data)
+        hidden = ("card", "gave", "received", "cards")
+        return {**{k: v for k, v in data.items() if k not in hidden}, **dict.fromkeys(
+            (k for k in hidden if k in data), None)}
     if event_type == ev.DECLARED and data.get("sealed"):
         own = viewer.player_id is not None and viewer.player_id == data["player"]
         if own or deal_over:
@@ -81,7 +88,11 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if _allowed(check_start_deal, state, player_id, _ANY_SEED):
         actions.append({"action": "start_deal"})
     deal = state.live
-    if deal is not None and player_id in deal.awaiting:
+    if deal is not None and deal.passing and player_id in deal.awaiting:      # AO-06
+        actions.append({"action": "pass", "deal_no": deal.deal_no,
+                        "choices": list(deal.hands[deal.index(player_id)]), "deadline": deal.deadline,
+                        "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
+    elif deal is not None and player_id in deal.awaiting:
         choices = [c for c in ("in", "out") if _allowed(check_declare, state, player_id, deal.deal_no, c)]
         if choices:
             actions.append({"action": "declare", "deal_no": deal.deal_no, "choices": choices,
@@ -136,6 +147,8 @@ def _phase(state: TableState) -> str:
     if state.status != "open":
         return state.status                  # "new" | "closed"
     step = state.current_step()
+    if state.live is not None and state.live.passing:
+        return "pass"                        # AO-06
     return step.kind if step is not None else "between_deals"
 
 
