@@ -77,6 +77,8 @@ def _hands(events: list[dict[str, Any]], participants: list[str]) -> list[dict[s
             hand = hands[data["player"]]
             hand["cards"] = data["cards"]
             hand["card_count"] = data.get("card_count", len(data["cards"] or ()))
+        elif kind == ev.CARDS_EXCHANGED and data.get("cards") is not None:     # AO-06 pass_right
+            hands[data["player"]]["cards"] = data["cards"]
         elif kind == ev.DECLARED:
             hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))
         elif kind == ev.DECLARE_TIMED_OUT:

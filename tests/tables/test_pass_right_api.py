@@ -66,3 +66,16 @@ def test_ao_06_passes_through_the_api(all_out_table: tuple[str, list[int]]) -> N
     hand_b = client_b.get(f"/api/v1/tables/{table}").json()
     mine = next(p for p in hand_b["deal"]["players"] if p["player"] == str(b))
     assert sorted(mine["cards"]) == ["As", "Jd"]
+
+
+def test_ao_06_hand_history_shows_the_hand_after_the_exchange(all_out_table: tuple[str, list[int]]) -> None:
+    table, (a, b, c) = all_out_table
+    for player, card in ((b, "Ks"), (c, "Jd"), (a, "7h")):
+        service.deal_pass(table_id=table, player_id=player, deal_no=1, card=card)
+    history = api_client_for(b).get(f"/api/v1/tables/{table}/deals/1/history?format=json").json()
+    hands = {h["player"]: h["cards"] for h in history["hands"]}
+    assert sorted(hands[str(b)]) == ["As", "Jd"]
+    assert hands[str(c)] is None
+    assert hands[str(a)] is None
+    text = api_client_for(b).get(f"/api/v1/tables/{table}/deals/1/history?format=text")
+    assert text.status_code == 200
