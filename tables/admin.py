@@ -1,13 +1,19 @@
 """Django admin: read-only windows on the table projections.
 
 Hole cards never appear here (DESIGN §2.6): DealSummary is shown without `hands` (only the shown
-players are listed) and TableSnapshot, which holds live hands and seeds, is not registered.
+players are listed), TableSnapshot, which holds live hands and seeds, is not registered, and the
+event log (registered by the ledger) is shown through the same redaction as the audit feed.
 """
 from __future__ import annotations
 
+import json
+
 from django.contrib import admin
 
-from ledger.admin import ReadOnlyAdmin
+from ledger.admin import EventAdmin, ReadOnlyAdmin
+from ledger.models import Event
+from tables.audit.feeds import feed_json, stored_event
+from tables.engine.decider.view import Viewer
 from tables.models import DealSummary, SeatView, TableView
 
 
@@ -33,3 +39,20 @@ class DealSummaryAdmin(ReadOnlyAdmin):
     list_filter = ("over", "outcome")
     search_fields = ("table_id",)
     exclude = ("hands",)           # hole cards: only through the redacting selectors
+
+
+admin.site.unregister(Event)
+
+
+@admin.register(Event)
+class RedactedEventAdmin(EventAdmin):
+    """The event log as an auditor sees it (DESIGN §2.6: the admin is a read path too): a live
+    deal's hidden cards, sealed declares and the deck seed never appear; finished deals in full."""
+
+    fields = ("position", "stream", "version", "type", "recorded_at", "meta", "as_auditor_sees_it")
+    readonly_fields = fields
+
+    @admin.display(description="event (redacted as for an auditor)")
+    def as_auditor_sees_it(self, obj: Event) -> str:
+        seen = feed_json([stored_event(obj)], Viewer(None, "auditor"))[0]
+        return json.dumps(seen, indent=2, sort_keys=True, default=str)

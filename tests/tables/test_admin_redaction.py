@@ -1,0 +1,47 @@
+"""The Django admin is a read path too (DESIGN §2.6): the event log shows a live deal's hidden
+cards and seed to nobody, and a finished deal in full, as the audit feed shows it to an auditor."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from ledger.models import Event
+from tables import service
+
+pytestmark = pytest.mark.django_db
+
+
+def quoted(card: str) -> str:
+    """A card as a JSON string in the admin's HTML (two letters alone also occur in ordinary text)."""
+    return f"&quot;{card}&quot;"
+
+
+def admin_page(client: Client, event: Event) -> str:
+    response = client.get(f"/admin/ledger/event/{event.pk}/change/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -> None:
+    superuser = get_user_model().objects.create_superuser("root", "root@example.com", "pw-root-123")
+    client = Client()
+    client.force_login(superuser)
+    players = [funded_player(1000) for _ in range(3)]
+    table = service.table_open(variant="guts2", options={"ante": 5}).table_id
+    for player in players:
+        service.table_sit_down(table_id=table, player_id=player, buy_in=200)
+    live = service.deal_start(table_id=table).state.live
+    stream = Event.objects.filter(stream=f"table-{table}")
+    dealt = stream.filter(type="CardsDealt").first()
+    started = stream.get(type="DealStarted")
+    cards = dealt.data["cards"]
+    assert not any(quoted(card) in admin_page(client, dealt) for card in cards)
+    assert started.data["seed"] not in admin_page(client, started)
+
+    for player in live.order[:-1]:                 # the dealer is forced in (G2-10)
+        service.deal_declare(table_id=table, player_id=int(player), deal_no=1, choice="out")
+    assert all(quoted(card) in admin_page(client, dealt) for card in cards)          # the deal is over
+    assert started.data["seed"] in admin_page(client, stream.get(type="DealEnded"))
