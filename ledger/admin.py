@@ -32,7 +32,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class EventAdmin(ReadOnlyAdmin):
     list_display = ("position", "stream", "version", "type", "recorded_at")
     list_filter = ("type",)
-    search_fields = ("stream", "type")
+    search_fields = ("stream", "type", "=position")
     ordering = ("position",)
     show_full_result_count = False   # the log grows without bound; skip the second COUNT(*)
 

@@ -36,7 +36,9 @@ class DealSerializer(serializers.Serializer):
     over = serializers.BooleanField()
     mode = serializers.CharField(allow_null=True, help_text="sequential | simultaneous while declaring.")
     turn = serializers.ListField(child=serializers.CharField())
-    deadline = serializers.CharField(allow_null=True)
+    deadline = serializers.CharField(allow_null=True, help_text=(
+        "ISO-8601 UTC deadline of the open declare turn, window or pass; when it passes the timer "
+        "applies the table's timeout effect (default: out)."))
     players = DealPlayerSerializer(many=True)
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
@@ -57,7 +59,8 @@ class LegalActionSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField(required=False)
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     in_cost = serializers.IntegerField(required=False, help_text="The most declaring in can cost.")
-    deadline = serializers.CharField(required=False, allow_null=True)
+    deadline = serializers.CharField(required=False, allow_null=True,
+                                     help_text="ISO-8601 UTC deadline by which to act.")
     overdue = serializers.BooleanField(required=False)
 
     class Meta:
@@ -102,7 +105,7 @@ class TableSummarySerializer(serializers.Serializer):
     reserve = serializers.IntegerField()
     dealer = serializers.CharField(allow_blank=True)
     turn = serializers.JSONField()
-    deadline = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True, help_text="Deadline of the open turn or window.")
     seated = serializers.IntegerField()
     version = serializers.IntegerField()
     opened_at = serializers.DateTimeField()

@@ -45,3 +45,16 @@ def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -
         service.deal_declare(table_id=table, player_id=int(player), deal_no=1, choice="out")
     assert all(quoted(card) in admin_page(client, dealt) for card in cards)          # the deal is over
     assert started.data["seed"] in admin_page(client, stream.get(type="DealEnded"))
+
+
+def test_admin_event_list_searches_by_stream_type_and_position(funded_player: Any) -> None:
+    superuser = get_user_model().objects.create_superuser("root2", "root2@example.com", "pw-root-123")
+    client = Client()
+    client.force_login(superuser)
+    funded_player(100)
+    event = Event.objects.order_by("-position").first()
+    for term in (event.stream, event.type, str(event.position), "not-a-number"):
+        response = client.get("/admin/ledger/event/", {"q": term})
+        assert response.status_code == 200, term
+    assert f"/admin/ledger/event/{event.pk}/change/" in client.get(
+        "/admin/ledger/event/", {"q": str(event.position)}).content.decode()
