@@ -144,6 +144,38 @@ def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[s
         return {(account, unit): amount for account, unit, amount in cur.fetchall()}
 
 
+REBUILD_BALANCES = f"""
+WITH moves AS (
+    SELECT e.position, e.stream, e.type AS event_type, e.recorded_at, t.ord, s.side,
+           CASE WHEN s.side = 0 THEN t.m->>'from' ELSE t.m->>'to' END AS account,
+           CASE WHEN s.side = 0 THEN t.m->>'to' ELSE t.m->>'from' END AS counterparty,
+           (CASE WHEN s.side = 0 THEN -1 ELSE 1 END * (t.m->>'amount')::bigint) AS amount,
+           COALESCE(t.m->>'unit', 'chips') AS unit, t.m->>'reason' AS reason
+    FROM ledger_event e
+    CROSS JOIN LATERAL jsonb_array_elements(e.data->'transfers') WITH ORDINALITY AS t(m, ord)
+    CROSS JOIN (VALUES (0), (1)) AS s(side)
+    WHERE jsonb_typeof(e.data->'transfers') = 'array'
+), entries AS (
+    SELECT m.*, sum(m.amount) OVER (PARTITION BY m.account, m.unit ORDER BY m.position, m.ord, m.side)::bigint
+           AS balance_after
+    FROM moves m
+), inserted AS (
+    INSERT INTO ledger_accountentry ({ENTRY_COLUMNS})
+    SELECT {ENTRY_COLUMNS} FROM entries ORDER BY position, ord, side
+)
+INSERT INTO ledger_accountbalance (account, unit, balance)
+SELECT account, unit, sum(amount)::bigint FROM moves GROUP BY account, unit
+"""
+
+
+def rebuild_balances() -> None:
+    """Every balance and statement line from the whole log in one statement (PostgreSQL): the
+    same moves, order and running balances as `apply_moves` gives event by event."""
+    with cursor() as cur:
+        cur.execute("SET LOCAL work_mem = '256MB'")      # sort the moves in memory, not on disk
+        cur.execute(REBUILD_BALANCES)
+
+
 APPLY_MOVES = f"""
 WITH moves AS (
     SELECT m->>0 AS account, m->>1 AS unit, (m->>2)::bigint AS amount, (m->>3)::bigint AS position,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from django.db import connection, models, transaction
 
-from ledger import dbapi
+from ledger import dbapi, registry
 from ledger.accounts import UNIT_CHIPS
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
@@ -57,6 +57,12 @@ class Projector:
     def reset(self) -> None:
         """Drop everything this projector built."""
         truncate(*self.models)
+
+    stream_prefix: ClassVar[str | None] = None   # if set, the projector wants only these streams
+
+    def rebuild_in_sql(self) -> bool:
+        """Rebuild from the whole log without Python replay, if this backend allows; True if done."""
+        return False
 
 
 _projectors: dict[str, Projector] = {}
@@ -140,13 +146,23 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
         for projector in projectors:
             projector.reset()
         truncate(ProjectionCheckpoint)
+        in_sql = [projector for projector in projectors if projector.rebuild_in_sql()]
+        replayed = [projector for projector in projectors if projector not in in_sql]
+        prefixes = {projector.stream_prefix for projector in replayed}
+        prefix = prefixes.pop() if len(prefixes) == 1 else None    # one prefix: read only those
         position = 0
-        while batch := store.read_all(after=position, limit=batch_size):
-            _replay(projectors, batch)
+        while replayed and (batch := store.read_all(after=position, limit=batch_size,
+                                                    stream_prefix=prefix)):
+            _replay(replayed, batch)
             position = batch[-1].position
-            done += len(batch)
             if progress:
-                progress(done, total)
+                progress(min(position, total), total)
+        last = store.last_position()
+        if last:
+            dbapi.save_checkpoints(dict.fromkeys([projector.name for projector in projectors], last))
+        done = total
+        if progress:
+            progress(total, total)
     return RebuildReport(done, time.perf_counter() - started, [p.name for p in projectors])
 
 
@@ -175,6 +191,12 @@ class BalanceProjector(Projector):
 
     def wants(self, event: StoredEvent) -> bool:
         return bool(event.data.get("transfers"))
+
+    def rebuild_in_sql(self) -> bool:
+        if not dbapi.on_postgres() or registry.any_upcasters():
+            return False
+        dbapi.rebuild_balances()
+        return True
 
     def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
         moves: list[dbapi.Move] = []

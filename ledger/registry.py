@@ -65,6 +65,11 @@ def schema_version(name: str) -> int:
     return event_type.version if event_type else 1
 
 
+def any_upcasters() -> bool:
+    """Whether some registered type has older schemas (set-based SQL rebuilds read stored data)."""
+    return any(event_type.version > 1 for event_type in _types.values())
+
+
 def upcast(name: str, data: dict[str, Any], stored_version: int) -> dict[str, Any]:
     """`data` as the current schema of `name` expects it. Stored data is never changed."""
     event_type = _types.get(name)

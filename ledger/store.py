@@ -241,6 +241,13 @@ def lock_appends() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
 
 
+def last_position() -> int:
+    """The position of the newest event (0 for an empty log)."""
+    with dbapi.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(MAX(position), 0) FROM ledger_event")
+        return cursor.fetchone()[0]
+
+
 def count_events() -> int:
     with dbapi.cursor() as cursor:
         cursor.execute("SELECT COUNT(*) FROM ledger_event")
@@ -330,10 +337,15 @@ def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = 
     return events
 
 
-def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None) -> list[StoredEvent]:
-    """Up to `limit` events with position > `after`, in position order, optionally of `types`."""
+def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None,
+             stream_prefix: str | None = None) -> list[StoredEvent]:
+    """Up to `limit` events with position > `after`, in position order, optionally of `types` or
+    of streams starting with `stream_prefix`."""
     where = "WHERE position > %s"
     params: list[Any] = [after]
+    if stream_prefix is not None:
+        where += " AND stream LIKE %s ESCAPE '\\'"
+        params.append(stream_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
     if types is not None:
         types = list(types)
         if not types:

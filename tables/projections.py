@@ -55,9 +55,10 @@ class _DealRow:
 class TablesProjector(Projector):
     name = "tables.views"
     models = (TableView, SeatView, DealSummary, DealPlayer, TableSnapshot)
+    stream_prefix = "table-"
 
     def wants(self, event: StoredEvent) -> bool:
-        return event.stream.startswith("table-")
+        return event.stream.startswith(self.stream_prefix)
 
     def reset(self) -> None:
         super().reset()
