@@ -40,15 +40,16 @@ from tables.engine.showdown import Showdown, showdown
 
 
 def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
-             wild_ranks: Sequence[int | str] | None = None, wild_cards: Sequence[str | Card] = (),
+             wild_ranks: Sequence[int | str] = (), wild_cards: Sequence[str | Card] = (),
              **options: Any) -> HandValue:
     """The value of a hand under a ranking; larger `key` is better, `str()` describes it.
 
-    `wild_ranks` None means the ranking's default wild ranks (3s for stage1_357, 2s for
-    four_card, none elsewhere); pass () for none. A card may appear twice only if it is wild.
+    Nothing is wild unless the caller says so: the games pass the ranks their rules make wild
+    (3s for stage 1 of Three-Five-Seven, 2s for Four-Two-Two/Three; `RANKINGS[name]` lists them as
+    `default_wild_ranks`). A card may appear twice only if it is wild.
     """
     hand = _hand(cards)
-    defaults = wild_ranks is None and not wild_cards and not options
+    defaults = not wild_ranks and not wild_cards and not options
     if defaults:
         fast = _FAST.get(ranking)
         value = fast(hand) if fast is not None else None
@@ -58,7 +59,7 @@ def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
     if len(hand) not in spec.hand_sizes:
         sizes = " or ".join(str(size) for size in spec.hand_sizes)
         raise InvalidHandSize(f"{ranking} values hands of {sizes} cards, not {len(hand)}")
-    ranks = spec.default_wild_ranks if wild_ranks is None else parse_wild_ranks(wild_ranks)
+    ranks = parse_wild_ranks(wild_ranks) if wild_ranks else ()
     specific = parse_wild_cards(wild_cards) if wild_cards else ()
     if len(set(hand)) != len(hand):
         _check_duplicates(hand, ranks, specific)

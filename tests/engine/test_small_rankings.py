@@ -34,16 +34,20 @@ def test_357_10_no_straights_or_flushes():
     assert beats("2s 2d 4c", "Qh Kh Ah", "stage1_357")
 
 
-def test_357_10_threes_are_wild_by_default():
-    assert text("3s 9d 9c", "stage1_357") == "Three nines"
-    assert text("3s 3d Kc", "stage1_357") == "Three kings"
-    assert text("3s Ad Kc", "stage1_357") == "Pair of aces, king kicker"
-    assert text("3s 3d 3c", "stage1_357") == "Three aces"
-    assert text("3s Ad Kc", "stage1_357", wild_ranks=()) == "Ace high, king and three kickers"
+def test_357_10_threes_wild():
+    assert text("3s 9d 9c", "stage1_357", wild_ranks=[3]) == "Three nines"
+    assert text("3s 3d Kc", "stage1_357", wild_ranks=[3]) == "Three kings"
+    assert text("3s Ad Kc", "stage1_357", wild_ranks=["3"]) == "Pair of aces, king kicker"
+    assert text("3s 3d 3c", "stage1_357", wild_ranks=[3]) == "Three aces"
+
+
+def test_evaluate_makes_nothing_wild_unless_asked():   # the signature: wild_ranks=()
+    assert text("3s Ad Kc", "stage1_357") == "Ace high, king and three kickers"
+    assert text("2s Kd Qc 9h", "four_card") == "King high, queen, nine and two kickers"
 
 
 def test_357_10_wild_made_and_natural_trips_tie():   # D-GEN-03
-    assert ties("3s 9d 9c", "9s 9h 9c", "stage1_357")
+    assert ties("3s 9d 9c", "9s 9h 9c", "stage1_357", wild_ranks=[3])
 
 
 # --- four-card comparison (D-42X-04) ----------------------------------------------------------------
@@ -62,9 +66,9 @@ def test_d_42x_04_no_four_card_straights_or_flushes():
 
 
 def test_d_42x_04_twos_are_wild_for_everyone():
-    assert text("2s Kd Kc 9h", "four_card") == "Three kings, nine kicker"
-    assert text("2s 2d 2c 2h", "four_card") == "Four aces"
-    assert text("2s Kd Qc 9h", "four_card") == "Pair of kings, queen and nine kickers"
+    assert text("2s Kd Kc 9h", "four_card", wild_ranks=[2]) == "Three kings, nine kicker"
+    assert text("2s 2d 2c 2h", "four_card", wild_ranks=[2]) == "Four aces"
+    assert text("2s Kd Qc 9h", "four_card", wild_ranks=[2]) == "Pair of kings, queen and nine kickers"
 
 
 def test_d_42x_04_ties_within_a_category_by_ranks_then_kickers():
