@@ -19,6 +19,7 @@ check only guard new appends).
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -36,33 +37,41 @@ if TYPE_CHECKING:
 REBUILD_BATCH = 5000
 
 
-class Projector:
-    """Base class. Subclasses set `name`, `handles`, `models` and override apply or apply_batch."""
+class Projector(ABC):
+    """Base class. Subclasses set `name`, `handles`, `models` and implement apply_batch (or derive
+    from EventProjector and implement apply, one event at a time)."""
 
     name: ClassVar[str]
     handles: ClassVar[frozenset[str] | None] = None     # event types; None means every event
     models: ClassVar[tuple[type[models.Model], ...]] = ()
+    stream_prefix: ClassVar[str | None] = None          # if set, it wants only these streams
 
     def wants(self, event: StoredEvent) -> bool:
         return self.handles is None or event.type in self.handles
 
-    def apply(self, event: StoredEvent, *, live: bool) -> None:
-        raise NotImplementedError(f"{type(self).__name__} must implement apply or apply_batch")
-
+    @abstractmethod
     def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
         """Apply events (already filtered by `wants`) in position order."""
-        for event in events:
-            self.apply(event, live=live)
 
     def reset(self) -> None:
         """Drop everything this projector built."""
         truncate(*self.models)
 
-    stream_prefix: ClassVar[str | None] = None   # if set, the projector wants only these streams
-
     def rebuild_in_sql(self) -> bool:
         """Rebuild from the whole log without Python replay, if this backend allows; True if done."""
         return False
+
+
+class EventProjector(Projector):
+    """A projector that folds one event at a time."""
+
+    @abstractmethod
+    def apply(self, event: StoredEvent, *, live: bool) -> None:
+        """Fold one event into the read model."""
+
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+        for event in events:
+            self.apply(event, live=live)
 
 
 _projectors: dict[str, Projector] = {}

@@ -17,14 +17,20 @@ from ledger.money import (
     seat_account,
     unregister_debt_policy,
 )
-from ledger.projections import Projector, checkpoint, rebuild_all, register_projector, unregister_projector
+from ledger.projections import (
+    EventProjector,
+    checkpoint,
+    rebuild_all,
+    register_projector,
+    unregister_projector,
+)
 from ledger.store import NewEvent, StoredEvent, StreamWrite, append
 from tests.ledger.conftest import append_one, deposit_event, unique, withdraw_event
 
 pytestmark = pytest.mark.django_db
 
 
-class TypeCounter(Projector):
+class TypeCounter(EventProjector):
     """An in-memory projector of another 'app': counts events per type."""
 
     name = "tests.type_counter"
