@@ -157,7 +157,8 @@ def stored_seed(table_id: str, deal_no: int) -> str:
 
 def hole_cards(table_id: str, deal_no: int) -> dict[str, list[str]]:
     """Every participant's cards of a deal, read from the log behind the API."""
-    rows = Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt").values_list("data", flat=True)
+    rows = (Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt")
+            .order_by("position").values_list("data", flat=True))     # dealing order
     return {data["player"]: data["cards"] for data in rows if data["deal_no"] == deal_no}
 
 
