@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Check a Guts deal yourself: python docs/verify_deal.py deal.json
+Check the hash chain of served events: python docs/verify_deal.py --chain events.json
 
 Needs only the Python standard library. The input is what the API exports: a deal's history
 (GET /api/v1/tables/<id>/deals/<n>/history?format=json), its proof (.../proof) or a whole
@@ -10,9 +11,15 @@ table's history (GET /api/v1/tables/<id>/history.json). For every deal it
    rejection sampling, Fisher-Yates), independently of the server's code,
 3. compares every dealt card you can see, in dealing order, with the card the seed puts there.
 
-It prints one line per card and exits 1 on any mismatch; otherwise 0 if at least one deal was
-proven, 2 if the file holds nothing provable (a stacked deck, a deal still being played, or not
-an export at all).
+With --chain and served events instead (a feed page, GET /api/v1/tables/<id>/events, or any export with an
+`events` list), it re-checks the hash chain exactly as ledger/hashing.py specifies: every link
+(prev_hash = the previous event's hash in the stream), every hash over the event's chain form
+(secret values replaced by their salted commitments), and every secret value you are shown
+against its commitment. Hidden values are never needed to check a link.
+
+It prints one line per card (or per event) and exits 1 on any mismatch; otherwise 0 if at least
+one deal (or chain) was proven, 2 if the file holds nothing provable (a stacked deck, a deal
+still being played, or not an export at all).
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import json
 import struct
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
@@ -112,16 +120,98 @@ def verify(proof: dict[str, Any], out: Any) -> int:
     return result
 
 
+# --- the hash chain (ledger/hashing.py) -----------------------------------------------------------
+
+GENESIS = "0" * 64
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def sealed_commitment(salt: str, key: str, value: Any) -> str:
+    return hashlib.sha256(f"{salt}:{key}:{canonical_json(value)}".encode()).hexdigest()
+
+
+def chain_data(event: dict[str, Any]) -> dict[str, Any]:
+    """What the hash covers of a served event's data: without the salt, each secret key as its
+    commitment (served in `commitments`, whether or not you may see the value)."""
+    data = {key: value for key, value in event["data"].items() if key != "salt"}
+    return {**data, **(event.get("commitments") or {})}
+
+
+def chain_hash(event: dict[str, Any]) -> str:
+    moment = datetime.fromisoformat(event["recorded_at"]).astimezone(UTC)
+    body = canonical_json({"data": chain_data(event), "meta": event["meta"],
+                           "recorded_at": moment.isoformat(timespec="microseconds"),
+                           "stream": event["stream"], "type": event["type"], "version": event["version"]})
+    return hashlib.sha256((event["prev_hash"] + body).encode("utf-8")).hexdigest()
+
+
+def event_problem(event: dict[str, Any], heads: dict[str, tuple[int, str]]) -> str | None:
+    """What is wrong with one served event given the stream heads seen before it, or None."""
+    if event.get("hash") is None or event.get("prev_hash") is None:
+        return "no hash served (a legacy event hidden from you): the chain cannot be checked here"
+    version, head = heads.get(event["stream"], (0, GENESIS))
+    follows = event["version"] == version + 1            # a filtered page skips versions
+    if follows and event["prev_hash"] != head:
+        return "prev_hash is not the previous event's hash"
+    if chain_hash(event) != event["hash"]:
+        return "hash does not match the event"
+    data, commitments = event["data"], event.get("commitments") or {}
+    salt = data.get("salt")
+    for key in data.get("secret") or ():
+        if salt is not None and sealed_commitment(salt, key, data[key]) != commitments.get(key):
+            return f"the shown {key!r} is not the value committed in the chain"
+    return None
+
+
+def verify_chain(events: list[dict[str, Any]], out: Any) -> int:
+    """Check served events in order (a page may start mid-stream: its first link is not checked)."""
+    heads: dict[str, tuple[int, str]] = {}
+    result, checked = OK, 0
+    for event in events:
+        problem = event_problem(event, heads)
+        label = f"  event {event['position']} ({event['stream']} v{event['version']} {event['type']}):"
+        if problem:
+            print(f"{label} MISMATCH: {problem}", file=out)
+            result = MISMATCH
+        else:
+            checked += 1
+            shown = [key for key in event["data"].get("secret") or () if event["data"].get("salt")]
+            print(f"{label} OK" + (f", shown {', '.join(shown)} match their commitments" if shown else ""),
+                  file=out)
+        heads[event["stream"]] = (event["version"], event["hash"])
+    print(f"  {'OK' if result == OK else 'MISMATCH'}: {checked} of {len(events)} events checked", file=out)
+    return result if checked or result == MISMATCH else UNUSABLE
+
+
+def served_events(document: Any) -> list[dict[str, Any]]:
+    """The served events of a feed page (`results`) or an export (`events`, or its deals')."""
+    if not isinstance(document, dict):
+        return []
+    if isinstance(document.get("deals"), list):
+        return [event for deal in document["deals"] for event in served_events(deal)]
+    for key in ("results", "events"):
+        found = document.get(key)
+        if isinstance(found, list) and all(isinstance(e, dict) and "hash" in e for e in found):
+            return found
+    return []
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python docs/verify_deal.py deal.json", file=sys.stderr)
+    chain = len(argv) == 3 and argv[1] == "--chain"
+    if len(argv) != 2 and not chain:
+        print("usage: python docs/verify_deal.py [--chain] file.json", file=sys.stderr)
         return UNUSABLE
     try:
-        with open(argv[1], encoding="utf-8") as handle:
+        with open(argv[-1], encoding="utf-8") as handle:
             document = json.load(handle)
     except (OSError, ValueError) as error:
-        print(f"cannot read {argv[1]}: {error}", file=sys.stderr)
+        print(f"cannot read {argv[-1]}: {error}", file=sys.stderr)
         return UNUSABLE
+    if chain:
+        return chain_main(document)
     proofs = proofs_in(document)
     if not proofs:
         print("no finished deal with a proof in this file", file=sys.stderr)
@@ -130,6 +220,15 @@ def main(argv: list[str]) -> int:
     if MISMATCH in results:
         return MISMATCH
     return OK if OK in results else UNUSABLE
+
+
+def chain_main(document: Any) -> int:
+    events = served_events(document)
+    if not events:
+        print("no served events in this file", file=sys.stderr)
+        return UNUSABLE
+    print("Hash chain of the served events")
+    return verify_chain(events, sys.stdout)
 
 
 if __name__ == "__main__":

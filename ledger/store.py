@@ -42,7 +42,18 @@ from django.utils import timezone
 
 from ledger import dbapi, projections, registry
 from ledger.accounts import InvalidTransfer, transfers_of
-from ledger.hashing import GENESIS_HASH, canonical_json, check_json_value, event_hash
+from ledger.hashing import (
+    GENESIS_HASH,
+    SALT_KEY,
+    SECRET_KEY,
+    InvalidEventData,
+    canonical_json,
+    chain_form,
+    check_json_value,
+    event_hash,
+    new_salt,
+    seal,
+)
 
 APPEND_LOCK_KEY = 0x67757473_6C656467  # "gutsledg": the one advisory lock that orders appends
 MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
@@ -50,10 +61,14 @@ MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit name
 
 @dataclass(frozen=True, slots=True)
 class NewEvent:
-    """An event to append. `data` is plain JSON: int, str, bool, None, list, dict (no floats)."""
+    """An event to append. `data` is plain JSON: int, str, bool, None, list, dict (no floats).
+
+    `secret` names the top-level keys of `data` that some reader may not see yet: the store seals
+    them with a fresh salt, and the hash chain covers their salted commitments (ledger.hashing)."""
 
     type: str
     data: dict[str, Any]
+    secret: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +118,7 @@ class _Prepared:
     type: str
     data: dict[str, Any]
     data_json: str
+    chain_json: str            # what the hash covers: data_json unless the event seals facts
     meta: dict[str, Any]
     meta_json: str
 
@@ -215,9 +231,24 @@ def _prepare_event(stream: str, event: NewEvent, base_meta: dict[str, Any]) -> _
         raise InvalidAppend(f"{event.type}: data must be a dict")
     check_json_value(event.data)
     _check_transfers(event.data)
+    data = _sealed(event)
     event_meta = {**base_meta, "schema_version": registry.schema_version(event.type)}
-    return _Prepared(stream, event.type, event.data, canonical_json(event.data),
-                     event_meta, canonical_json(event_meta))
+    data_json = canonical_json(data)
+    chain_json = canonical_json(chain_form(data)) if event.secret else data_json
+    return _Prepared(stream, event.type, data, data_json, chain_json, event_meta, canonical_json(event_meta))
+
+
+def _sealed(event: NewEvent) -> dict[str, Any]:
+    """The data to store: with its secret keys sealed under a new salt (DESIGN §2.6)."""
+    try:
+        if event.secret:
+            return seal(event.data, event.secret, new_salt())
+    except InvalidEventData as exc:
+        raise InvalidAppend(f"{event.type}: {exc}") from exc
+    if SECRET_KEY in event.data or SALT_KEY in event.data:
+        raise InvalidAppend(f"{event.type}: data keys {SECRET_KEY!r} and {SALT_KEY!r} are reserved; "
+                            "name secret keys in NewEvent.secret")
+    return event.data
 
 
 def _check_transfers(data: dict[str, Any]) -> None:
@@ -277,7 +308,7 @@ def _chain(prepared: list[_Prepared], heads: dict[str, tuple[int, str]], now: da
         version, prev_hash = chain.get(item.stream, (0, GENESIS_HASH))
         version += 1
         digest = event_hash(prev_hash=prev_hash, stream=item.stream, version=version, type=item.type,
-                            data_json=item.data_json, meta_json=item.meta_json, recorded_at=now)
+                            data_json=item.chain_json, meta_json=item.meta_json, recorded_at=now)
         chain[item.stream] = (version, digest)
         rows.append((item, version, prev_hash, digest))
     return rows

@@ -2,7 +2,8 @@
 
 `verify_ledger()` walks the whole log in position order and, for every event, checks that it
 continues its stream (version = previous + 1, prev_hash = previous hash, first prev_hash = 64
-zeros), that its hash is the documented sha256 (ledger/hashing.py) of what is stored, and that its
+zeros), that its hash is the documented sha256 (ledger/hashing.py) of what is stored (of its chain
+form, where secret facts are sealed: their salted commitments, recomputed here), and that its
 transfers are valid and leave no account that may not go negative below zero. It replays all
 transfers into its own balances, then checks per unit that they sum to zero and that the
 AccountBalance projection agrees.
@@ -17,7 +18,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ledger.accounts import InvalidTransfer, Transfer, transfers_of
-from ledger.hashing import GENESIS_HASH, InvalidEventData, canonical_json, check_json_value, event_hash
+from ledger.hashing import (
+    GENESIS_HASH,
+    InvalidEventData,
+    canonical_json,
+    chain_form,
+    check_json_value,
+    check_sealed,
+    event_hash,
+)
 from ledger.models import AccountBalance
 from ledger.money import may_go_negative
 from ledger.store import StoredEvent, read_all_raw
@@ -80,10 +89,11 @@ class _Walk:
         try:
             check_json_value(event.data, "data")
             check_json_value(event.meta, "meta")
+            check_sealed(event.data)
         except InvalidEventData as exc:
             return f"stored event is not plain JSON: {exc}"
         expected = event_hash(prev_hash=event.prev_hash, stream=event.stream, version=event.version,
-                              type=event.type, data_json=canonical_json(event.data),
+                              type=event.type, data_json=canonical_json(chain_form(event.data)),
                               meta_json=canonical_json(event.meta), recorded_at=event.recorded_at)
         if expected != event.hash:
             return "hash does not match the stored event: its data, meta, type or time were changed"

@@ -42,6 +42,7 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
+from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
 from tables.state import Loaded, cache, fold_stored, load_table, table_stream
 
@@ -184,7 +185,7 @@ def lock_table(table_id: str) -> None:
 
 def _append(table_id: str, loaded: Loaded, decided: list[Event], meta: dict[str, Any],
             extra_writes: Sequence[StreamWrite]) -> list[StoredEvent]:
-    new_events = [NewEvent(e.type, e.data) for e in decided]
+    new_events = [NewEvent(e.type, e.data, secret_keys(e.type, e.data)) for e in decided]   # §2.6
     writes = [StreamWrite(table_stream(table_id), loaded.version, new_events),
               *bankroll_markers(table_id, loaded.version, decided), *extra_writes]
     try:

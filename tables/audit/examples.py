@@ -9,13 +9,18 @@ STREAM = f"table-{TABLE}"
 _DEALT_HIDDEN: dict[str, Any] = {
     "position": 118, "stream": STREAM, "version": 9, "type": "CardsDealt",
     "recorded_at": "2026-11-29T12:00:05.120000Z", "table_id": TABLE, "deal_no": 2,
-    "data": {"deal_no": 2, "player": "4", "face": "down", "cards": None, "card_count": 2},
-    "prev_hash": None, "hash": None,
+    "data": {"deal_no": 2, "player": "4", "face": "down", "cards": None, "secret": ["cards"]},
+    "meta": {"actor": 3, "schema_version": 1},
+    "commitments": {"cards": "9c1e5a0f6be2d4a7c3f18e0b52d9a6c4" * 2},
+    "prev_hash": "0a4d55a8d778e5022fab701977c5d840" * 2, "hash": "5d41402abc4b2a76b9719d911017c592" * 2,
 }
 _DEALT_OWN: dict[str, Any] = {
     "position": 119, "stream": STREAM, "version": 10, "type": "CardsDealt",
     "recorded_at": "2026-11-29T12:00:05.120000Z", "table_id": TABLE, "deal_no": 2,
-    "data": {"deal_no": 2, "player": "3", "face": "down", "cards": ["As", "Kd"]},
+    "data": {"deal_no": 2, "player": "3", "face": "down", "cards": ["As", "Kd"], "secret": ["cards"],
+             "salt": "3f2a9b1c7d4e8f60a1b2c3d4e5f60718"},
+    "meta": {"actor": 3, "schema_version": 1},
+    "commitments": {"cards": "e4c2b7a9013f5d6e8a9b0c1d2e3f4a5b" * 2},
     "prev_hash": "5d41402abc4b2a76b9719d911017c592" * 2, "hash": "7d793037a0760186574b0282f2f435e7" * 2,
 }
 
@@ -25,8 +30,8 @@ FEED_PAGE = {"results": [_DEALT_HIDDEN, _DEALT_OWN], "cursor": 119, "has_more": 
 SSE_TEXT = (
     "retry: 2000\n\n"
     f"id: 118\nevent: CardsDealt\ndata: {{\"position\":118,\"stream\":\"{STREAM}\",\"version\":9,"
-    "\"type\":\"CardsDealt\",\"deal_no\":2,\"data\":{\"player\":\"4\",\"cards\":null,\"card_count\":2},"
-    "\"hash\":null}\n\n"
+    "\"type\":\"CardsDealt\",\"deal_no\":2,\"data\":{\"player\":\"4\",\"cards\":null,"
+    "\"secret\":[\"cards\"]},\"commitments\":{\"cards\":\"9c1e…\"},\"hash\":\"5d41…\"}\n\n"
     ": heartbeat\n\n"
 )
 

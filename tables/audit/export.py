@@ -15,9 +15,10 @@ from django.contrib.auth import get_user_model
 
 from tables.audit.deals import DealRecord
 from tables.audit.fairness import proof_json
-from tables.audit.feeds import event_json
+from tables.audit.feeds import events_json
 from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import fold
+from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer
 
 FORMAT = "guts-deal-history/1"
@@ -32,7 +33,7 @@ def player_names(players: Iterable[str]) -> dict[str, str]:
 
 def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     """The deal as this viewer may see it: seats, antes, cards, declares, showdown, payments."""
-    events = [event_json(event, viewer, deal_over=record.over) for event in record.events]
+    events = events_json(record.events, viewer, lambda _: record.over)
     started = events[0]["data"]
     after = fold([ev.Event(event.type, event.data) for event in record.events], record.before)
     by_type = _last_by_type(events)
@@ -49,7 +50,7 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
                    "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack}
                              for s in record.before.seats]},
         "antes": _data(by_type.get(ev.ANTES_POSTED)),
-        "hands": _hands(events, started["participants"]),
+        "hands": _hands(events, started["participants"], _card_counts(after)),
         "showdown": _data(by_type.get(ev.SHOWDOWN_HELD)),
         "settlement": _data(by_type.get(ev.POT_SETTLED)),
         "after": {"pot": after.pot, "reserve": after.reserve,
@@ -67,17 +68,22 @@ def _data(event: dict[str, Any] | None) -> dict[str, Any] | None:
     return event["data"] if event is not None else None
 
 
-def _hands(events: list[dict[str, Any]], participants: list[str]) -> list[dict[str, Any]]:
+def _card_counts(after: TableState) -> dict[str, int]:
+    """How many cards each participant holds (public, unlike the cards themselves)."""
+    deal = after.deal
+    if deal is None:
+        return {}
+    return {player: len(hand) for player, hand in zip(deal.order, deal.hands, strict=True)}
+
+
+def _hands(events: list[dict[str, Any]], participants: list[str],
+           counts: dict[str, int]) -> list[dict[str, Any]]:
     """Each participant's cards (as the reader may see them) and declare, from the events."""
-    hands = {player: {"player": player, "cards": None, "card_count": 0, "declared": None,
+    hands = {player: {"player": player, "cards": None, "card_count": counts.get(player, 0), "declared": None,
                       "forced": False, "timed_out": False} for player in participants}
     for event in events:
         data, kind = event["data"], event["type"]
-        if kind == ev.CARDS_DEALT:
-            hand = hands[data["player"]]
-            hand["cards"] = data["cards"]
-            hand["card_count"] = data.get("card_count", len(data["cards"] or ()))
-        elif kind == ev.CARDS_EXCHANGED and data.get("cards") is not None:     # AO-06 pass_right
+        if kind == ev.CARDS_DEALT or (kind == ev.CARDS_EXCHANGED and data.get("cards") is not None):  # AO-06
             hands[data["player"]]["cards"] = data["cards"]
         elif kind == ev.DECLARED:
             hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))

@@ -5,20 +5,29 @@ visible in order and a reader that asks for `position > last_seen` never skips a
 
 Redaction is the engine's `redact_event`; this module only supplies what it needs to know:
 whether the event's deal is over *now* (the engine's `deal_is_over` on the table's current
-state, loaded by the tables app: cache or snapshot + tail). Hashes are shown only with events whose data the
-reader sees in full: a hash over a short hidden hand could be brute-forced back into the cards.
+state, loaded by the tables app: cache or snapshot + tail).
+
+Every event is served with what a reader needs to re-check the hash chain himself (ledger.hashing):
+`meta`, `recorded_at`, `prev_hash`, `hash` and, for an event that seals secret facts, their salted
+`commitments`. Those are safe to show to anyone: a commitment says nothing of its value without
+the salt, which is served only with the value. The exception is a *legacy* event, stored before
+facts were sealed, whose hidden facts the hash covers in the clear: its `hash` and the next
+event's `prev_hash` are withheld from a reader who may not see it (two hidden cards are only
+2,652 guesses).
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
+
 from ledger import registry
+from ledger.hashing import commitments
 from ledger.models import Event
 from ledger.store import StoredEvent
-from tables.engine.decider import events as ev
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer, deal_is_over, redact_event
 from tables.state import load_table, table_id_of
@@ -79,25 +88,68 @@ def deal_no_of(event: StoredEvent) -> int | None:
     return deal_no if type(deal_no) is int else None
 
 
-def event_json(event: StoredEvent, viewer: Viewer, *, deal_over: bool) -> dict[str, Any]:
-    """One event for the API: where it is in the log, its deal, and its data as the engine's
-    redact_event lets this viewer see it (`deal_over`: has the event's deal ended by now)."""
+def event_json(event: StoredEvent, viewer: Viewer, *, deal_over: bool,
+               prev_withheld: bool = False) -> dict[str, Any]:
+    """One event for the API: where it is in the log, its deal, its data as the engine's
+    redact_event lets this viewer see it (`deal_over`: has the event's deal ended by now), and
+    what re-checks its link of the chain (`prev_withheld`: the previous event of its stream is a
+    legacy event this viewer may not see, see the module docstring)."""
     data = redact_event(event.type, event.data, viewer, deal_over=deal_over)
-    deal_no = deal_no_of(event)
-    full = data == event.data or (event.type == ev.DEAL_STARTED and deal_over)   # seed revealed by now
+    sealed = commitments(event.data)
     return {
         "position": event.position, "stream": event.stream, "version": event.version,
         "type": event.type, "recorded_at": event.recorded_at,
-        "table_id": table_of_stream(event.stream), "deal_no": deal_no, "data": data,
-        "prev_hash": event.prev_hash if full else None, "hash": event.hash if full else None,
+        "table_id": table_of_stream(event.stream), "deal_no": deal_no_of(event), "data": data,
+        "meta": event.meta, "commitments": sealed,
+        "prev_hash": None if prev_withheld else event.prev_hash,
+        "hash": None if _withheld(event, data, sealed) else event.hash,
     }
+
+
+def _withheld(event: StoredEvent, data: dict[str, Any], sealed: dict[str, str]) -> bool:
+    """A legacy event (nothing sealed) whose data this viewer does not see in full."""
+    return not sealed and data != event.data
+
+
+def events_json(events: Sequence[StoredEvent], viewer: Viewer,
+                over: Callable[[StoredEvent], bool]) -> list[dict[str, Any]]:
+    """Events for `viewer`, each redacted as `over(event)` says, with each served hash and
+    prev_hash withheld where a legacy hidden event would give it away."""
+    withheld = _legacy_withheld_before(events, viewer, over)
+    served = []
+    for event in events:
+        body = event_json(event, viewer, deal_over=over(event),
+                          prev_withheld=withheld.get((event.stream, event.version - 1), False))
+        withheld[(event.stream, event.version)] = body["hash"] is None
+        served.append(body)
+    return served
+
+
+def _legacy_withheld_before(events: Sequence[StoredEvent], viewer: Viewer,
+                            over: Callable[[StoredEvent], bool]) -> dict[tuple[str, int], bool]:
+    """Whether the event just before the first one of each stream in `events` is withheld (one
+    indexed read; events before it are not needed)."""
+    first: dict[str, int] = {}
+    for event in events:
+        first.setdefault(event.stream, event.version)
+    wanted = [(stream, version - 1) for stream, version in first.items() if version > 1]
+    if not wanted:
+        return {}
+    condition = Q()
+    for stream, version in wanted:
+        condition |= Q(stream=stream, version=version)
+    previous = [stored_event(row) for row in Event.objects.filter(condition)]
+    return {(event.stream, event.version): _withheld(
+                event, redact_event(event.type, event.data, viewer, deal_over=over(event)),
+                commitments(event.data))
+            for event in previous}
 
 
 def feed_json(events: Iterable[StoredEvent], viewer: Viewer) -> list[dict[str, Any]]:
     """A page of events for `viewer`, each redacted as of now (has its deal ended?)."""
     events = list(events)
     tables = current_tables({event.stream for event in events})
-    return [event_json(event, viewer, deal_over=_over(event, tables)) for event in events]
+    return events_json(events, viewer, lambda event: _over(event, tables))
 
 
 def _over(event: StoredEvent, tables: dict[str, TableState]) -> bool:

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from guts_backend.problems import Problem, document_problem
 from tables.audit.deals import deal_load
-from tables.audit.feeds import event_json
+from tables.audit.feeds import events_json
 from tables.engine.decider.events import Event
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.state import TableState
@@ -39,10 +39,11 @@ def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
                       status=404)
     state = record.before
     steps = []
-    for event in record.events:
+    served = events_json(record.events, viewer, lambda _: record.over)
+    for event, body in zip(record.events, served, strict=True):
         state = evolve(state, Event(event.type, event.data))
         if at is None or event.version == at:
-            steps.append({"event": event_json(event, viewer, deal_over=record.over),
+            steps.append({"event": body,
                           "state": replay_state(state, viewer, event.recorded_at)})
     return {
         "table_id": record.table_id, "deal_no": deal_no, "finished": record.over,

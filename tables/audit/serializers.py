@@ -32,10 +32,18 @@ class FeedEventSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
     table_id = serializers.CharField(allow_null=True)
     deal_no = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField(help_text="The event's data, redacted for the reader (hidden cards "
-                                           "are null with a card_count; sealed choices null).")
-    prev_hash = serializers.CharField(allow_null=True, help_text="Only with events shown in full.")
-    hash = serializers.CharField(allow_null=True, help_text="Only with events shown in full.")
+    data = serializers.JSONField(help_text="The event's data, redacted for the reader: each secret "
+                                           "key (`data.secret`) the reader may not see yet is null, and "
+                                           "`data.salt` appears only with the values it seals.")
+    meta = serializers.JSONField(help_text="The event's meta as stored and hashed (actor, "
+                                           "schema_version, idempotency key, ...).")
+    commitments = serializers.DictField(
+        child=serializers.CharField(), help_text="{secret key: sha256(salt:key:canonical value)} for an "
+        "event that seals secret facts ({} otherwise): the hash covers these instead of the values.")
+    prev_hash = serializers.CharField(allow_null=True, help_text="The previous event's hash in the stream "
+                                      "(null only after a legacy event hidden from the reader).")
+    hash = serializers.CharField(allow_null=True, help_text="sha256 over the event's chain form "
+                                 "(null only for a legacy event hidden from the reader).")
 
     class Meta:
         ref_name = "FeedEvent"

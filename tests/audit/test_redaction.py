@@ -117,7 +117,8 @@ def test_sealed_declares_are_hidden_from_everyone_until_revealed(club: Club) -> 
         events = api.get(f"{table}/events", {"type": "Declared"}).json()["results"]
         own = role == "seated"
         assert [event["data"]["choice"] for event in events] == (["in"] if own else [None]), role
-        assert all(event["hash"] is None for event in events if not own)
+        # The chain is served whole; the salt, which would let a hash be brute-forced, is not.
+        assert all(len(event["hash"]) == 64 and "salt" not in event["data"] for event in events if not own)
         step = api.get(f"{table}/deals/{deal_no}/replay").json()["steps"][-1]
         choices = {p["player"]: p["declared"] for p in step["state"]["deal"]["players"]}
         assert choices[str(declarer.pk)] == ("in" if own else "sealed"), role
@@ -127,12 +128,18 @@ def test_sealed_declares_are_hidden_from_everyone_until_revealed(club: Club) -> 
     assert events[0]["data"]["choice"] == "in"            # revealed: the deal is over
 
 
-def test_hashes_are_shown_only_with_events_shown_in_full(club: Club, played: Session) -> None:
-    """A hash over a two-card hand could be brute-forced back into the cards."""
+def test_hidden_cards_are_served_as_salted_commitments(club: Club, played: Session) -> None:
+    """DESIGN §2.6: the chain is served whole; a hidden hand appears only as its commitment."""
     page = client_for(club.outsider).get(f"/api/v1/tables/{played.table_id}/events?limit=500").json()
     dealt = [event for event in page["results"] if event["type"] == "CardsDealt"]
     assert dealt
-    assert all(event["hash"] is None and event["data"]["cards"] is None for event in dealt)
+    for event in dealt:
+        assert event["data"]["cards"] is None
+        assert "salt" not in event["data"]
+        assert event["data"]["secret"] == ["cards"]
+        assert len(event["commitments"]["cards"]) == 64
+        assert len(event["hash"]) == 64
+        assert len(event["prev_hash"]) == 64
     opened = page["results"][0]
     assert opened["type"] == "TableOpened"
     assert len(opened["hash"]) == 64

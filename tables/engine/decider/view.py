@@ -1,22 +1,17 @@
 """The read side (pure): what a viewer may see and do. Every read path goes through here (§2.6).
 
 - `redact_event(event_type, data, viewer, *, deal_over)`: one event as this viewer may see it
-  (`deal_is_over(state, data.get("deal_no"))` gives `deal_over` from the current state).
-  A player sees his own CardsDealt; others' cards only via ShowdownHeld; an auditor sees every
-  CardsDealt once that deal is over. A sealed Declared hides its choice from everyone but the
-  declarer (auditors included) until the deal is over; DeclaresRevealed carries the choices.
-  DealStarted's secret `seed` is always removed (DealEnded reveals it).
+  (`deal_is_over(state, data.get("deal_no"))` gives `deal_over` from the current state). The
+  rule itself, for every kind of secret fact, lives in `visibility` and is re-exported here.
 - `table_view(state, viewer, now)`: the table as JSON for this viewer, with his legal actions.
 - `legal_actions(state, player_id, now)`: what the player may do next, built from the same
   `check_*` guards decide uses, so the API never offers what decide refuses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tables.engine.decider import events as ev
 from tables.engine.decider.decide import (
     buy_in_range,
     check_declare,
@@ -27,15 +22,11 @@ from tables.engine.decider.decide import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
+from tables.engine.decider.visibility import ROLES, Viewer, redact_event
 
-ROLES = ("player", "admin", "auditor")
+__all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "redact_event", "table_view"]
+
 _ANY_SEED = "00"          # legal_actions asks "could a deal start?"; the service draws the real seed
-
-
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    player_id: str | None = None
-    role: str = "player"               # "player" | "admin" | "auditor"
 
 
 def deal_is_over(state: TableState, deal_no: int | None) -> bool:
@@ -45,36 +36,6 @@ def deal_is_over(state: TableState, deal_no: int | None) -> bool:
         return True
     live = state.live
     return live is None or deal_no < live.deal_no
-
-
-def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
-                 deal_over: bool) -> dict[str, Any]:
-    """`data` as `viewer` may see it (a new dict; the input is not changed)."""
-    if event_type == ev.TABLE_OPENED and data.get("stacked_decks"):
-        # A stacked table's decks are every future hand: nobody reads them back (the dealt cards
-        # of each deal become visible through CardsDealt/ShowdownHeld under the rules below).
-        return {**data, "stacked_decks": None, "stacked_deck_count": len(data["stacked_decks"])}
-    if event_type == ev.DEAL_STARTED:
-        return {k: v for k, v in data.items() if k != "seed"}
-    if event_type == ev.CARDS_DEALT:
-        own = viewer.player_id is not None and viewer.player_id == data["player"]
-        if own or (viewer.role == "auditor" and deal_over):
-            return dict(data)
-        return {**{k: v for k, v in data.items() if k != "cards"}, "cards": None,
-                "card_count": len(data["cards"])}
-    if event_type in (ev.CARD_PASSED, ev.CARDS_EXCHANGED):      # AO-06: like dealt cards
-        own = viewer.player_id is not None and viewer.player_id == data["player"]
-        if own or (viewer.role == "auditor" and deal_over):
-            return dict(data)
-        hidden = ("card", "gave", "received", "cards")
-        return {**{k: v for k, v in data.items() if k not in hidden}, **dict.fromkeys(
-            (k for k in hidden if k in data), None)}
-    if event_type == ev.DECLARED and data.get("sealed"):
-        own = viewer.player_id is not None and viewer.player_id == data["player"]
-        if own or deal_over:
-            return dict(data)
-        return {**{k: v for k, v in data.items() if k != "choice"}, "choice": None}
-    return dict(data)
 
 
 def legal_actions(state: TableState, player_id: str | None, now: datetime) -> list[dict[str, Any]]:

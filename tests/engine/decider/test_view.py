@@ -25,7 +25,7 @@ def test_g2_07_design_2_6_a_player_sees_only_his_own_cards() -> None:
     for viewer in (ANN, ADMIN, PUBLIC, AUDITOR):
         hidden = redact_event(CARDS_DEALT, bobs, viewer, deal_over=False)
         assert hidden["cards"] is None
-        assert hidden["card_count"] == 2
+        assert set(hidden) == set(bobs)                     # nothing added: the chain form stays exact
     assert bobs["cards"] == ["As", "Ks"]                    # the input is not changed
 
 
@@ -58,8 +58,8 @@ def test_design_2_7_the_seed_never_leaks_before_deal_ended() -> None:
     started = one(start(session), DEAL_STARTED).data
     assert started["seed"] == SEED                          # stored, server-side
     for viewer in (ANN, ADMIN, AUDITOR):
-        for over in (False, True):
-            assert "seed" not in redact_event(DEAL_STARTED, started, viewer, deal_over=over)
+        assert redact_event(DEAL_STARTED, started, viewer, deal_over=False)["seed"] is None
+        assert redact_event(DEAL_STARTED, started, viewer, deal_over=True)["seed"] == SEED  # as DealEnded
     assert SEED not in json.dumps(table_view(session.state, AUDITOR, T0))
 
 
@@ -150,5 +150,4 @@ def test_stacked_decks_are_never_read_back_from_the_opening_event() -> None:  # 
         for over in (False, True):
             seen = redact_event(opened.type, opened.data, viewer, deal_over=over)
             assert seen["stacked_decks"] is None
-            assert seen["stacked_deck_count"] == 1
             assert not any(card in json.dumps(seen) for card in DECK)

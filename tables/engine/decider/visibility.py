@@ -1,0 +1,81 @@
+"""The one visibility rule: may this viewer see this fact now? (DESIGN §2.6)
+
+A table event may carry *secret facts*: top-level keys of its data that some reader may not see
+yet. `secret_keys` names them (the service passes them to the store, which seals them with a salt
+so that the public hash chain covers only salted commitments, see ledger.hashing); `may_see` says
+who sees them and when; `redact_event` applies both. The salt is a secret fact too: it is shown
+exactly with the values it seals, never without them (a salt beside a commitment would turn two
+hole cards back into 2,652 guesses).
+
+| event            | secret keys                    | who sees them                                   |
+|------------------|--------------------------------|-------------------------------------------------|
+| TableOpened      | stacked_decks (stacked tables) | nobody: they are every future deal              |
+| DealStarted      | seed                           | everyone once the deal is over (DealEnded)      |
+| CardsDealt       | cards (dealt face down)        | the holder; auditors once the deal is over      |
+| CardPassed       | card                           | the passer; auditors once the deal is over      |
+| CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
+| Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
+
+Cards reach other players only through ShowdownHeld, and sealed choices through
+DeclaresRevealed: both are public events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tables.engine.decider import events as ev
+
+ROLES = ("player", "admin", "auditor")
+SALT = "salt"                       # ledger.hashing.SALT_KEY: the store's name for an event's salt
+_EXCHANGED = ("cards", "gave", "received")
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    player_id: str | None = None
+    role: str = "player"               # "player" | "admin" | "auditor"
+
+
+def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
+    """The keys of `data` that hold facts some reader may not see yet (empty: a public event)."""
+    if event_type == ev.TABLE_OPENED:
+        return ("stacked_decks",) if data.get("stacked_decks") else ()
+    if event_type == ev.DEAL_STARTED:
+        return ("seed",) if data.get("seed") is not None else ()
+    if event_type == ev.CARDS_DEALT:
+        return ("cards",) if data.get("face", "down") != "up" else ()
+    if event_type == ev.CARD_PASSED:
+        return ("card",)
+    if event_type == ev.CARDS_EXCHANGED:
+        return tuple(key for key in _EXCHANGED if key in data)
+    if event_type == ev.DECLARED:
+        return ("choice",) if data.get("sealed") else ()
+    return ()
+
+
+def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over: bool) -> bool:
+    """Whether `viewer` may see the secret facts of this event now (`deal_over`: has its deal
+    ended). True for an event without secrets."""
+    if not secret_keys(event_type, data):
+        return True
+    if event_type == ev.TABLE_OPENED:
+        return False
+    if event_type == ev.DEAL_STARTED:
+        return deal_over
+    own = viewer.player_id is not None and viewer.player_id == data.get("player")
+    if event_type == ev.DECLARED:
+        return own or deal_over
+    return own or (viewer.role == "auditor" and deal_over)
+
+
+def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
+                 deal_over: bool) -> dict[str, Any]:
+    """`data` as `viewer` may see it (a new dict; the input is not changed): each secret key the
+    viewer may not see is null, and the salt is absent. Nothing is added, so the served data plus
+    the served commitments are exactly what the hash chain covers (ledger.hashing.chain_form)."""
+    if may_see(event_type, data, viewer, deal_over=deal_over):
+        return dict(data)
+    hidden = secret_keys(event_type, data)
+    return {key: (None if key in hidden else value) for key, value in data.items() if key != SALT}
+
