@@ -106,7 +106,7 @@ def request_fingerprint(request: Request) -> str:
         raw = json.dumps(request.data, sort_keys=True, default=str).encode()
     try:
         body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:  # not JSON (the view will answer malformed_request): hash the bytes
+    except (ValueError, RecursionError):  # not JSON or nested too deep (the parser refuses it): hash bytes
         body = raw
     digest = hashlib.sha256()
     for part in (request.method.encode(), request.get_full_path().encode(), body):

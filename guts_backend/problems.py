@@ -41,12 +41,13 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
                     content_type=PROBLEM_CONTENT_TYPE)
 
 
-_DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
+_DRF_CODES: list[tuple[type[Exception], str]] = [
     (exceptions.ParseError, "malformed_request"),
     (exceptions.NotAuthenticated, "not_authenticated"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.PermissionDenied, "forbidden"),
     (exceptions.NotFound, "not_found"),
+    (Http404, "not_found"),     # DRF answers it as NotFound but hands us the bare Http404
     (exceptions.MethodNotAllowed, "method_not_allowed"),
     (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
@@ -69,7 +70,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         if isinstance(exc, exc_type):
             code = exc_code
             break
-    detail = str(getattr(exc, "detail", exc))
+    detail = str(getattr(exc, "detail", exc)) or response.status_text
     response.data = problem_body(response.status_code, code, detail)
     response.content_type = PROBLEM_CONTENT_TYPE
     return response
@@ -115,6 +116,7 @@ PROBLEM_CATALOGUE: dict[str, tuple[int, str]] = {
     "concurrency_conflict": (409, "The stream changed under us too many times; retry the request."),
     "idempotency_in_progress": (409, "A request with this Idempotency-Key is still being processed."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used with a different request."),
+    "not_acceptable": (406, "Unknown format 'xyz'; this resource is available as: json, api."),
     "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
 }
 

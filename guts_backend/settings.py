@@ -114,6 +114,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "guts_backend.problems.problem_exception_handler",
+    # Nesting-limited JSON (a body 1,000 deep was a RecursionError, a 500); an unknown ?format= is 406.
+    "DEFAULT_PARSER_CLASSES": [
+        "guts_backend.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "guts_backend.negotiation.ProblemContentNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",

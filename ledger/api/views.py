@@ -9,13 +9,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from guts_backend.parsers import JSONParser
 from guts_backend.problems import Problem, problem_responses
 from guts_backend.roles import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
 from ledger.api.pagination import PAGE_PARAMETERS, page_serializer, paginated_response

@@ -13,17 +13,17 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from guts_backend.parsers import JSONParser
 from guts_backend.problems import Problem, problem_responses
+from guts_backend.query_params import validated_query
 from guts_backend.roles import IsClubAdmin, IsSelfOrAuditorOrAdmin, is_club_admin, player_id_of
-from ledger.api.pagination import page_serializer
+from ledger.api.pagination import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
 from ledger.api.serializers import ChipAmountField
 from ledger.api.views import AUTH_PROBLEMS, BODY_PROBLEMS, etag, validated
 from tables import selectors, service
@@ -77,8 +77,7 @@ def sight_response(sight: selectors.TableSight, *, code: int = 200) -> Response:
 
 def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
     """One page of deal summaries, each redacted for the caller."""
-    paginator = LimitOffsetPagination()
-    page = paginator.paginate_queryset(queryset, request, view=view)
+    paginator, page = paginate(queryset, request)
     viewer = selectors.viewer_of(request.user)
     rows = [selectors.deal_json(deal, viewer) for deal in page]
     return paginator.get_paginated_response(DealHistorySerializer(rows, many=True).data)
@@ -125,6 +124,14 @@ class VariantsApi(APIView):
         return Response(self.OutputSerializer(variant_catalog(), many=True).data)
 
 
+class TableListQuerySerializer(PageQuerySerializer):
+    status = serializers.ChoiceField(choices=list(selectors.TABLE_STATUSES), required=False,
+                                     help_text="Only tables of this status.")
+
+    class Meta:
+        ref_name = "TableListQuery"
+
+
 class TableCollectionApi(APIView):
     """Tables: club admins open them; any signed-in user lists them."""
 
@@ -148,19 +155,14 @@ class TableCollectionApi(APIView):
 
     @extend_schema(
         operation_id="tables_list", tags=["tables"],
-        parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=list(selectors.TABLE_STATUSES),
-                                     required=False, description="Only tables of this status.")],
+        parameters=[TableListQuerySerializer],
         responses={200: page_serializer(TableSummarySerializer, "TablePage"),
-                   **problem_responses("not_authenticated", "invalid_input")},
+                   **problem_responses("not_authenticated", "invalid_query")},
         examples=[OpenApiExample("Open tables", response_only=True, status_codes=["200"], value={
             "count": 1, "next": None, "previous": None, "results": [examples.TABLE_SUMMARY]})])
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in selectors.TABLE_STATUSES:
-            raise Problem("invalid_input", f"status must be one of {', '.join(selectors.TABLE_STATUSES)}.",
-                          errors={"status": ["Unknown status."]})
-        paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(selectors.table_list(status=wanted), request, view=self)
+        query = validated_query(TableListQuerySerializer, request)
+        paginator, page = paginate(selectors.table_list(status=query.get("status")), request, query=query)
         return paginator.get_paginated_response(TableSummarySerializer(page, many=True).data)
 
     @command_schema("tables_create", "Open a table", InputSerializer, examples.OPEN_TABLE,
@@ -293,9 +295,9 @@ class DealsApi(APIView):
     """A table's deals: the history (newest first, redacted for you), or start the next one."""
 
     @extend_schema(
-        operation_id="tables_deals_list", tags=["deals"],
+        operation_id="tables_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(DealHistorySerializer, "DealPage"),
-                   **problem_responses("not_authenticated", "unknown_table")},
+                   **problem_responses("not_authenticated", "invalid_query", "unknown_table")},
         examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
             "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
     def get(self, request: Request, table_id: str) -> Response:
@@ -371,9 +373,9 @@ class PlayerDealsApi(APIView):
     permission_classes = (IsSelfOrAuditorOrAdmin,)
 
     @extend_schema(
-        operation_id="players_deals_list", tags=["deals"],
+        operation_id="players_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(DealHistorySerializer, "PlayerDealPage"),
-                   **problem_responses(*AUTH_PROBLEMS)},
+                   **problem_responses(*AUTH_PROBLEMS, "invalid_query")},
         examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
             "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
     def get(self, request: Request, player_id: int) -> Response:

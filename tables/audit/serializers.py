@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tables.audit.feeds import DEFAULT_PAGE, MAX_PAGE
+from guts_backend.query_params import MAX_POSITION, QueryIntegerField, QuerySerializer
+from ledger.api.pagination import MAX_PAGE_SIZE, PageQuerySerializer
+from tables.audit.feeds import DEFAULT_PAGE
 
 
-class FeedQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, default=0,
-                                     help_text="Cursor: only events with a position above this one.")
-    limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=DEFAULT_PAGE)
-    type = serializers.ListField(child=serializers.CharField(max_length=100), default=list,
+class FeedQuerySerializer(QuerySerializer):
+    after = QueryIntegerField(min_value=0, max_value=MAX_POSITION, default=0,
+                              help_text="Cursor: only events with a position above this one.")
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=DEFAULT_PAGE,
+                              help_text=f"Events per page, 1 to {MAX_PAGE_SIZE} (default {DEFAULT_PAGE}).")
+    type = serializers.ListField(child=serializers.CharField(max_length=100), default=list, max_length=50,
                                  help_text="Event types to keep (repeatable: ?type=A&type=B).")
     since = serializers.DateTimeField(required=False, help_text="Recorded at or after (ISO-8601).")
     until = serializers.DateTimeField(required=False, help_text="Recorded at or before (ISO-8601).")
@@ -59,9 +62,17 @@ class FeedPageSerializer(serializers.Serializer):
         ref_name = "FeedPage"
 
 
-class ReplayQuerySerializer(serializers.Serializer):
-    at = serializers.IntegerField(min_value=1, required=False,
-                                  help_text="Only the step at this stream version.")
+class StreamQuerySerializer(QuerySerializer):
+    last_event_id = QueryIntegerField(min_value=0, max_value=MAX_POSITION, default=0,
+                                      help_text="Resume after this position (the Last-Event-ID header wins).")
+
+    class Meta:
+        ref_name = "StreamQuery"
+
+
+class ReplayQuerySerializer(QuerySerializer):
+    at = QueryIntegerField(min_value=1, max_value=MAX_POSITION, required=False,
+                           help_text="Only the step at this stream version.")
 
     class Meta:
         ref_name = "ReplayQuery"
@@ -144,7 +155,7 @@ class VerifyReportSerializer(serializers.Serializer):
         ref_name = "LedgerVerifyReport"
 
 
-class StatementQuerySerializer(serializers.Serializer):
+class StatementQuerySerializer(PageQuerySerializer):
     unit = serializers.CharField(max_length=100, required=False, help_text="Only lines in this unit.")
 
     class Meta:

@@ -13,17 +13,17 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from guts_backend.problems import Problem, document_problem, problem_responses
+from guts_backend.problems import problem_responses
+from guts_backend.query_params import validated_params, validated_query
 from guts_backend.roles import IsAuditorOrAdmin
+from ledger.api.pagination import paginate
 from ledger.store import StoredEvent
 from ledger.verify import verify_ledger
 from tables.audit import examples
@@ -42,6 +42,7 @@ from tables.audit.serializers import (
     ReplaySerializer,
     StatementPageSerializer,
     StatementQuerySerializer,
+    StreamQuerySerializer,
     VerifyReportSerializer,
 )
 from tables.audit.sse import TableEventSource
@@ -49,22 +50,12 @@ from tables.audit.statements import account_entries, check_can_read_account, exp
 from tables.selectors import viewer_of
 from tables.state import table_stream
 
-document_problem("invalid_query", 400, "The query string is not valid.")
-
 AUTH = ("not_authenticated", "forbidden")
 TABLE = ("not_authenticated", "unknown_table")
 DEAL = (*TABLE, "unknown_deal")
 TAGS = ["audit"]
 TABLE_ID = OpenApiParameter("table_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 DEAL_NO = OpenApiParameter("deal_no", OpenApiTypes.INT, OpenApiParameter.PATH)
-
-
-def validated_query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    """The query string validated by `serializer_class` (400 `invalid_query` otherwise)."""
-    serializer = serializer_class(data=request.query_params)
-    if not serializer.is_valid():
-        raise Problem("invalid_query", "The query string is not valid.", errors=serializer.errors)
-    return serializer.validated_data
 
 
 def feed_query(request: Request) -> FeedQuery:
@@ -152,11 +143,11 @@ class TableStreamApi(APIView):
 
 
 def last_event_id(request: Request) -> int:
-    """Where to resume: the Last-Event-ID header, else ?last_event_id=, else 0."""
-    raw = request.headers.get("Last-Event-ID") or request.query_params.get("last_event_id") or "0"
-    if not raw.strip().isdigit():
-        raise Problem("invalid_query", "Last-Event-ID must be an event position (a whole number).")
-    return int(raw)
+    """Where to resume: the Last-Event-ID header, else ?last_event_id=, else 0 (400 `invalid_query`
+    unless it is an event position)."""
+    header = request.headers.get("Last-Event-ID")
+    params = {"last_event_id": header} if header else request.query_params
+    return validated_params(StreamQuerySerializer, params)["last_event_id"]
 
 
 class DealReplayApi(APIView):
@@ -210,20 +201,18 @@ class AccountStatementApi(APIView):
         operation_id="audit_accounts_statement", tags=TAGS,
         parameters=[OpenApiParameter("account", OpenApiTypes.STR, OpenApiParameter.PATH,
                                      description="e.g. player:3 or seat:<table>:3"),
-                    StatementQuerySerializer,
-                    OpenApiParameter("limit", OpenApiTypes.INT),
-                    OpenApiParameter("offset", OpenApiTypes.INT)],
+                    StatementQuerySerializer],
         responses={200: StatementPageSerializer, **problem_responses("invalid_query", *AUTH)},
         examples=[OpenApiExample("A seat's statement", value=examples.STATEMENT, response_only=True,
                                  status_codes=["200"])],
     )
     def get(self, request: Request, account: str) -> Response:
         check_can_read_account(request.user, account)
-        unit = validated_query(StatementQuerySerializer, request).get("unit")
-        paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(account_entries(account=account, unit=unit), request, view=self)
+        query = validated_query(StatementQuerySerializer, request)
+        entries = account_entries(account=account, unit=query.get("unit"))
+        paginator, page = paginate(entries, request, query=query)
         body = {"account": account, "count": paginator.count, "next": paginator.get_next_link(),
-                "previous": paginator.get_previous_link(), "results": explained_lines(list(page or []))}
+                "previous": paginator.get_previous_link(), "results": explained_lines(page)}
         return Response(StatementPageSerializer(body).data)
 
 
