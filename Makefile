@@ -18,7 +18,7 @@ run: $(STAMP)
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py serve
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve    # DEBUG defaults to off everywhere else
 
 test: $(STAMP)
 	mkdir -p var

@@ -233,7 +233,8 @@ def free_port() -> int:
 
 
 def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "0", "GUTS_SECURE_SSL_REDIRECT": "0",
+           "LOG_LEVEL": "WARNING"}
     server = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "gunicorn"), "guts_backend.wsgi", "-b", f"127.0.0.1:{port}",
          "-w", "2", "-k", "gthread", "--threads", "10", "--keep-alive", "30", "--log-level", "warning"],

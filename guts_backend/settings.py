@@ -2,7 +2,8 @@
 
 DATABASE_URL       default: SQLite file under var/ (PostgreSQL in production and CI)
 CELERY_BROKER_URL  default: kombu's filesystem transport under var/ (Redis in production and CI)
-SECRET_KEY, DEBUG, ALLOWED_HOSTS, GUTS_ALLOW_STACKED_DECKS, GUTS_SWEEP_INTERVAL
+SECRET_KEY, DEBUG (default off; `make run` turns it on), ALLOWED_HOSTS, GUTS_ALLOW_STACKED_DECKS,
+GUTS_SWEEP_INTERVAL, and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
 """
 from __future__ import annotations
 
@@ -26,10 +27,25 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)     # never on by default: its error pages show these settings
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "http://localhost:8000,http://127.0.0.1:8000")
+
+# HTTPS: on whenever DEBUG is off, so `manage.py check --deploy` passes. Behind a TLS proxy, either
+# trust its X-Forwarded-Proto (GUTS_TRUST_X_FORWARDED_PROTO=1) or let it redirect
+# (GUTS_SECURE_SSL_REDIRECT=0); plain-HTTP setups (compose on localhost, tests) turn the redirect off.
+SECURE_SSL_REDIRECT = env_bool("GUTS_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_PROXY_SSL_HEADER = (("HTTP_X_FORWARDED_PROTO", "https")
+                           if env_bool("GUTS_TRUST_X_FORWARDED_PROTO", False) else None)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("GUTS_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("GUTS_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("GUTS_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("GUTS_HSTS_PRELOAD", True)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

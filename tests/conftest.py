@@ -18,6 +18,8 @@ TRUNCATE_OPTION = "-c ledger.allow_truncate=on"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # With DEBUG off (the default) requests are redirected to HTTPS; the test client speaks HTTP.
+    settings.SECURE_SSL_REDIRECT = False
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.postgresql":
         options = database.setdefault("OPTIONS", {})

@@ -37,7 +37,8 @@ def celery_env(*, database_url: str | None, broker_url: str | None, queue: str |
     given = {"DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GUTS_CELERY_QUEUE": queue,
              "GUTS_VAR_DIR": str(var_dir) if var_dir else None}
     env.update({k: v for k, v in given.items() if v is not None})
-    env.update(DJANGO_SETTINGS_MODULE="guts_backend.settings", PYTHONUNBUFFERED="1", DEBUG="0")
+    env.update(DJANGO_SETTINGS_MODULE="guts_backend.settings", PYTHONUNBUFFERED="1", DEBUG="0",
+               GUTS_SECURE_SSL_REDIRECT="0")          # production settings, but plain HTTP on 127.0.0.1
     env.update(extra or {})
     return env
 
