@@ -1,7 +1,9 @@
 """Django admin: read-only windows on the event log and the balance projections.
 
 Events are append-only facts and projections are derived from them, so nobody (superusers
-included) may add, change or delete any of these rows through the admin.
+included) may add, change or delete any of these rows through the admin. Changelists filter only on
+their declared `list_filter` (guts_backend.admin_filters): a lookup on `data` would be an oracle for
+a live deal's hidden cards.
 """
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from guts_backend.admin_filters import DeclaredFiltersOnly
 from ledger.models import AccountBalance, AccountEntry, Event
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """View only: no add, change or delete permission for anyone, and no bulk actions."""
+class ReadOnlyAdmin(DeclaredFiltersOnly, admin.ModelAdmin):
+    """View only: no add, change or delete permission for anyone, no bulk actions, and no filters
+    but the declared ones."""
 
     actions = None
 
