@@ -26,7 +26,6 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.http.request import RawPostDataException
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,8 +42,11 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 _ADVISORY_LOCK_CLASS = 0x6964656D
 
 IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
-    name=HEADER, type=OpenApiTypes.STR, location=OpenApiParameter.HEADER, required=False,
-    description=("Any unique string (a UUID, say), at most 255 printable ASCII characters. A retry "
+    name=HEADER, location=OpenApiParameter.HEADER, required=False,
+    # What idempotency_key_of enforces: 1 to 255 printable ASCII characters (space to tilde).
+    type={"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[ -~]+$"},
+    description=("Any unique string (a UUID, say): 1 to 255 printable ASCII characters, else 400 "
+                 "`invalid_idempotency_key`. A retry "
                  "with the same key returns the first answer and changes nothing; the same key with "
                  "a different request is 422 `idempotency_key_reused`; a retry while the first is "
                  "still running is 409 `idempotency_in_progress`. Keys are per caller."),

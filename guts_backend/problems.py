@@ -108,6 +108,7 @@ PROBLEM_CATALOGUE: dict[str, tuple[int, str]] = {
     "invalid_idempotency_key": (400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
     "invalid_credentials": (400, "Unable to log in with the given username and password."),
     "not_authenticated": (401, "Authentication credentials were not provided."),
+    "authentication_failed": (401, "Token expired; log in again."),
     "forbidden": (403, "You do not have permission to perform this action."),
     "not_found": (404, "No such resource."),
     "unknown_player": (404, "No player with id 42."),
@@ -126,13 +127,17 @@ def document_problem(code: str, status: int, example_detail: str) -> None:
     PROBLEM_CATALOGUE[code] = (status, example_detail)
 
 
-def problem_responses(*codes: str) -> dict[int, OpenApiResponse]:
-    """OpenAPI responses for the given problem codes, grouped by status, one example per code."""
+def problem_responses(*codes: str) -> dict[tuple[int, str], OpenApiResponse]:
+    """OpenAPI responses for the given problem codes, grouped by status, one example per code, as
+    `application/problem+json` (what the server sends). An operation that can answer
+    `not_authenticated` can also answer `authentication_failed` (a bad or expired token)."""
+    if "not_authenticated" in codes:
+        codes = tuple(dict.fromkeys((*codes, "authentication_failed")))
     by_status: dict[int, list[str]] = {}
     for code in codes:
         status, _ = PROBLEM_CATALOGUE[code]
         by_status.setdefault(status, []).append(code)
-    return {status: _problem_openapi_response(status, status_codes)
+    return {(status, PROBLEM_CONTENT_TYPE): _problem_openapi_response(status, status_codes)
             for status, status_codes in sorted(by_status.items())}
 
 

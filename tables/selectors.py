@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 
 from guts_backend.roles import User, is_auditor, is_club_admin, is_player
+from ledger.selectors import player_get
 from tables.engine.decider.view import Viewer, table_view
 from tables.models import DealPlayer, DealSummary, TableView
 from tables.service import canonical_table_id, unknown_table
@@ -75,7 +76,9 @@ def table_deals(*, table_id: object) -> QuerySet[DealSummary]:
 
 
 def player_deals(*, player_id: int) -> QuerySet[DealSummary]:
-    """The deals a player was dealt into, newest first."""
+    """The deals a player was dealt into, newest first (404 unknown_player if there is no such
+    player, as for their balance)."""
+    player_get(player_id=player_id)
     dealt_in = DealPlayer.objects.filter(player=str(player_id), table_id=OuterRef("table_id"),
                                          deal_no=OuterRef("deal_no"))
     return DealSummary.objects.filter(Exists(dealt_in)).order_by("-started_at", "-pk")

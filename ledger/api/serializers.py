@@ -20,10 +20,19 @@ class ChipAmountField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class PlayerIdField(serializers.CharField):
+    """A player id in JSON: always a string ("3"), as in table views, events' seats and accounts
+    (`player:3`). The URL path takes the same id as a number (/players/3)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+
 class PlayerOutputSerializer(serializers.Serializer):
     """A player as the API shows them; `id` is the player id, `account` their bankroll."""
 
-    id = serializers.IntegerField()
+    id = PlayerIdField(help_text='The player id, as a string ("3").')
     username = serializers.CharField()
     display_name = serializers.CharField(source="first_name")
     account = serializers.SerializerMethodField()
@@ -49,11 +58,12 @@ class EventRefSerializer(serializers.Serializer):
 
 
 class MeOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField(source="pk")
+    id = PlayerIdField(source="pk", help_text="Your user id, as a string (your player id if you play).")
     username = serializers.CharField()
     display_name = serializers.CharField(source="first_name")
     roles = serializers.SerializerMethodField()
-    player_id = serializers.SerializerMethodField(help_text="Your player id; null if you are not a player.")
+    player_id = serializers.SerializerMethodField(
+        help_text='Your player id, as a string ("3"); null if you are not a player.')
 
     class Meta:
         ref_name = "Me"
@@ -61,5 +71,6 @@ class MeOutputSerializer(serializers.Serializer):
     def get_roles(self, user: Any) -> list[str]:
         return roles_of(user)
 
-    def get_player_id(self, user: Any) -> int | None:
-        return player_id_of(user)
+    def get_player_id(self, user: Any) -> str | None:
+        player_id = player_id_of(user)
+        return None if player_id is None else str(player_id)

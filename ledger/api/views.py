@@ -23,6 +23,7 @@ from ledger.api.serializers import (
     ChipAmountField,
     EventRefSerializer,
     MeOutputSerializer,
+    PlayerIdField,
     PlayerOutputSerializer,
 )
 from ledger.cashier import MAX_CASHIER_AMOUNT, cashier_deposit, cashier_withdraw, player_create
@@ -36,8 +37,28 @@ BODY_PROBLEMS = ("malformed_request", "invalid_input", "unsupported_media_type")
 def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
     """The request body validated by `serializer_class` (400 `invalid_input` otherwise)."""
     serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
+    try:
+        serializer.is_valid(raise_exception=True)
+    except serializers.ValidationError as exc:
+        if set(_error_codes(exc.get_codes())) == {"invalid_choice"}:
+            raise Problem("invalid_choice", _first_message(exc.detail), errors=exc.detail) from exc
+        raise
     return serializer.validated_data
+
+
+def _error_codes(codes: Any) -> list[str]:
+    """Every code in DRF's nested `get_codes()` structure."""
+    if isinstance(codes, dict):
+        return [code for value in codes.values() for code in _error_codes(value)]
+    if isinstance(codes, list):
+        return [code for value in codes for code in _error_codes(value)]
+    return [codes]
+
+
+def _first_message(detail: Any) -> str:
+    """The first error message, prefixed with its field (`choice: "maybe" is not a valid choice.`)."""
+    field, messages = next(iter(detail.items()))
+    return f"{field}: {messages[0] if isinstance(messages, list) and messages else messages}"
 
 
 def etag(version: int) -> str:
@@ -92,13 +113,13 @@ class MeApi(APIView):
         operation_id="me_retrieve", tags=["auth"],
         responses={200: MeOutputSerializer, **problem_responses("not_authenticated")},
         examples=[OpenApiExample("A player", response_only=True, status_codes=["200"], value={
-            "id": 3, "username": "alice", "display_name": "Alice", "roles": ["player"], "player_id": 3})],
+            "id": "3", "username": "alice", "display_name": "Alice", "roles": ["player"], "player_id": "3"})],
     )
     def get(self, request: Request) -> Response:
         return Response(MeOutputSerializer(request.user).data)
 
 
-PLAYER_EXAMPLE = {"id": 3, "username": "alice", "display_name": "Alice", "account": "player:3",
+PLAYER_EXAMPLE = {"id": "3", "username": "alice", "display_name": "Alice", "account": "player:3",
                   "date_joined": "2026-11-29T12:00:00Z"}
 
 
@@ -175,7 +196,7 @@ class PlayerDetailApi(APIView):
 class CashierOutputSerializer(serializers.Serializer):
     """The result of a deposit or withdrawal: the event appended and the bankroll after it."""
 
-    player_id = serializers.IntegerField()
+    player_id = PlayerIdField()
     amount = serializers.IntegerField()
     note = serializers.CharField(allow_blank=True)
     balance = serializers.IntegerField(help_text="The bankroll after this operation.")
@@ -208,7 +229,7 @@ def cashier_examples(event_type: str, amount: int, balance: int) -> list[OpenApi
     return [
         OpenApiExample(event_type, request_only=True, value={"amount": amount, "note": "cash at the desk"}),
         OpenApiExample(event_type, response_only=True, status_codes=["201"], value={
-            "player_id": 3, "amount": amount, "note": "cash at the desk", "balance": balance,
+            "player_id": "3", "amount": amount, "note": "cash at the desk", "balance": balance,
             "event": {"position": 42, "stream": "player-3", "version": 2, "type": event_type}}),
     ]
 
@@ -263,7 +284,7 @@ class BalanceApi(APIView):
     permission_classes = (IsSelfOrAuditorOrAdmin,)
 
     class OutputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField()
+        player_id = PlayerIdField()
         account = serializers.CharField()
         unit = serializers.CharField()
         balance = serializers.IntegerField()
@@ -276,7 +297,7 @@ class BalanceApi(APIView):
         operation_id="players_balance_retrieve", tags=["statements"],
         responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Balance", response_only=True, status_codes=["200"], value={
-            "player_id": 3, "account": "player:3", "unit": "chips", "balance": 1500, "version": 3})],
+            "player_id": "3", "account": "player:3", "unit": "chips", "balance": 1500, "version": 3})],
     )
     def get(self, request: Request, player_id: int) -> Response:
         held = player_balance(player_id=player_id)

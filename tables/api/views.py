@@ -331,8 +331,8 @@ class DeclaresApi(APIView):
             ref_name = "DeclareInput"
 
     @command_schema("tables_declares_create", "Declare", InputSerializer, {"deal_no": 4, "choice": "in"},
-                    ("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                     "already_declared", "insufficient_stack"))
+                    ("invalid_choice", "forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal",
+                     "no_deal", "already_declared", "insufficient_stack"))
     @idempotent
     def post(self, request: Request, table_id: str) -> Response:
         data = validated(self.InputSerializer, request)
@@ -375,7 +375,7 @@ class PlayerDealsApi(APIView):
     @extend_schema(
         operation_id="players_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(DealHistorySerializer, "PlayerDealPage"),
-                   **problem_responses(*AUTH_PROBLEMS, "invalid_query")},
+                   **problem_responses(*AUTH_PROBLEMS, "invalid_query", "unknown_player")},
         examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
             "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
     def get(self, request: Request, player_id: int) -> Response:

@@ -38,7 +38,7 @@ def test_balance_carries_the_stream_version_as_etag(admin_api: APIClient, player
     post_json(admin_api, deposits_url(player.pk), {"amount": 250})
     response = admin_api.get(f"/api/v1/players/{player.pk}/balance")
     assert response.status_code == 200
-    assert response.json() == {"player_id": player.pk, "account": f"player:{player.pk}", "unit": "chips",
+    assert response.json() == {"player_id": str(player.pk), "account": f"player:{player.pk}", "unit": "chips",
                                "balance": 250, "version": 2}
     assert response["ETag"] == '"2"'
 
@@ -103,7 +103,7 @@ def test_admin_registers_a_player_with_a_player_registered_event(admin_api: APIC
     assert body["account"] == f"player:{body['id']}"
     [event] = read_stream(f"player-{body['id']}")
     assert event.type == "PlayerRegistered"
-    assert event.data == {"player_id": body["id"], "username": "newbie", "display_name": "New Bie"}
+    assert event.data == {"player_id": int(body["id"]), "username": "newbie", "display_name": "New Bie"}
 
     token = APIClient().post("/api/v1/auth/token", {"username": "newbie", "password": "long-enough-pw"},
                              format="json")
@@ -123,7 +123,7 @@ def test_taken_username_is_409_and_appends_nothing(admin_api: APIClient, player:
 
 def test_player_list_and_detail(admin_api: APIClient, player: AbstractUser) -> None:
     listing = admin_api.get("/api/v1/players").json()
-    assert player.pk in [item["id"] for item in listing["results"]]
+    assert str(player.pk) in [item["id"] for item in listing["results"]]
     detail = admin_api.get(f"/api/v1/players/{player.pk}")
     assert detail.status_code == 200
     assert detail.json()["display_name"] == "Alice"

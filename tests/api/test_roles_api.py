@@ -107,5 +107,5 @@ def test_token_endpoint_rejects_bad_credentials(player: AbstractUser) -> None:
 
 def test_me_for_a_player(player_api: APIClient, player: AbstractUser) -> None:
     assert player_api.get("/api/v1/me").json() == {
-        "id": player.pk, "username": player.username, "display_name": "Alice", "roles": ["player"],
-        "player_id": player.pk}
+        "id": str(player.pk), "username": player.username, "display_name": "Alice", "roles": ["player"],
+        "player_id": str(player.pk)}

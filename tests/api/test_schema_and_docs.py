@@ -57,7 +57,7 @@ def test_ledger_operations_document_problems_and_examples(schema: dict[str, Any]
         errors = {status: body for status, body in operation["responses"].items() if status >= "400"}
         assert errors, path
         for body in errors.values():
-            assert body["content"]["application/json"]["schema"]["$ref"].endswith("/Problem")
+            assert body["content"]["application/problem+json"]["schema"]["$ref"].endswith("/Problem")
         assert _has_example(operation), path
 
 

@@ -94,7 +94,7 @@ def test_declare_errors(club: Club) -> None:
     refused(second, url, {"deal_no": 1, "choice": "in"}, "not_your_turn")
     refused(first, url, {"deal_no": 2, "choice": "in"}, "wrong_deal")
     refused(first, url, {"deal_no": 0, "choice": "in"}, "invalid_input")
-    refused(first, url, {"deal_no": 1, "choice": "maybe"}, "invalid_input")
+    refused(first, url, {"deal_no": 1, "choice": "maybe"}, "invalid_choice")
     refused(first, url, {"choice": "in"}, "invalid_input")
     refused(club.admin, url, {"deal_no": 1, "choice": "in"}, "forbidden")
     refused(club.outsider, url, {"deal_no": 1, "choice": "in"}, "not_seated")

@@ -37,6 +37,6 @@ def test_success_has_an_example_and_errors_are_problems(audit_operations: dict[s
     errors = {status: body for status, body in responses.items() if status >= "400"}
     assert "401" in errors
     for body in errors.values():
-        problem = body["content"]["application/json"]
+        problem = body["content"]["application/problem+json"]
         assert problem["schema"]["$ref"].endswith("/Problem")
         assert problem["examples"]
