@@ -84,7 +84,8 @@ def test_text_by_accept_header_and_unknown_formats(club: Club, session: Session)
     url = f"/api/v1/tables/{session.table_id}/deals/{deal_no}/history"
     assert api.get(url, headers={"Accept": "text/plain"})["Content-Type"].startswith("text/plain")
     unknown = api.get(url, {"format": "xml"})
-    assert unknown.status_code == 404
+    assert unknown.status_code == 406
+    assert json.loads(unknown.content)["code"] == "not_acceptable"
     missing = api.get(f"/api/v1/tables/{session.table_id}/deals/7/history", {"format": "text"})
     assert missing.status_code == 404
     assert json.loads(missing.content)["code"] == "unknown_deal"
