@@ -32,20 +32,16 @@ class JSONParser(parsers.JSONParser):
 
 def json_depth(value: Any) -> int:
     """How many arrays/objects deep `value` nests (a scalar is 0), walked without recursion."""
+    containers = (dict, list)
     deepest = 0
-    pending: list[tuple[Any, int]] = [(value, 0)]
+    pending: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, containers) else []
     while pending:
         item, depth = pending.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
+        deepest = max(deepest, depth)
         if deepest > MAX_JSON_DEPTH:       # deep enough to refuse: stop walking
             return deepest
-        pending.extend((child, depth + 1) for child in children)
+        children = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in children if isinstance(child, containers))
     return deepest
 
 
