@@ -8,4 +8,7 @@ COPY tables ./tables
 COPY manage.py ./
 RUN pip install --no-cache-dir .
 EXPOSE 8000
-CMD ["gunicorn", "guts_backend.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# The web service as docker-compose.yml runs it (there: after migrate): ASGI, uvicorn workers.
+CMD ["gunicorn", "guts_backend.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", \
+     "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "30", "--graceful-timeout", "10", \
+     "--keep-alive", "5", "--access-logfile", "-"]

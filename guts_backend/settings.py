@@ -99,6 +99,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock at BEGIN, so web and worker processes queue instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif env_bool("GUTS_DB_POOL", False):
+    # Under ASGI (guts_backend.asgi turns this on) each request runs on a new thread, so a thread's
+    # persistent connection would be a new connection per request: a pool per process instead
+    # (Django requires CONN_MAX_AGE 0 with one). Waiting over 10 s for a connection is an
+    # OperationalError, as an unreachable database is.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": int(os.environ.get("GUTS_DB_POOL_SIZE", "10")), "timeout": 10}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

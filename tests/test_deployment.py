@@ -1,7 +1,13 @@
-"""docker-compose.yml cannot run here (no Docker engine), so its shape is checked instead."""
+"""docker-compose.yml cannot run here (no Docker engine), so its shape is checked instead
+(tests/e2e/test_streams_under_load.py runs its web command against a local PostgreSQL)."""
+import importlib.util
+import json
+import re
 from pathlib import Path
 
 import yaml
+
+from tests.e2e.servers import compose_web_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,12 +35,25 @@ def test_app_services_use_postgres_and_redis_and_wait_for_them() -> None:
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
+def dockerfile_cmd() -> list[str]:
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return json.loads(re.search(r"^CMD (\[.*\])$", text, re.MULTILINE).group(1))
+
+
 def test_commands_run_gunicorn_celery_worker_and_beat() -> None:
     services = compose()["services"]
-    assert "gunicorn guts_backend.wsgi:application" in services["web"]["command"]
-    assert "migrate" in services["web"]["command"]
+    assert compose_web_argv()[:2] == ["gunicorn", "guts_backend.asgi:application"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "guts_backend", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "guts_backend", "beat"]
+
+
+def test_the_web_service_runs_asgi_uvicorn_workers_and_the_image_runs_the_same() -> None:
+    argv = compose_web_argv()
+    worker_class = argv[argv.index("--worker-class") + 1]
+    assert worker_class == "uvicorn_worker.UvicornWorker"
+    assert importlib.util.find_spec(worker_class.rpartition(".")[0]), "pyproject.toml installs it"
+    assert int(argv[argv.index("--timeout") + 1]) >= 10      # a loop heartbeat, not a request limit
+    assert dockerfile_cmd() == argv
 
 
 def test_the_image_builds_from_the_project_dockerfile() -> None:

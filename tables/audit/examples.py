@@ -107,3 +107,9 @@ HISTORY_TEXT = (
     "Deck: commitment 630dcd29…\n      seed 00010203…\n"
     "      every dealt card matches (check it yourself: python docs/verify_deal.py deal.json)\n"
 )
+
+STREAM_TICKET = {
+    "ticket": "eyJ1c2VyIjozLCJ0YWJsZSI6IjBiN2YzYzllLTZmMWEtNGI3ZS05YTUxLTJkMmMxZjhlNGExMCJ9:1uQk2T:x7Qm…",
+    "table_id": TABLE, "expires_at": "2026-11-29T12:01:05.120000Z",
+    "stream_url": f"/api/v1/tables/{TABLE}/stream?ticket=eyJ1c2VyIjozLCJ0YWJsZSI6…",
+}

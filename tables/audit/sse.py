@@ -5,38 +5,53 @@ feeds, `feeds.event_json`). A reader resumes after the last position it saw (`La
 which browsers' EventSource sends by itself on reconnect); position is a safe cursor because
 appends are serialised (ledger.store), so nothing that commits later can appear behind it.
 
-The source polls the event store (one indexed query per poll interval) and sends a comment line
-as a heartbeat when nothing happened for a while, so proxies keep the connection open. A stream
-ends after `max_seconds` (the browser reconnects with Last-Event-ID): that bounds how long a
-WSGI worker thread is held, and lets tests read a stream to its end. Under ASGI (uvicorn) the
-messages come from an async generator (database reads in `sync_to_async`), under WSGI
-(`manage.py runserver`) from a plain generator: Django needs the one that matches its handler.
+Under ASGI (uvicorn workers, `guts_backend.asgi`) the messages come from an async generator that
+holds no thread and no database connection while it waits: on PostgreSQL it sleeps until
+`ledger.notify` says the table's stream got events (LISTEN/NOTIFY, delivered on commit), with a
+slow safety poll in case a notification was lost; on other databases it polls. The reads
+themselves (the feed functions, redacted for the reader) run on a few shared threads
+(`StreamReaders`), so a thousand open streams still use a handful of database connections.
+Under WSGI (Django's test client) a plain generator polls instead. A comment line is sent as a
+heartbeat when nothing happened for a while, so proxies keep the connection open. A stream ends
+after `max_duration` (the browser reconnects with Last-Event-ID), which also lets tests read a
+stream to its end.
 
-Settings (seconds unless named otherwise): GUTS_SSE_HEARTBEAT (15), GUTS_SSE_POLL (0.5),
-GUTS_SSE_MAX_DURATION (300), GUTS_SSE_RETRY_MS (2000, the reconnect delay sent to the browser).
+Settings (seconds unless named otherwise): GUTS_SSE_HEARTBEAT (15), GUTS_SSE_POLL (0.5, polling
+without notifications), GUTS_SSE_SAFETY_POLL (10, with them), GUTS_SSE_MAX_DURATION (300),
+GUTS_SSE_RETRY_MS (2000, the reconnect delay sent to the browser), GUTS_SSE_READERS (4 threads).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import DatabaseError, close_old_connections, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from rest_framework.utils.encoders import JSONEncoder
 
+from ledger.notify import notifications_supported, subscription
 from tables.audit.feeds import FeedQuery, events_page, feed_json
 from tables.engine.decider.view import Viewer
 
 BATCH = 200
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class StreamSettings:
     heartbeat: float
     poll: float
+    safety_poll: float
     max_duration: float
     retry_ms: int
 
@@ -44,6 +59,7 @@ class StreamSettings:
     def current(cls) -> StreamSettings:
         return cls(heartbeat=float(getattr(settings, "GUTS_SSE_HEARTBEAT", 15.0)),
                    poll=float(getattr(settings, "GUTS_SSE_POLL", 0.5)),
+                   safety_poll=float(getattr(settings, "GUTS_SSE_SAFETY_POLL", 10.0)),
                    max_duration=float(getattr(settings, "GUTS_SSE_MAX_DURATION", 300.0)),
                    retry_ms=int(getattr(settings, "GUTS_SSE_RETRY_MS", 2000)))
 
@@ -55,6 +71,72 @@ def sse_message(event: dict) -> str:
     """One event as an SSE message (`data` is one line: JSON has no raw newlines)."""
     data = json.dumps(event, cls=JSONEncoder, separators=(",", ":"))
     return f"id: {event['position']}\nevent: {event['type']}\ndata: {data}\n\n"
+
+
+class StreamReaders:
+    """The few threads on which every async stream of the process reads the database.
+
+    Around each read runs what Django runs around each request (`close_old_connections`): a
+    connection broken by an error, failing its health check or past CONN_MAX_AGE is closed, and
+    with a connection pool (ASGI, CONN_MAX_AGE 0) the connection goes back to the pool after the
+    read. So the streams of a process never use more connections than it has reader threads."""
+
+    def __init__(self, size: int) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="sse-reader")
+        self._opened: weakref.WeakSet[BaseDatabaseWrapper] = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    async def run(self, read: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._call, read)
+
+    def _call(self, read: Callable[[], T]) -> T:
+        close_old_connections()
+        try:
+            return read()
+        finally:
+            with self._lock:
+                self._opened.update(connections.all(initialized_only=True))
+            close_old_connections()
+
+    def close(self) -> None:
+        """Stop the threads and close their connections (tests do, before the database is dropped)."""
+        self._executor.shutdown(wait=True)
+        with self._lock:
+            opened = list(self._opened)
+        for wrapper in opened:
+            wrapper.inc_thread_sharing()     # closing from this thread is safe: its thread is gone
+            try:
+                wrapper.close()
+            finally:
+                wrapper.dec_thread_sharing()
+
+
+_readers: StreamReaders | None = None
+_readers_lock = threading.Lock()
+
+
+def stream_readers() -> StreamReaders:
+    """The process's readers (GUTS_SSE_READERS threads), created on first use."""
+    global _readers
+    with _readers_lock:
+        if _readers is None:
+            _readers = StreamReaders(int(getattr(settings, "GUTS_SSE_READERS", 4)))
+        return _readers
+
+
+def stream_readers_close() -> None:
+    """Close the process's readers; the next stream starts new ones."""
+    global _readers
+    with _readers_lock:
+        closing, _readers = _readers, None
+    if closing is not None:
+        closing.close()
+
+
+async def _sleep(timeout: float) -> bool:
+    """The waker of polling streams: never woken early."""
+    await asyncio.sleep(max(timeout, 0.0))
+    return False
 
 
 class TableEventSource:
@@ -80,7 +162,7 @@ class TableEventSource:
         return f"retry: {self.config.retry_ms}\n\n"
 
     def messages(self) -> Iterator[str]:
-        """For WSGI: a plain generator that sleeps between polls."""
+        """For WSGI: a plain generator that polls, sleeping between polls."""
         yield self._opening()
         started = quiet_since = self.clock()
         while self.clock() - started < self.config.max_duration:
@@ -95,17 +177,44 @@ class TableEventSource:
             time.sleep(self.config.poll)
 
     async def async_messages(self) -> AsyncIterator[str]:
-        """For ASGI: the same stream as an async generator; database reads run in a thread."""
+        """For ASGI: woken by the ledger's notifications on PostgreSQL, polling elsewhere."""
         yield self._opening()
-        started = quiet_since = self.clock()
+        if notifications_supported():
+            async with subscription([self.stream]) as woken:
+                async for message in self._follow(woken.wait, self.config.safety_poll):
+                    yield message
+        else:
+            async for message in self._follow(_sleep, self.config.poll):
+                yield message
+
+    async def _follow(self, wait: Callable[[float], Awaitable[bool]], poll: float) -> AsyncIterator[str]:
+        """Read and send new events whenever `wait` reports some or `poll` seconds passed; a
+        heartbeat after `heartbeat` quiet seconds; stop after `max_duration`."""
+        readers = stream_readers()
+        started = quiet_since = next_read = self.clock()
+        due = True                               # the events after `after` may be there already
         while self.clock() - started < self.config.max_duration:
-            batch = await sync_to_async(self.next_batch)()
-            if batch:
+            if due or self.clock() >= next_read:
+                batch = await self._read(readers)
+                next_read = self.clock() + poll
                 for message in batch:
                     yield message
-                quiet_since = self.clock()
-                continue
+                if batch:
+                    quiet_since = self.clock()
+                if len(batch) == BATCH:          # more are waiting: read on at once
+                    due = True
+                    continue
             if self.clock() - quiet_since >= self.config.heartbeat:
                 yield HEARTBEAT
                 quiet_since = self.clock()
-            await asyncio.sleep(self.config.poll)
+            until = min(started + self.config.max_duration, quiet_since + self.config.heartbeat, next_read)
+            due = await wait(until - self.clock())
+
+    async def _read(self, readers: StreamReaders) -> list[str]:
+        """The next batch; none while the database is unreachable (the stream stays open and
+        tries again at the next poll; its reader thread reconnects)."""
+        try:
+            return await readers.run(self.next_batch)
+        except DatabaseError as error:
+            logger.warning("stream %s: reading new events failed (%s); retrying", self.stream, error)
+            return []

@@ -8,6 +8,8 @@ DEAL = "tables/<uuid:table_id>/deals/<int:deal_no>"
 urlpatterns = [
     path("tables/<uuid:table_id>/events", views.TableEventsApi.as_view(), name="table-events"),
     path("tables/<uuid:table_id>/stream", views.TableStreamApi.as_view(), name="table-stream"),
+    path("tables/<uuid:table_id>/stream-tickets", views.StreamTicketApi.as_view(),
+         name="table-stream-tickets"),
     path(f"{DEAL}/replay", views.DealReplayApi.as_view(), name="deal-replay"),
     path(f"{DEAL}/proof", views.DealProofApi.as_view(), name="deal-proof"),
     path(f"{DEAL}/history", views.DealHistoryApi.as_view(), name="deal-history"),

@@ -11,8 +11,10 @@ from uuid import UUID
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -20,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
 from guts_backend.problems import problem_responses
 from guts_backend.query_params import validated_params, validated_query
 from guts_backend.roles import IsAuditorOrAdmin
@@ -47,6 +50,7 @@ from tables.audit.serializers import (
 )
 from tables.audit.sse import TableEventSource
 from tables.audit.statements import account_entries, check_can_read_account, explained_lines
+from tables.audit.tickets import StreamTicketAuthentication, stream_ticket_issue
 from tables.selectors import viewer_of
 from tables.state import table_stream
 
@@ -111,7 +115,8 @@ class AuditEventsApi(APIView):
 class TableStreamApi(APIView):
     """Server-Sent Events of one table, redacted for the reader; resume with Last-Event-ID."""
 
-    authentication_classes = (TokenAuthentication, QueryTokenAuthentication, SessionAuthentication)
+    authentication_classes = (TokenAuthentication, StreamTicketAuthentication, QueryTokenAuthentication,
+                              SessionAuthentication)
     renderer_classes = (JSONRenderer, EventStreamRenderer)
 
     @extend_schema(
@@ -122,11 +127,16 @@ class TableStreamApi(APIView):
                              description="Resume after this position (EventSource sends it)."),
             OpenApiParameter("last_event_id", OpenApiTypes.INT,
                              description="Same as the Last-Event-ID header (default 0: from the start)."),
-            OpenApiParameter("token", OpenApiTypes.STR,
-                             description="API token, for EventSource which cannot send headers."),
+            OpenApiParameter("ticket", OpenApiTypes.STR,
+                             description="A stream ticket (`POST .../stream-tickets`, valid 60 s): how "
+                                         "EventSource, which cannot send headers, authenticates."),
+            OpenApiParameter("token", OpenApiTypes.STR, deprecated=True,
+                             description="The API token itself; deprecated: use a ticket."),
         ],
         responses={(200, "text/event-stream"): OpenApiResponse(
-                       response=OpenApiTypes.STR, description="An SSE stream; `id` is the event's position.",
+                       response=OpenApiTypes.STR,
+                       description="An SSE stream; `id` is the event's position. It ends after 300 s "
+                                   "(reconnect with Last-Event-ID).",
                        examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)]),
                    **problem_responses("invalid_query", *TABLE)},
     )
@@ -140,6 +150,35 @@ class TableStreamApi(APIView):
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"
         return response
+
+
+class StreamTicketApi(APIView):
+    """A short-lived ticket that opens this table's stream (`?ticket=`), so no API token goes into
+    a URL. Stores nothing (tables.audit.tickets)."""
+
+    class OutputSerializer(serializers.Serializer):
+        ticket = serializers.CharField(help_text="Opaque; pass it as `?ticket=` to the stream.")
+        table_id = serializers.UUIDField()
+        expires_at = serializers.DateTimeField(help_text="Open the stream before this time.")
+        stream_url = serializers.CharField(help_text="The stream's path with the ticket in it.")
+
+        class Meta:
+            ref_name = "StreamTicket"
+
+    @extend_schema(
+        operation_id="tables_stream_tickets_create", tags=TAGS, parameters=[TABLE_ID], request=None,
+        responses={201: OutputSerializer, **problem_responses(*TABLE, *IDEMPOTENCY_PROBLEMS)},
+        examples=[OpenApiExample("A ticket", response_only=True, status_codes=["201"],
+                                 value=examples.STREAM_TICKET)],
+    )
+    @idempotent
+    def post(self, request: Request, table_id: UUID) -> Response:
+        check_table(table_id)
+        ticket = stream_ticket_issue(user=request.user, table_id=table_id)
+        stream_url = f"{reverse('table-stream', kwargs={'table_id': table_id})}?ticket={ticket.ticket}"
+        body = {"ticket": ticket.ticket, "table_id": ticket.table_id, "expires_at": ticket.expires_at,
+                "stream_url": stream_url}
+        return Response(self.OutputSerializer(body).data, status=201)
 
 
 def last_event_id(request: Request) -> int:

@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient, override_settings
 
 from ledger.models import Event
+from tables.audit.sse import stream_readers_close
 from tests.audit.conftest import Club, Session, client_for, everyone_in, token_of
 
 SHORT = {"GUTS_SSE_MAX_DURATION": 0.1, "GUTS_SSE_POLL": 0.01}
@@ -94,7 +95,10 @@ def test_bad_last_event_id_and_unknown_table(club: Club, session: Session) -> No
 
 
 @override_settings(**SHORT)
-def test_under_asgi_the_stream_is_an_async_generator(club: Club, session: Session) -> None:
+def test_under_asgi_the_stream_is_an_async_generator(transactional_db: None, club: Club,
+                                                     session: Session) -> None:
+    """Transactional: the async stream reads on threads of its own (`StreamReaders`), which see
+    only what is committed."""
     session.play(everyone_in)
     url = f"/api/v1/tables/{session.table_id}/stream"
     headers = {"Authorization": f"Token {token_of(club.players[0])}", "Last-Event-ID": "0"}
@@ -104,6 +108,9 @@ def test_under_asgi_the_stream_is_an_async_generator(club: Club, session: Sessio
         chunks = [chunk async for chunk in response.streaming_content]
         return response.is_async, b"".join(chunks).decode()
 
-    is_async, text = async_to_sync(read)()
+    try:
+        is_async, text = async_to_sync(read)()
+    finally:
+        stream_readers_close()
     assert is_async
     assert [int(m["id"]) for m in events_of(parse(text))] == table_positions(session)
