@@ -304,13 +304,15 @@ def run_clients(clients: list[Client], seconds: float) -> float:
 
 
 def http_rows(url: str, seconds: float) -> list[Row]:
-    from rest_framework.authtoken.models import Token
+    from django.contrib.auth import get_user_model
+
+    from guts_backend.tokens import token_issue
 
     clients_setup = []
     for _ in range(HTTP_CLIENTS):
         players = make_players(2)
         table = make_table(players)
-        tokens = {str(p): Token.objects.get_or_create(user_id=p)[0].key for p in players}
+        tokens = {str(p): token_issue(user=get_user_model().objects.get(pk=p)).key for p in players}
         clients_setup.append((table, tokens))
     port = free_port()
     server = start_server(url, port)

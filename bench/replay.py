@@ -110,9 +110,9 @@ def timed_ms(action: Callable[[], object], repeat: int) -> tuple[float, float, f
 
 def replay_rows(table: str, deals: int, repeat: int, label: str) -> list[tuple[str, float, float, float]]:
     from django.test import Client
-    from rest_framework.authtoken.models import Token
 
     from guts_backend.roles import AUDITOR, grant_role
+    from guts_backend.tokens import token_issue
     from tables.audit.replay import deal_replay
     from tables.engine.decider.view import Viewer
 
@@ -125,7 +125,7 @@ def replay_rows(table: str, deals: int, repeat: int, label: str) -> list[tuple[s
 
     user, _ = get_user_model().objects.get_or_create(username="bench-auditor")
     grant_role(user, AUDITOR)
-    client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client = Client(HTTP_AUTHORIZATION=f"Token {token_issue(user=user).key}")
     url = f"/api/v1/tables/{table}/deals/{deals // 2}/replay"
 
     def http() -> None:

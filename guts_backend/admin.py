@@ -1,5 +1,5 @@
-"""Admin for users, groups and API tokens, replacing the registrations of django.contrib.auth and
-DRF's authtoken (imported before this module: their apps come first in INSTALLED_APPS).
+"""Admin for users, groups and API tokens, replacing the registrations of django.contrib.auth
+(imported before this module: its app comes first in INSTALLED_APPS).
 
 - Every changelist filters only on its declared filters (guts_backend.admin_filters).
 - A user the ledger knows about (chips, history, events he made) is never deleted: the delete
@@ -7,12 +7,13 @@ DRF's authtoken (imported before this module: their apps come first in INSTALLED
   `ledger.deactivation` guards every other code path. The "Deactivate" action records
   `PlayerDeactivated` and turns `is_active` off in one transaction; `is_active` is read-only in
   the form, so it changes only with an event.
+- API tokens are issued by logging in only; deleting one revokes it, and the users' action
+  "Revoke API tokens" revokes every token of the selected users (guts_backend.tokens).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
@@ -24,6 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
 from guts_backend.admin_filters import DeclaredFiltersOnly
+from guts_backend.tokens import ApiToken, tokens_revoke_all
 from ledger.deactivation import refusal_message, user_deactivate, user_ledger_footprint, user_reactivate
 
 User = get_user_model()
@@ -57,7 +59,7 @@ admin.site.unregister(User)
 @admin.register(User)
 class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
     readonly_fields = ("is_active",)          # only the actions change it, with an event
-    actions = ["deactivate_users", "reactivate_users"]
+    actions = ["deactivate_users", "reactivate_users", "revoke_api_tokens"]
 
     def has_delete_permission(self, request: HttpRequest, obj: AbstractBaseUser | None = None) -> bool:
         if obj is not None and user_ledger_footprint(user_id=obj.pk).blocks_deletion:
@@ -92,6 +94,12 @@ class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
     def reactivate_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self._set_active(request, queryset, user_reactivate, "Reactivated", "already active")
 
+    @admin.action(permissions=["change"], description="Revoke API tokens of selected users (signs them out)")
+    def revoke_api_tokens(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        revoked = sum(tokens_revoke_all(user_id=user.pk) for user in queryset)
+        self.message_user(request, f"Revoked {revoked} API token(s) of {queryset.count()} user(s).",
+                          messages.SUCCESS)
+
     def _set_active(self, request: HttpRequest, queryset: QuerySet[Any], service: Any, done: str,
                     unchanged: str) -> None:
         meta = {"actor": request.user.pk, "source": "admin"}
@@ -112,12 +120,18 @@ class GutsGroupAdmin(DeclaredFiltersOnly, GroupAdmin):
     pass
 
 
-if apps.is_installed("rest_framework.authtoken"):
-    from rest_framework.authtoken.admin import TokenAdmin
-    from rest_framework.authtoken.models import TokenProxy
+@admin.register(ApiToken)
+class ApiTokenAdmin(DeclaredFiltersOnly, admin.ModelAdmin):
+    """Who holds a token and until when (never the token: only its digest is stored). Tokens are
+    issued by logging in; delete one to revoke it."""
 
-    admin.site.unregister(TokenProxy)
+    list_display = ("prefix", "user", "created_at", "expires_at")
+    search_fields = ("user__username",)
+    fields = ("user", "prefix", "created_at", "expires_at")
+    ordering = ("-created_at",)
 
-    @admin.register(TokenProxy)
-    class GutsTokenAdmin(DeclaredFiltersOnly, TokenAdmin):
-        pass
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ApiToken | None = None) -> bool:
+        return False

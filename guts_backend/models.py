@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from guts_backend.tokens import ApiToken  # noqa: F401  (its own module; Django finds models here)
+
 
 class IdempotencyRecord(models.Model):
     """The first answer to a POST sent with an `Idempotency-Key`, per caller.

@@ -119,6 +119,7 @@ PROBLEM_CATALOGUE: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "This Idempotency-Key was used with a different request."),
     "not_acceptable": (406, "Unknown format 'xyz'; this resource is available as: json, api."),
     "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
+    "throttled": (429, "Too many failed logins for this username. Expected available in 300 seconds."),
 }
 
 

@@ -2,6 +2,8 @@
 
 DATABASE_URL       default: SQLite file under var/ (PostgreSQL in production and CI)
 CELERY_BROKER_URL  default: kombu's filesystem transport under var/ (Redis in production and CI)
+CACHE_URL          default: the broker's Redis if it is one, else the database cache (`db://`)
+GUTS_TOKEN_LIFETIME, GUTS_LOGIN_* (login throttling), GUTS_NUM_PROXIES: see docs/api.md
 SECRET_KEY, DEBUG (default off; `make run` turns it on), ALLOWED_HOSTS, GUTS_ALLOW_STACKED_DECKS,
 GUTS_SWEEP_INTERVAL, and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
 """
@@ -11,6 +13,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("GUTS_VAR_DIR", BASE_DIR / "var"))
@@ -55,7 +58,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "guts_backend",
@@ -130,9 +132,11 @@ WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "guts_backend.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Proxies in front of the app that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.
+    "NUM_PROXIES": int(os.environ.get("GUTS_NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -151,6 +155,14 @@ REST_FRAMEWORK = {
     ],
     "COERCE_DECIMAL_TO_STRING": False,
 }
+
+# API tokens and login throttling (docs/api.md): a fixed token lifetime in seconds; failed logins
+# per username and per client address in a window of seconds, then a lockout of seconds.
+GUTS_TOKEN_LIFETIME = int(os.environ.get("GUTS_TOKEN_LIFETIME", str(7 * 24 * 3600)))
+GUTS_LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_USERNAME", "5"))
+GUTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_ADDRESS", "30"))
+GUTS_LOGIN_FAILURE_WINDOW = int(os.environ.get("GUTS_LOGIN_FAILURE_WINDOW", "60"))
+GUTS_LOGIN_LOCKOUT = int(os.environ.get("GUTS_LOGIN_LOCKOUT", "300"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guts club backend API",
@@ -193,6 +205,19 @@ else:
     # schedule (declare_timeout is at most 3600 s), or Redis redelivers them early. The sweeper
     # covers a worker that dies holding them.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 7200}
+
+# The cache holds state every process must share (login throttling): Redis when there is one,
+# else a database table (guts_backend's migrations create it), never per-process memory.
+CACHE_URL = os.environ.get("CACHE_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "db://")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL, "KEY_PREFIX": "guts"}}
+elif CACHE_URL == "db://":
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                          "LOCATION": "guts_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
+else:
+    raise ImproperlyConfigured(f"CACHE_URL must be redis://, rediss:// or db://, not {CACHE_URL!r}")
 
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)

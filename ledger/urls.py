@@ -5,11 +5,14 @@ from ledger.api import views
 
 urlpatterns = [
     path("auth/token", views.TokenApi.as_view(), name="auth-token"),
+    path("auth/logout", views.LogoutApi.as_view(), name="auth-logout"),
     path("me", views.MeApi.as_view(), name="me"),
     path("players", views.PlayerCollectionApi.as_view(), name="players"),
     path("players/<int:player_id>", views.PlayerDetailApi.as_view(), name="player-detail"),
     path("players/<int:player_id>/deposits", views.DepositApi.as_view(), name="player-deposits"),
     path("players/<int:player_id>/withdrawals", views.WithdrawalApi.as_view(), name="player-withdrawals"),
+    path("players/<int:player_id>/revoke-tokens", views.PlayerRevokeTokensApi.as_view(),
+         name="player-revoke-tokens"),
     path("players/<int:player_id>/balance", views.BalanceApi.as_view(), name="player-balance"),
     path("players/<int:player_id>/statement", views.StatementApi.as_view(), name="player-statement"),
 ]

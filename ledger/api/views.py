@@ -3,21 +3,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from guts_backend.authentication import ApiTokenAuthentication
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from guts_backend.login import login_with_password
 from guts_backend.parsers import JSONParser
 from guts_backend.problems import Problem, problem_responses
 from guts_backend.roles import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
+from guts_backend.tokens import token_issue, token_revoke, tokens_revoke_all
 from ledger.api.pagination import PAGE_PARAMETERS, page_serializer, paginated_response
 from ledger.api.serializers import (
     ChipAmountField,
@@ -32,6 +34,9 @@ from ledger.store import StoredEvent
 
 AUTH_PROBLEMS = ("not_authenticated", "forbidden")
 BODY_PROBLEMS = ("malformed_request", "invalid_input", "unsupported_media_type")
+RETRY_AFTER_HEADER = OpenApiParameter(
+    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429],
+    description="Seconds until the username or address is unlocked (429 `throttled`).")
 
 
 def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -67,43 +72,61 @@ def etag(version: int) -> str:
 
 
 class TokenApi(APIView):
-    """Exchange a username and password for an API token (naturally idempotent: the same token)."""
+    """Exchange a username and password for a new API token; failed logins are throttled."""
 
     authentication_classes = ()
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
-        username = serializers.CharField()
+        username = serializers.CharField(max_length=150)
         password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
 
         class Meta:
             ref_name = "TokenInput"
 
     class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+        token = serializers.CharField(help_text="Send as `Authorization: Token <token>`. Shown only here.")
+        expires_at = serializers.DateTimeField(
+            help_text="The token stops working then (a fixed lifetime from login); log in again.")
 
         class Meta:
             ref_name = "Token"
 
     @extend_schema(
         operation_id="auth_token_create", tags=["auth"], auth=[],
-        request=InputSerializer,
-        responses={200: OutputSerializer, **problem_responses(*BODY_PROBLEMS, "invalid_credentials")},
+        request=InputSerializer, parameters=[RETRY_AFTER_HEADER],
+        responses={200: OutputSerializer,
+                   **problem_responses(*BODY_PROBLEMS, "invalid_credentials", "throttled")},
         examples=[
             OpenApiExample("Log in", request_only=True,
                            value={"username": "alice", "password": "alice-demo"}),
-            OpenApiExample("Token", value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
-                           response_only=True, status_codes=["200"]),
+            OpenApiExample("Token", response_only=True, status_codes=["200"],
+                           value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+                                  "expires_at": "2026-12-06T12:00:00Z"}),
         ],
     )
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request)
-        user = authenticate(request=request._request, username=data["username"], password=data["password"])
-        if user is None:
-            raise Problem("invalid_credentials", "Unable to log in with the given username and password.")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+        user = login_with_password(request=request, username=data["username"], password=data["password"])
+        issued = token_issue(user=user)
+        return Response(self.OutputSerializer({"token": issued.key, "expires_at": issued.expires_at}).data)
+
+
+class LogoutApi(APIView):
+    """Revoke the token this request is sent with; the caller's other tokens keep working."""
+
+    authentication_classes = (ApiTokenAuthentication,)
+
+    @extend_schema(
+        operation_id="auth_logout_create", tags=["auth"], request=None,
+        responses={204: OpenApiResponse(description="The token is revoked."),
+                   **problem_responses("not_authenticated", *IDEMPOTENCY_PROBLEMS)},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):
@@ -191,6 +214,32 @@ class PlayerDetailApi(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         return Response(PlayerOutputSerializer(player_get(player_id=player_id)).data)
+
+
+class PlayerRevokeTokensApi(APIView):
+    """A club admin signs a player out everywhere: every API token of theirs stops working."""
+
+    permission_classes = (IsClubAdmin,)
+
+    class OutputSerializer(serializers.Serializer):
+        player_id = PlayerIdField(help_text='The player id, as a string ("3").')
+        revoked = serializers.IntegerField(help_text="How many live or expired tokens were deleted.")
+
+        class Meta:
+            ref_name = "RevokedTokens"
+
+    @extend_schema(
+        operation_id="players_revoke_tokens_create", tags=["players"], request=None,
+        responses={200: OutputSerializer,
+                   **problem_responses(*AUTH_PROBLEMS, "unknown_player", *IDEMPOTENCY_PROBLEMS)},
+        examples=[OpenApiExample("Revoked", response_only=True, status_codes=["200"],
+                                 value={"player_id": "3", "revoked": 2})],
+    )
+    @idempotent
+    def post(self, request: Request, player_id: int) -> Response:
+        player_get(player_id=player_id)
+        revoked = tokens_revoke_all(user_id=player_id)
+        return Response(self.OutputSerializer({"player_id": player_id, "revoked": revoked}).data)
 
 
 class CashierOutputSerializer(serializers.Serializer):

@@ -2,17 +2,19 @@
 
 Browsers' EventSource cannot set an Authorization header, so `GET .../stream?token=<token>` is
 accepted too. Tokens in URLs reach access logs: front ends that can send headers should.
+The key is resolved by `guts_backend.tokens.token_authenticate`, as for the header.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.request import Request
 
+from guts_backend.authentication import ApiTokenAuthentication
 
-class QueryTokenAuthentication(TokenAuthentication):
+
+class QueryTokenAuthentication(ApiTokenAuthentication):
     """`?token=<key>` when no Authorization header was sent."""
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:

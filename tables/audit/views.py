@@ -15,13 +15,14 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from guts_backend.authentication import ApiTokenAuthentication
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
 from guts_backend.problems import problem_responses
 from guts_backend.query_params import validated_params, validated_query
@@ -115,7 +116,7 @@ class AuditEventsApi(APIView):
 class TableStreamApi(APIView):
     """Server-Sent Events of one table, redacted for the reader; resume with Last-Event-ID."""
 
-    authentication_classes = (TokenAuthentication, StreamTicketAuthentication, QueryTokenAuthentication,
+    authentication_classes = (ApiTokenAuthentication, StreamTicketAuthentication, QueryTokenAuthentication,
                               SessionAuthentication)
     renderer_classes = (JSONRenderer, EventStreamRenderer)
 

@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import itertools
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from guts_backend.tokens import token_issue
 from ledger.cashier import player_create
 from ledger.models import Event
 
@@ -23,14 +24,21 @@ def unique_name(prefix: str) -> str:
 
 
 def client_for(user: AbstractUser) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=user).key}")
     return client
 
 
 def event_count() -> int:
     return Event.objects.count()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(settings: Any) -> None:
+    """Login throttling counts in Redis or a cache table, which outlive a test and are shared by
+    parallel workers (whose fixtures reuse usernames): each test gets a key prefix of its own."""
+    settings.CACHES = {alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+                       for alias, config in settings.CACHES.items()}
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from guts_backend.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from tables import service
@@ -36,14 +36,13 @@ def fresh_cache() -> Iterator[None]:
 
 
 def client_for(user: AbstractUser) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_of(user)}")
     return client
 
 
 def token_of(user: AbstractUser) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    return token_issue(user=user).key
 
 
 @dataclass

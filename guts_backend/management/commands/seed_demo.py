@@ -1,9 +1,10 @@
 """`manage.py seed_demo`: a demo club to try the API with, created idempotently.
 
 Creates (or finds) an admin (superuser and club_admin), an auditor and four players with bankroll
-deposits made through the cashier service, then prints every login, its API token and the docs URL.
-Running it again changes nothing. Demo passwords are `<username>-demo` (admin-demo, alice-demo, ...):
-for a local demo only, never for a real club.
+deposits made through the cashier service, then prints every login, a fresh API token for it and
+the docs URL. Running it again changes no club state; it only issues new tokens (tokens are stored
+hashed, so earlier ones cannot be printed again; they stay valid until they expire). Demo passwords
+are `<username>-demo` (admin-demo, alice-demo, ...): for a local demo only, never for a real club.
 """
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
-from rest_framework.authtoken.models import Token
 
 from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from guts_backend.tokens import token_issue, token_lifetime
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from ledger.selectors import player_stream
@@ -47,8 +48,10 @@ class Command(BaseCommand):
                        for username, display_name, deposit in DEMO_PLAYERS]
         self.stdout.write("Demo club ready. Logins (username / password / API token):")
         for user in (admin, auditor, *players):
-            token, _ = Token.objects.get_or_create(user=user)
-            self.stdout.write(f"  {user.username:8} {demo_password(user.username):14} {token.key}")
+            key = token_issue(user=user).key
+            self.stdout.write(f"  {user.username:8} {demo_password(user.username):14} {key}")
+        self.stdout.write(f"Tokens work for {token_lifetime()} (GUTS_TOKEN_LIFETIME); then run seed_demo "
+                          "again or log in (POST /api/v1/auth/token).")
         base_url = options["base_url"].rstrip("/")
         self.stdout.write(f"API docs: {base_url}/api/docs/  (authorize with: Token <token>)")
         self.stdout.write(f"Admin:    {base_url}/admin/")
