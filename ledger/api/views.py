@@ -174,7 +174,7 @@ class PlayerCollectionApi(APIView):
     @extend_schema(
         operation_id="players_list", tags=["players"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(PlayerOutputSerializer, "PlayerPage"),
-                   **problem_responses(*AUTH_PROBLEMS)},
+                   **problem_responses("invalid_query", *AUTH_PROBLEMS)},
         examples=[OpenApiExample("A page", response_only=True, status_codes=["200"], value={
             "count": 1, "next": None, "previous": None, "results": [PLAYER_EXAMPLE]})],
     )
@@ -384,7 +384,7 @@ class StatementApi(APIView):
     @extend_schema(
         operation_id="players_statement_list", tags=["statements"], parameters=PAGE_PARAMETERS,
         responses={200: page_serializer(OutputSerializer, "StatementPage"),
-                   **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
+                   **problem_responses("invalid_query", *AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Statement", response_only=True, status_codes=["200"], value={
             "count": 2, "next": None, "previous": None, "results": [
                 {"amount": 1000, "balance_after": 1000, "counterparty": "cashier", "reason": "deposit",
