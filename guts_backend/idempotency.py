@@ -11,10 +11,17 @@ the record exists exactly when the request's events do:
 - a retry while the first request is still running is 409 `idempotency_in_progress`.
   On PostgreSQL the first request holds a transaction-level advisory lock on (caller, key);
   on SQLite writers serialise at BEGIN IMMEDIATE, so a retry waits and then replays.
+- a finished key is looked up before any lock is taken, so retries sent together after the first
+  answer was stored all replay it; only a key with no stored answer takes the lock (and re-reads
+  under it: the first may have committed in between).
 
-Keys are per caller: two callers may use the same key independently. Unexpected errors (500) are
-not stored, so a retry after one runs the request again. The decorator also documents the header
-in the OpenAPI schema (`IDEMPOTENCY_KEY_HEADER`); list `IDEMPOTENCY_PROBLEMS` in the responses.
+The replay carries the first answer's ETag, Location and Content-Type. Transient answers are never
+stored, so a retry with their key runs the request again: any 5xx (503 `service_unavailable` when
+the database dropped out, a 500 for a bug), 429, and 409 `concurrency_conflict`.
+
+Keys are per caller: two callers may use the same key independently. The decorator also documents
+the header in the OpenAPI schema (`IDEMPOTENCY_KEY_HEADER`); list `IDEMPOTENCY_PROBLEMS` in the
+responses.
 """
 from __future__ import annotations
 
@@ -38,6 +45,8 @@ from guts_backend.problems import PROBLEM_CONTENT_TYPE, Problem
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 REPLAYED_HEADER = "Idempotent-Replayed"
+STORED_HEADERS = ("ETag", "Location")     # with Content-Type: what a replay must answer with too
+TRANSIENT_CODES = frozenset({"concurrency_conflict"})   # 409s that a retry may turn into a success
 # First key of the two-int advisory lock space ("idem"); the event store's locks live elsewhere.
 _ADVISORY_LOCK_CLASS = 0x6964656D
 
@@ -49,7 +58,9 @@ IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
                  "`invalid_idempotency_key`. A retry "
                  "with the same key returns the first answer and changes nothing; the same key with "
                  "a different request is 422 `idempotency_key_reused`; a retry while the first is "
-                 "still running is 409 `idempotency_in_progress`. Keys are per caller."),
+                 "still running is 409 `idempotency_in_progress`. Transient answers (5xx, 429, 409 "
+                 "`concurrency_conflict`) are not kept: a retry with the key runs again. Keys are per "
+                 "caller."),
 )
 IDEMPOTENCY_PROBLEMS = ("invalid_idempotency_key", "idempotency_in_progress", "idempotency_key_reused")
 
@@ -65,16 +76,23 @@ def idempotent(post: PostHandler) -> PostHandler:
         if key is None:
             return post(view, request, *args, **kwargs)
         fingerprint = request_fingerprint(request)
+        caller_id = request.user.pk
+        record = _stored(caller_id, key)        # a finished key replays without the lock
+        if record is not None:
+            return _replay(record, fingerprint)
         with transaction.atomic():
-            check_not_in_progress(caller_id=request.user.pk, key=key)
-            record = IdempotencyRecord.objects.filter(caller_id=request.user.pk, key=key).first()
+            check_not_in_progress(caller_id=caller_id, key=key)
+            record = _stored(caller_id, key)    # the first may have finished since the read above
             if record is not None:
                 return _replay(record, fingerprint)
             response = _first_answer(view, post, request, args, kwargs)
+            if is_transient(response):
+                transaction.set_rollback(True)  # no record: a retry with this key runs again
+                return response
             IdempotencyRecord.objects.create(
-                caller_id=request.user.pk, key=key, request_hash=fingerprint, method=request.method,
+                caller_id=caller_id, key=key, request_hash=fingerprint, method=request.method,
                 path=request.get_full_path()[:2048], status_code=response.status_code,
-                body=_json_value(response.data))
+                body=_json_value(response.data), headers=_headers_to_store(response))
         return response
 
     return extend_schema(parameters=[IDEMPOTENCY_KEY_HEADER])(wrapper)
@@ -117,6 +135,14 @@ def request_fingerprint(request: Request) -> str:
     return digest.hexdigest()
 
 
+def is_transient(response: Response) -> bool:
+    """An answer a retry may change (5xx, 429, 409 `concurrency_conflict`): never stored."""
+    if response.status_code >= 500 or response.status_code == 429:
+        return True
+    data = response.data
+    return isinstance(data, dict) and data.get("code") in TRANSIENT_CODES
+
+
 def check_not_in_progress(*, caller_id: int, key: str) -> None:
     """Take the (caller, key) transaction lock, or 409 if another transaction holds it.
 
@@ -147,19 +173,34 @@ def _first_answer(view: APIView, post: PostHandler, request: Request, args: tupl
             if response.status_code >= 400:
                 transaction.set_rollback(True)
     except Exception as exc:
-        # DRF's handler turns known errors into problem responses and re-raises the rest (500s),
-        # which roll the whole transaction back so nothing is stored.
+        # DRF's handler turns known errors into problem responses (a database outage into a 503,
+        # which the caller does not store) and re-raises the rest (500s), which roll the whole
+        # transaction back so nothing is stored.
         response = view.handle_exception(exc)
     return response
+
+
+def _stored(caller_id: int, key: str) -> IdempotencyRecord | None:
+    return IdempotencyRecord.objects.filter(caller_id=caller_id, key=key).first()
+
+
+def _headers_to_store(response: Response) -> dict[str, str]:
+    """The first answer's headers a replay repeats; Content-Type only where the view chose it
+    (problems), since the renderer picks the same one for the replay otherwise."""
+    headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
+    if response.content_type:
+        headers["Content-Type"] = response.content_type
+    return headers
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
         raise Problem("idempotency_key_reused",
                       f"This {HEADER} was already used with a different request.", status=422)
-    content_type = PROBLEM_CONTENT_TYPE if record.status_code >= 400 else None
+    headers = dict(record.headers)
+    content_type = headers.pop("Content-Type", PROBLEM_CONTENT_TYPE if record.status_code >= 400 else None)
     return Response(record.body, status=record.status_code, content_type=content_type,
-                    headers={REPLAYED_HEADER: "true"})
+                    headers={**headers, REPLAYED_HEADER: "true"})
 
 
 def _json_value(data: Any) -> Any:

@@ -12,7 +12,8 @@ class IdempotencyRecord(models.Model):
     """The first answer to a POST sent with an `Idempotency-Key`, per caller.
 
     Written in the same transaction as the events the request appended, so a record exists exactly
-    when the request's effects do; a retry replays `status_code` and `body` and appends nothing.
+    when the request's effects do; a retry replays `status_code`, `body` and `headers` and appends
+    nothing.
     """
 
     caller = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -23,6 +24,8 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=2048)
     status_code = models.PositiveSmallIntegerField()
     body = models.JSONField(null=True)
+    headers = models.JSONField(default=dict, blank=True,
+                               help_text="The first answer's ETag, Location and Content-Type, if set.")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -1,12 +1,17 @@
 """RFC 9457 problem details: the one shape every API error takes, with a stable `code`.
 
 Services and views raise `Problem`; DRF's own exceptions are translated here, so no error
-escapes as HTML or as a 500 for bad input.
+escapes as HTML or as a 500 for bad input. A database outage is 503 `service_unavailable` with
+`Retry-After`, in DRF views and (through handler500) everywhere else.
 """
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
+import psycopg
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import exceptions, serializers
@@ -14,6 +19,11 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+# The database is unreachable or dropped the connection mid-request: a retry may well succeed.
+# Django wraps its driver's errors; ledger.dbapi's raw psycopg cursors raise psycopg's own.
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
+DATABASE_RETRY_AFTER = 1   # seconds: connections are re-checked on every request, so retry soon
+logger = logging.getLogger(__name__)
 
 
 class Problem(Exception):
@@ -62,6 +72,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, exceptions.ValidationError):
         return problem_response(400, "invalid_input", "The request body is not valid.",
                                 errors=exc.detail)
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        logger.warning("database unavailable: %s", exc)
+        return Response(service_unavailable_body(), status=503, content_type=PROBLEM_CONTENT_TYPE,
+                        headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -83,8 +97,17 @@ def not_found_view(request: HttpRequest, exception: Http404 | None = None) -> Js
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:
+    """handler500 (outside DRF views, and errors raised by middleware): a database outage is 503."""
+    if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+        return JsonResponse(service_unavailable_body(), status=503, content_type=PROBLEM_CONTENT_TYPE,
+                            headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
     return JsonResponse(problem_body(500, "server_error", "Internal error; it has been logged."),
                         status=500, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def service_unavailable_body() -> dict[str, Any]:
+    detail = f"The database is unavailable; retry after {DATABASE_RETRY_AFTER} s (Retry-After)."
+    return problem_body(503, "service_unavailable", detail)
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -120,6 +143,7 @@ PROBLEM_CATALOGUE: dict[str, tuple[int, str]] = {
     "not_acceptable": (406, "Unknown format 'xyz'; this resource is available as: json, api."),
     "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
     "throttled": (429, "Too many failed logins for this username. Expected available in 300 seconds."),
+    "service_unavailable": (503, "The database is unavailable; retry after 1 s (Retry-After)."),
 }
 
 

@@ -96,7 +96,10 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'guts.sqlite3'}")
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Connections are checked before they are reused (CONN_HEALTH_CHECKS: a persistent one at a request's
+# first query, a pooled one when taken from the pool), so one the database dropped is replaced
+# instead of failing a request; a failure mid-request is a 503 (guts_backend.problems, docs/api.md).
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock at BEGIN, so web and worker processes queue instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
