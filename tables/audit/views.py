@@ -113,6 +113,20 @@ class AuditEventsApi(APIView):
         return feed_response(request, events_page(query=query), query)
 
 
+# The schema of one SSE message (OpenAPI describes a text/event-stream body message by message).
+SSE_MESSAGE = {
+    "type": "object", "required": ["event", "data"],
+    "description": "One message; comment lines (`: heartbeat`) and the opening `retry:` carry no event.",
+    "properties": {
+        "id": {"type": "string", "description": "The event's position: send it back as Last-Event-ID."},
+        "event": {"type": "string", "description": "The event's type, e.g. `CardsDealt`."},
+        "data": {"type": "string", "description": "The event as the feeds serve it (FeedEvent), as JSON, "
+                                                  "redacted for the reader."},
+        "retry": {"type": "integer", "description": "Reconnect delay in milliseconds."},
+    },
+}
+
+
 class TableStreamApi(APIView):
     """Server-Sent Events of one table, redacted for the reader; resume with Last-Event-ID."""
 
@@ -135,9 +149,9 @@ class TableStreamApi(APIView):
                              description="The API token itself; deprecated: use a ticket."),
         ],
         responses={(200, "text/event-stream"): OpenApiResponse(
-                       response=OpenApiTypes.STR,
-                       description="An SSE stream; `id` is the event's position. It ends after 300 s "
-                                   "(reconnect with Last-Event-ID).",
+                       response=SSE_MESSAGE,
+                       description="An SSE stream of messages; `id` is the event's position. It ends "
+                                   "after 300 s (reconnect with Last-Event-ID).",
                        examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)]),
                    **problem_responses("invalid_query", *TABLE)},
     )

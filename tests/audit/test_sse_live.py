@@ -206,6 +206,8 @@ def test_the_schema_documents_tickets_and_deprecates_the_token_in_the_url() -> N
     assert "ticket" in parameters
     assert parameters["token"]["deprecated"] is True
     assert {"streamTicketAuth": []} in stream["security"]
+    message = stream["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    assert set(message["properties"]) == {"id", "event", "data", "retry"}      # one SSE message
     created = paths["/api/v1/tables/{table_id}/stream-tickets"]["post"]
     assert created["operationId"] == "tables_stream_tickets_create"
     assert "201" in created["responses"]
