@@ -73,14 +73,15 @@ def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
         return inserted
 
 
-def append_known(lock_key: int, heads: Sequence[tuple[str, int, str]],
+def append_known(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
                  rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
-    """PostgreSQL: ledger_append_known() (migration 0002) takes the append lock, checks that each
-    stream's head is (version, hash) and inserts `rows`, in one round trip. [] if a head differs."""
+    """PostgreSQL: ledger_append_known() (migration 0004) locks `accounts`, checks that each
+    stream's head is (version, hash) and not newer than this transaction, and inserts `rows`, in
+    one round trip. [] if a head differs."""
     events = json.dumps(rows, default=_iso_default, ensure_ascii=False)
     with cursor() as cur:
-        cur.execute("SELECT * FROM ledger_append_known(%s, %s::json, %s::json)",
-                    [lock_key, json.dumps(heads, ensure_ascii=False), events])
+        cur.execute("SELECT * FROM ledger_append_known(%s::json, %s::text[], %s::json)",
+                    [json.dumps(heads, ensure_ascii=False), list(accounts), events])
         return cur.fetchall()
 
 

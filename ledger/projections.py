@@ -141,8 +141,8 @@ Progress = Callable[[int, int], None]
 def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = None) -> RebuildReport:
     """Reset every registered projection and replay the log from position 0, in one transaction.
 
-    Holds the append lock throughout, so no append interleaves; readers keep seeing the old
-    projections until the rebuild commits.
+    Blocks appends throughout (`store.lock_appends`), so none interleaves and the log can be read
+    in plain position order; readers keep seeing the old projections until the rebuild commits.
     """
     from ledger import store  # store imports this module to run projectors inline
 
@@ -161,7 +161,7 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
         prefix = prefixes.pop() if len(prefixes) == 1 else None    # one prefix: read only those
         position = 0
         while replayed and (batch := store.read_all(after=position, limit=batch_size,
-                                                    stream_prefix=prefix)):
+                                                    stream_prefix=prefix, settled=False)):
             _replay(replayed, batch)
             position = batch[-1].position
             if progress:

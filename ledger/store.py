@@ -1,29 +1,38 @@
 """The event store: append to streams with optimistic concurrency, read streams and the log.
 
-Ordering guarantee (DESIGN §2.3). Readers that follow `position` (audit feed, SSE, async
-projectors) remember the last position they saw and ask for more after it. That is only safe if
-no event can become visible with a position lower than one already visible, i.e. if position
-order equals commit order. Identity values are handed out at INSERT time, but transactions
-commit in any order, so two concurrent appenders could commit 11 before 10 and a reader would
-skip 10 forever. We therefore serialise appends with a transaction-level lock taken before the
-insert and held until commit:
+Ordering guarantee (DESIGN §2.3). Positions are handed out at INSERT time, but transactions
+commit in any order: a reader that followed positions could see 11 before 10 commits and skip 10
+forever. Appends are NOT serialised by a global lock (that capped the whole system at one commit
+at a time). Instead (migration 0004, the watermark technique of Emmett, made exact):
 
-* PostgreSQL: `pg_advisory_xact_lock(APPEND_LOCK_KEY)`, taken by the functions of migration
-  0002 before they read the stream heads (see Round trips). PostgreSQL releases the lock
-  only after the commit is visible, so the next appender's positions are always higher than
-  every committed one. (We chose this over xid/snapshot filtering on the read side: it keeps
-  readers trivial, and one lock per append is cheap next to the commit's fsync.)
-* SQLite: writers are already serialised by `transaction_mode=IMMEDIATE` (settings).
+* Each event records the transaction that wrote it (`tx_id`). A reader of the whole log
+  (`read_all`, the audit feed) takes only events of transactions older than every transaction
+  still in flight (`ledger_watermark`: the reading statement's snapshot's xmin, ignoring those of
+  other databases of the cluster), ordered by
+  `(tx_id, position)`: below that watermark nothing can appear any more, so what it reads is
+  final, gapless and in a stable order. Its cursor is still a position: `after=P` continues after
+  the event at P in that order.
+* A stream's versions are written one transaction after another (an append must find the previous
+  head committed). The append also refuses, as a version clash that the caller retries in a new
+  transaction, to write after a head whose transaction is newer than its own, so a stream's
+  events are in `tx_id` order as well as in version and position order: a reader of one stream
+  simply follows positions, and the global order keeps every stream's order.
+* The streams an append writes and the accounts it moves chips on are locked before its heads are
+  checked (advisory locks held to commit, taken in sorted order): writers of one stream queue,
+  and an account's statement lines are in position order with its balance. Appends to other
+  streams and accounts go on in parallel.
+* SQLite serialises writers at BEGIN (`transaction_mode=IMMEDIATE`), so positions are commit order.
 
-The cost is that appends are serial; an append nested in a longer caller transaction holds the
-lock until that transaction ends, so callers keep such transactions short.
+Callers keep transactions short: a long transaction holds the watermark back for every reader of
+the whole log (never for the readers of one stream).
 
 Round trips (PostgreSQL). Hashes are computed in Python, so the head hash of each stream must be
 known before the insert. When it is (a new stream's is 64 zeros; otherwise this process saw the
-head commit, through an append or a read), `ledger_append_known()` takes the lock, confirms each
-head's version and hash and inserts, in one round trip: an append then costs that plus COMMIT,
-like a raw insert. Otherwise `ledger_append_begin()` locks and reads the heads, then the insert
-follows. Money events add one statement for balances and statement lines, one for checkpoints.
+head commit, through an append or a read), `ledger_append_known()` takes those locks, confirms
+each head's version, hash and transaction and inserts, in one round trip: an append then costs
+that plus COMMIT, like a raw insert. Otherwise `ledger_append_begin()` locks and reads the heads,
+then the insert follows. Money events add one statement for balances and statement lines, one
+for checkpoints.
 
 Concurrency: every write names the version its caller saw; a mismatch raises ConcurrencyError
 (the service reloads, re-decides and retries). The (stream, version) unique constraint is the
@@ -55,7 +64,6 @@ from ledger.hashing import (
     seal,
 )
 
-APPEND_LOCK_KEY = 0x67757473_6C656467  # "gutsledg": the one advisory lock that orders appends
 MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
 
 
@@ -146,22 +154,30 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
 def _append_after_reading_heads(writes: Sequence[StreamWrite],
                                 prepared: list[_Prepared]) -> list[StoredEvent]:
     """The general path: lock and read the heads, check the versions, insert."""
-    heads = _lock_and_read_heads([write.stream for write in writes])
+    heads, newer = _lock_and_read_heads([write.stream for write in writes], _accounts(prepared))
     for write in writes:
         actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
         if actual != write.expected_version:
             raise ConcurrencyError(write.stream, write.expected_version, actual)
+        if write.stream in newer:       # written by a newer transaction: retry in a new one
+            raise ConcurrencyError(write.stream, write.expected_version, None)
     now = timezone.now()
     rows = _chain(prepared, heads, now)
     return _stored(rows, _insert_rows(rows, now), now)
 
 
+def _accounts(prepared: list[_Prepared]) -> list[str]:
+    """The accounts the events move chips on (locked before the insert: see the docstring)."""
+    return sorted({name for item in prepared for transfer in transfers_of(item.data)
+                   for name in (transfer.source, transfer.target)})
+
+
 def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> list[StoredEvent] | None:
     """PostgreSQL fast path: when every stream's expected head hash is known (a new stream's is
     64 zeros; others from `_known_hashes`), hash in Python first and let ledger_append_known()
-    take the lock, confirm each head (version AND hash) and insert, in one round trip. None when
-    a hash is unknown or a head differs: the caller then takes the general path, which reports
-    the conflict (the lock is re-entrant)."""
+    lock the streams and accounts, confirm each head (version, hash, not a newer transaction) and insert, in
+    one round trip. None when a hash is unknown or a head differs: the caller then takes the
+    general path, which reports the conflict (advisory locks are re-entrant)."""
     heads: dict[str, tuple[int, str]] = {}
     for write in writes:
         known = GENESIS_HASH if write.expected_version == 0 else \
@@ -174,7 +190,7 @@ def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]
     now = timezone.now()
     rows = _chain(prepared, heads, now)
     event_rows = [_event_row(row, now) for row in rows]
-    inserted = dbapi.append_known(APPEND_LOCK_KEY, [(s, v, h) for s, (v, h) in heads.items()], event_rows)
+    inserted = dbapi.append_known([(s, v, h) for s, (v, h) in heads.items()], _accounts(prepared), event_rows)
     if not inserted:
         return None
     return _stored(rows, {(stream, version): position for position, stream, version in inserted}, now)
@@ -266,10 +282,10 @@ def _check_transfers(data: dict[str, Any]) -> None:
 
 
 def lock_appends() -> None:
-    """Hold the append lock until the current transaction ends (rebuilds use it)."""
+    """Block every append until the current transaction ends (rebuilds use it; readers go on)."""
     if dbapi.on_postgres():
         with dbapi.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
+            cursor.execute("LOCK TABLE ledger_event IN EXCLUSIVE MODE")
 
 
 def last_position() -> int:
@@ -285,16 +301,23 @@ def count_events() -> int:
         return cursor.fetchone()[0]
 
 
-def _lock_and_read_heads(streams: list[str]) -> dict[str, tuple[int, str]]:
-    """Take the append lock (see module docstring) and read each stream's (version, hash)."""
+Heads = dict[str, tuple[int, str]]
+
+
+def _lock_and_read_heads(streams: list[str], accounts: list[str]) -> tuple[Heads, set[str]]:
+    """Lock the streams and accounts (see the module docstring) and read each stream's (version, hash); also
+    the streams whose head a newer transaction wrote."""
     with dbapi.cursor() as cursor:
         if dbapi.on_postgres():
-            cursor.execute("SELECT * FROM ledger_append_begin(%s, %s::text[])", [APPEND_LOCK_KEY, streams])
-        else:  # SQLite: BEGIN IMMEDIATE already holds the write lock
-            parts = ["SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
-                     "ORDER BY version DESC LIMIT 1)"] * len(streams)
-            cursor.execute(" UNION ALL ".join(parts), streams)
-        return {stream: (version, hash_) for stream, version, hash_ in cursor.fetchall()}
+            cursor.execute("SELECT * FROM ledger_append_begin(%s::text[], %s::text[])", [streams, accounts])
+            rows = cursor.fetchall()
+            return {stream: (version, hash_) for stream, version, hash_, _ in rows}, \
+                {stream for stream, _, _, newer in rows if newer}
+        # SQLite: BEGIN IMMEDIATE already holds the write lock
+        parts = ["SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
+                 "ORDER BY version DESC LIMIT 1)"] * len(streams)
+        cursor.execute(" UNION ALL ".join(parts), streams)
+        return {stream: (version, hash_) for stream, version, hash_ in cursor.fetchall()}, set()
 
 
 Chained = tuple[_Prepared, int, str, str]   # event, version, prev_hash, hash
@@ -369,25 +392,60 @@ def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = 
 
 
 def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None,
-             stream_prefix: str | None = None) -> list[StoredEvent]:
-    """Up to `limit` events with position > `after`, in position order, optionally of `types` or
-    of streams starting with `stream_prefix`."""
-    where = "WHERE position > %s"
-    params: list[Any] = [after]
+             stream_prefix: str | None = None, since: datetime | None = None, until: datetime | None = None,
+             settled: bool = True) -> list[StoredEvent]:
+    """Up to `limit` events after the event at position `after`, in log order, optionally of
+    `types` or of streams starting with `stream_prefix`, recorded between `since` and `until`.
+
+    Log order on PostgreSQL is `(tx_id, position)` below the watermark (see the module docstring):
+    every event appears once, none later in a place already read. `settled=False` reads in plain
+    position order, for a caller that blocks appends (`lock_appends`), so that nothing is in flight.
+    """
+    where, params = _log_filter(types, stream_prefix, since, until)
+    if where is None:
+        return []
+    if settled and dbapi.on_postgres():
+        return _fetch(WATERMARK_AFTER + where + " ORDER BY tx_id, position LIMIT %s",
+                      [after, after, *params, limit])
+    return _fetch("WHERE position > %s" + where + " ORDER BY position LIMIT %s", [after, *params, limit])
+
+
+# Events after the one at position %s in (tx_id, position) order, below the watermark (and the
+# reader's own transaction's, which are final for it). The cursor's transaction is that of the last
+# event at or before it (a cursor that names no event, e.g. 0 or a rolled-back position, continues
+# from where it would have been).
+WATERMARK_AFTER = (
+    "WHERE (tx_id, position) > (COALESCE((SELECT tx_id FROM ledger_event WHERE position <= %s "
+    "ORDER BY position DESC LIMIT 1), '0'::xid8), %s) "
+    "AND (tx_id < (SELECT ledger_watermark(pg_current_snapshot())) "
+    "OR tx_id = pg_current_xact_id_if_assigned())")
+
+
+def _log_filter(types: Collection[str] | None, stream_prefix: str | None, since: datetime | None,
+                until: datetime | None) -> tuple[str | None, list[Any]]:
+    """The extra conditions of a log read (None: it can match nothing)."""
+    where, params = "", []
+    for moment, condition in ((since, " AND recorded_at >= %s"), (until, " AND recorded_at <= %s")):
+        if moment is not None:
+            where += condition
+            params.append(moment)
     if stream_prefix is not None:
         where += " AND stream LIKE %s ESCAPE '\\'"
         params.append(stream_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
     if types is not None:
         types = list(types)
         if not types:
-            return []
+            return None, []
         where += f" AND type IN ({', '.join(['%s'] * len(types))})"
         params += types
-    return _fetch(where + " ORDER BY position LIMIT %s", [*params, limit])
+    return where, params
 
 
 def read_all_raw(*, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
     """Like read_all, but data exactly as stored (no upcasting): what the hashes cover."""
+    if dbapi.on_postgres():
+        return _fetch(WATERMARK_AFTER + " ORDER BY tx_id, position LIMIT %s", [after, after, limit],
+                      upcast=False)
     return _fetch("WHERE position > %s ORDER BY position LIMIT %s", [after, limit], upcast=False)
 
 

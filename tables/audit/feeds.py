@@ -1,7 +1,8 @@
 """Event feeds: pages of the log in position order, each event redacted for its reader (§2.3, §2.6).
 
-`position` is a safe cursor: ledger.store serialises appends under one lock, so positions become
-visible in order and a reader that asks for `position > last_seen` never skips a late commit.
+`position` is a safe cursor: the whole log is read below the store's watermark, one stream in its
+own commit order (ledger.store), so a reader that continues after the last position it saw never
+skips a late commit.
 
 Redaction is the engine's `redact_event`; this module only supplies what it needs to know:
 whether the event's deal is over *now* (the engine's `deal_is_over` on the table's current
@@ -27,7 +28,7 @@ from django.db.models import Q
 from ledger import registry
 from ledger.hashing import commitments
 from ledger.models import Event
-from ledger.store import StoredEvent
+from ledger.store import StoredEvent, read_all
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer, deal_is_over, redact_event
 from tables.state import load_table, table_id_of
@@ -53,13 +54,15 @@ def table_of_stream(stream: str) -> str | None:
 
 
 def events_page(*, query: FeedQuery, stream: str | None = None) -> list[StoredEvent]:
-    """Up to `query.limit` events after `query.after` in position order (one stream or all).
+    """Up to `query.limit` events after the event at `query.after`, in log order (one stream or all).
 
-    ledger.store's readers filter by stream version or by type only; feeds also need a stream
-    by position and a time window, so this reads the Event table and upcasts like the store."""
-    rows = Event.objects.filter(position__gt=query.after)
-    if stream is not None:
-        rows = rows.filter(stream=stream)
+    The whole log is read through the store's watermark (ledger.store: a late commit never lands
+    behind a cursor). One stream needs none: its events commit one after another, so its positions
+    are its commit order; this reads the Event table and upcasts like the store."""
+    if stream is None:
+        return read_all(after=query.after, limit=query.limit, types=query.types or None,
+                        since=query.since, until=query.until)
+    rows = Event.objects.filter(stream=stream, position__gt=query.after)
     if query.types:
         rows = rows.filter(type__in=query.types)
     if query.since is not None:

@@ -1,4 +1,7 @@
-"""Real concurrency on PostgreSQL: version clashes, and readers in global order never skip an event.
+"""Real concurrency on PostgreSQL: version clashes, appends to different streams that do not wait
+for each other (no global lock), and readers of the whole log that never skip an event that
+commits late (the watermark of ledger.store): with the watermark removed (`settled=False` in the
+reader) the late-commit test fails every time.
 
 Each thread uses its own database connection (Django gives one per thread) and closes it at the end.
 """
@@ -110,3 +113,62 @@ def test_reader_following_positions_sees_every_event_once_in_order_despite_late_
         by_stream[event.stream].append(event.version)
     assert all(versions == list(range(1, len(versions) + 1)) for versions in by_stream.values())
     assert {e.data["writer"] for e in seen} == set(range(writers))
+
+
+def test_appends_to_other_streams_do_not_wait_for_an_open_transaction() -> None:
+    held, release, other_done = threading.Event(), threading.Event(), threading.Event()
+    first, second = unique("held"), unique("free")
+    start = read_all(after=0, limit=10**9)
+    after = start[-1].position if start else 0
+
+    def hold(_: int) -> None:
+        with transaction.atomic():
+            append([StreamWrite(first, 0, [NewEvent("Held", {})])])
+            held.set()
+            assert release.wait(timeout=20)
+
+    def write_other(_: int) -> None:
+        assert held.wait(timeout=20)
+        append([StreamWrite(second, 0, [NewEvent("Free", {})])])
+        other_done.set()
+
+    holder = threading.Thread(target=lambda: _in_threads(1, hold))
+    holder.start()
+    _in_threads(1, write_other)
+    assert other_done.is_set()                     # committed while the first is still open
+    assert read_all(after=after) == []             # the log's readers wait at the watermark
+    assert [e.type for e in read_stream(second)] == ["Free"]   # one stream's readers do not
+    release.set()
+    holder.join(timeout=30)
+    assert [e.type for e in read_all(after=after)] == ["Held", "Free"]    # the older transaction first
+
+
+def test_an_append_after_a_head_written_by_a_newer_transaction_is_a_clash() -> None:
+    """A stream's versions stay in transaction order, so the log's order keeps each stream's."""
+    stream, elsewhere = unique("guarded"), unique("early")
+    wrote_early, head_written = threading.Event(), threading.Event()
+    outcome: list[object] = []
+
+    def older(_: int) -> None:
+        with transaction.atomic():
+            append([StreamWrite(elsewhere, 0, [NewEvent("Early", {})])])   # takes its transaction id
+            wrote_early.set()
+            assert head_written.wait(timeout=20)
+            try:
+                append([StreamWrite(stream, 1, [NewEvent("Late", {})])])
+                outcome.append("appended")
+            except ConcurrencyError as exc:
+                outcome.append(exc)
+
+    def newer(_: int) -> None:
+        assert wrote_early.wait(timeout=20)
+        append([StreamWrite(stream, 0, [NewEvent("First", {})])])
+        head_written.set()
+
+    thread = threading.Thread(target=lambda: _in_threads(1, older))
+    thread.start()
+    _in_threads(1, newer)
+    thread.join(timeout=30)
+    assert len(outcome) == 1
+    assert isinstance(outcome[0], ConcurrencyError)
+    assert [e.type for e in read_stream(stream)] == ["First"]
