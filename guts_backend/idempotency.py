@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.http.request import RawPostDataException
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -110,12 +112,23 @@ def idempotency_key_of(request: Request) -> str | None:
 
 
 def request_meta(request: Request) -> dict[str, Any]:
-    """Event meta for a request: who acted and under which idempotency key."""
+    """Event meta for a request: who acted and, under `idempotency`, which of his keys.
+
+    The key itself is never stored in meta: meta is served with every event (and hashed), and a
+    client-chosen key may well spell out a sealed choice ("declare-in-7"). The tag is an HMAC
+    under the server's secret, so it links the events to their request for the server and
+    nobody else (DESIGN §2.6)."""
     meta: dict[str, Any] = {"actor": request.user.pk}
     key = request.headers.get(HEADER)
     if key is not None:
-        meta["idempotency_key"] = key
+        meta["idempotency"] = idempotency_tag(caller_id=request.user.pk, key=key)
     return meta
+
+
+def idempotency_tag(*, caller_id: int, key: str) -> str:
+    """HMAC-SHA256 (server secret) of a caller's Idempotency-Key: what event meta records."""
+    message = f"idempotency\n{caller_id}\n{key}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 def request_fingerprint(request: Request) -> str:

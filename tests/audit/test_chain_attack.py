@@ -273,3 +273,18 @@ def test_the_standalone_verifier_checks_a_served_feed(
     tampered = subprocess.run([sys.executable, str(_VERIFIER), "--chain", str(path)],
                               capture_output=True, text=True, check=False)
     assert tampered.returncode == 1
+
+
+def test_an_idempotency_key_never_reaches_the_served_meta(
+        club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
+    """A client's key may spell out its sealed choice; meta carries only an HMAC tag of it."""
+    table_id, _ = live_deal
+    bob = club.players[1]
+    answer = client_for(bob).post(f"/api/v1/tables/{table_id}/declares", {"deal_no": 1, "choice": "out"},
+                                  format="json", HTTP_IDEMPOTENCY_KEY="declare-out-by-bob")
+    assert answer.status_code == 200, answer.content
+    for viewer in (club.players[0], club.players[2], club.outsider, club.auditor, club.admin):
+        events = feed(viewer, table_id)
+        assert "declare-out-by-bob" not in json.dumps(events)
+        declared = [e for e in events if e["type"] == "Declared" and e["data"]["player"] == str(bob.pk)]
+        assert len(declared[0]["meta"]["idempotency"]) == 32

@@ -18,6 +18,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from guts_backend.idempotency import idempotency_tag
 from guts_backend.roles import CLUB_ADMIN, grant_role
 from ledger.cashier import player_create
 from ledger.models import Event
@@ -41,6 +42,7 @@ class Cashier:
     def __init__(self, web: Web, prefix: str) -> None:
         admin = get_user_model().objects.create_user(username=f"{prefix}-admin", password=ADMIN_PASSWORD)
         grant_role(admin, CLUB_ADMIN)
+        self.admin = admin.pk
         self.player = player_create(username=f"{prefix}-player", password="fault-player-password").pk
         self.web = web
         self.token = web.login(admin.username, ADMIN_PASSWORD)
@@ -73,7 +75,8 @@ class Cashier:
 
     def assert_each_landed_once(self) -> None:
         deposits = Event.objects.filter(stream=player_stream(self.player), type="DepositMade")
-        assert sorted(event.meta["idempotency_key"] for event in deposits) == sorted(self.amounts)
+        tags = {idempotency_tag(caller_id=self.admin, key=key) for key in self.amounts}
+        assert sorted(event.meta["idempotency"] for event in deposits) == sorted(tags)
         assert player_balance(player_id=self.player).balance == sum(self.amounts.values())
         report = verify_ledger()
         assert report.ok, report.to_json()
