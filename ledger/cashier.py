@@ -22,7 +22,7 @@ from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
 from ledger.selectors import player_get, player_stream
-from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, stream_version
+from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, lock_and_read_head
 
 MAX_CASHIER_AMOUNT = 10**12       # one cashier operation; far above any real deposit
 MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then 409
@@ -61,8 +61,7 @@ def cashier_deposit(*, player_id: int, amount: int, note: str = "",
     transfer = Transfer(CASHIER, player_account(player_id), amount, "deposit", UNIT_CHIPS)
 
     def attempt() -> StoredEvent:
-        lock_bankroll(player_id)
-        version = stream_version(player_stream(player_id))
+        version = lock_bankroll_and_read_version(player_id)
         return _append_one(player_id, version, "DepositMade", transfer, note, meta)
 
     return _with_retries(attempt)
@@ -82,8 +81,7 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
     transfer = Transfer(account, CASHIER, amount, "withdrawal", UNIT_CHIPS)
 
     def attempt() -> StoredEvent:
-        lock_bankroll(player_id)
-        version = stream_version(player_stream(player_id))  # first the version, then the balance
+        version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
         held = balance(account, UNIT_CHIPS)
         if held < amount:
             raise _insufficient(account, held, amount)
@@ -110,13 +108,19 @@ def lock_bankroll(player_id: int) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [BANKROLL_LOCK_CLASS, player_id % 2**31])
 
 
+def lock_bankroll_and_read_version(player_id: int) -> int:
+    """`lock_bankroll`, and the player stream's version, in one round trip."""
+    lock = (BANKROLL_LOCK_CLASS, player_id % 2**31)
+    return lock_and_read_head(lock, player_stream(player_id))[0]
+
+
 def _append_one(player_id: int, version: int, event_type: str, transfer: Transfer, note: str,
                 meta: Mapping[str, Any] | None) -> StoredEvent:
     data = {"player_id": player_id, "amount": transfer.amount, "note": note,
             "transfers": [transfer.to_json()]}
     try:
         [stored] = append([StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
-                          meta=meta)
+                          meta=meta, savepoint=False)      # `_with_retries` retries the whole attempt
     except InsufficientFunds as exc:
         raise Problem("insufficient_funds", str(exc), status=409) from exc
     return stored

@@ -9,14 +9,16 @@ On SQLite the same work is done with multi-row VALUES and a little Python.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
+import psycopg.sql
 from django.db import connection
 from django.utils.dateparse import parse_datetime
+from psycopg import generators, pq
 from psycopg.types.datetime import TimestamptzLoader
 
 CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters)
@@ -47,6 +49,53 @@ def cursor() -> Iterator[Any]:
     else:
         with connection.cursor() as django_cursor:
             yield django_cursor
+
+
+@contextmanager
+def pipeline() -> Iterator[None]:
+    """PostgreSQL: send the statements of the block together, one round trip for all of them
+    (psycopg's pipeline mode; a fetch inside the block waits only for what was sent before it).
+    Elsewhere: nothing changes."""
+    if not on_postgres():
+        yield
+        return
+    connection.ensure_connection()
+    with connection.connection.pipeline():
+        yield
+
+
+def lock_head(lock_class: int, lock_key: int, stream: str) -> tuple[int, str]:
+    """PostgreSQL: take the advisory lock (lock_class, lock_key) and read `stream`'s head
+    (version, hash; 0 and '' for a new stream) with ledger_lock_head() (migration 0005), in one
+    round trip, the transaction's BEGIN included when this is its first statement."""
+    query = psycopg.sql.SQL("SELECT * FROM ledger_lock_head({}, {}, {})").format(
+        psycopg.sql.Literal(lock_class), psycopg.sql.Literal(lock_key), psycopg.sql.Literal(stream))
+    version, digest = first_statement(query)
+    return int(version), digest
+
+
+def first_statement(query: psycopg.sql.Composable) -> tuple[Any, ...]:
+    """The one row of `query`, sent together with the transaction's BEGIN when the transaction
+    has not started yet (one round trip instead of two).
+
+    psycopg sends BEGIN on its own before the first statement of a transaction and waits for it.
+    Here "BEGIN; <query>" goes as one simple-protocol message (parameters inlined as literals);
+    psycopg reads the server's transaction status afterwards, so it sends no BEGIN of its own and
+    COMMIT/ROLLBACK work as usual. Inside a started transaction it is a plain statement."""
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+        with cursor() as cur:
+            cur.execute(query)
+            return cur.fetchone()
+    with raw.lock:
+        raw.pgconn.send_query(b"BEGIN; " + query.as_bytes(raw))
+        results = raw.wait(generators.execute(raw.pgconn))
+    for result in results:
+        if result.status == pq.ExecStatus.FATAL_ERROR:
+            raise psycopg.errors.error_from_result(result, encoding=raw.pgconn._encoding)
+    rows = results[-1]
+    return tuple(rows.get_value(0, column).decode() for column in range(rows.nfields))
 
 
 def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
@@ -99,22 +148,33 @@ def save_checkpoints(positions: dict[str, int]) -> None:
                         [item for pair in positions.items() for item in pair])
 
 
-def apply_moves(moves: Sequence[Move]) -> list[Overdraft]:
+def apply_moves(moves: Sequence[Move]) -> Callable[[], list[Overdraft]]:
     """Add signed `moves` to AccountBalance and write one AccountEntry each, in order.
 
-    Returns the outgoing moves that left their account below zero, in order, as
-    (account, unit, amount, balance_after), for the caller to hold against the debt policy.
+    Returns a function that gives the outgoing moves that left their account below zero, in
+    order, as (account, unit, amount, balance_after), for the caller to hold against the debt
+    policy: call it after the pipeline the statement was sent in (if any) has synced, so that
+    the balances, the other projections and the checkpoints travel in one round trip.
     On PostgreSQL this is one statement, the moves passed as one JSON array (psycopg dumps big
     arrays element by element in Python; json.dumps is C): the balances are upserted with each
     account's net change, and each entry's balance_after is the new balance minus the changes
     that follow it in the batch.
     """
     if not moves:
-        return []
+        return list
     if on_postgres():
-        with cursor() as cur:
-            cur.execute(APPLY_MOVES, [json.dumps(moves, default=_iso_default)])
-            return cur.fetchall()
+        connection.ensure_connection()
+        cur = psycopg.Cursor(connection.connection)
+        cur.execute(APPLY_MOVES, [json.dumps(moves, default=_iso_default)])
+
+        def overdrafts() -> list[Overdraft]:
+            with cur:
+                return cur.fetchall()
+        return overdrafts
+    return _sqlite_apply_moves(moves)
+
+
+def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], list[Overdraft]]:
     changes: dict[tuple[str, str], int] = {}
     for account, unit, amount, *_ in moves:
         changes[(account, unit)] = changes.get((account, unit), 0) + amount
@@ -132,7 +192,7 @@ def apply_moves(moves: Sequence[Move]) -> list[Overdraft]:
             params = [value for row in chunk for value in _sqlite_row(row, 5)]
             cur.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
                         f"VALUES {', '.join([placeholder] * len(chunk))}", params)
-    return overdrafts
+    return lambda: overdrafts
 
 
 def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:

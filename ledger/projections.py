@@ -31,6 +31,8 @@ from ledger.accounts import UNIT_CHIPS
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
 
+Deferred = Callable[[], None]     # work left for after a batch's statements reached the database
+
 if TYPE_CHECKING:
     from ledger.store import StoredEvent
 
@@ -50,8 +52,10 @@ class Projector(ABC):
         return self.handles is None or event.type in self.handles
 
     @abstractmethod
-    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
-        """Apply events (already filtered by `wants`) in position order."""
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> Deferred | None:
+        """Apply events (already filtered by `wants`) in position order. May return a check to run
+        once the batch's statements have reached the database (they are sent together: one round
+        trip for every projector and the checkpoints); the check may raise to roll back."""
 
     def reset(self) -> None:
         """Drop everything this projector built."""
@@ -69,9 +73,10 @@ class EventProjector(Projector):
     def apply(self, event: StoredEvent, *, live: bool) -> None:
         """Fold one event into the read model."""
 
-    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> Deferred | None:
         for event in events:
             self.apply(event, live=live)
+        return None
 
 
 _projectors: dict[str, Projector] = {}
@@ -92,14 +97,23 @@ def registered_projectors() -> list[Projector]:
 
 
 def run_inline(events: Sequence[StoredEvent]) -> None:
-    """Apply freshly appended events to every projector; called by append inside its transaction."""
+    """Apply freshly appended events to every projector; called by append inside its transaction.
+
+    Every projector's writes and the checkpoints go to the database in one pipeline (one round
+    trip on PostgreSQL); the projectors' deferred checks (the debt policy) run once it has synced."""
     advanced: dict[str, int] = {}
-    for projector in _projectors.values():
-        wanted = [event for event in events if projector.wants(event)]
-        if wanted:
-            projector.apply_batch(wanted, live=True)
-            advanced[projector.name] = wanted[-1].position
-    dbapi.save_checkpoints(advanced)
+    checks: list[Deferred] = []
+    with dbapi.pipeline():
+        for projector in _projectors.values():
+            wanted = [event for event in events if projector.wants(event)]
+            if wanted:
+                check = projector.apply_batch(wanted, live=True)
+                if check is not None:
+                    checks.append(check)
+                advanced[projector.name] = wanted[-1].position
+        dbapi.save_checkpoints(advanced)
+    for check in checks:
+        check()
 
 
 def checkpoint(name: str) -> int:
@@ -178,8 +192,8 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
 def _replay(projectors: list[Projector], batch: list[StoredEvent]) -> None:
     for projector in projectors:
         wanted = [event for event in batch if projector.wants(event)]
-        if wanted:
-            projector.apply_batch(wanted, live=False)
+        if wanted and (check := projector.apply_batch(wanted, live=False)) is not None:
+            check()
     dbapi.save_checkpoints(dict.fromkeys([projector.name for projector in projectors], batch[-1].position))
 
 
@@ -207,7 +221,7 @@ class BalanceProjector(Projector):
         dbapi.rebuild_balances()
         return True
 
-    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> None:
+    def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> Deferred:
         moves: list[dbapi.Move] = []
         for event in events:
             where = (event.position, event.stream, event.type, event.recorded_at)
@@ -217,10 +231,12 @@ class BalanceProjector(Projector):
                 moves.append((source, unit, -amount, *where, target, reason))
                 moves.append((target, unit, amount, *where, source, reason))
         overdrafts = dbapi.apply_moves(moves)
-        if live:
-            for account, unit, amount, balance_after in overdrafts:
-                if not may_go_negative(account):
+
+        def hold_to_policy() -> None:
+            for account, unit, amount, balance_after in overdrafts():
+                if live and not may_go_negative(account):
                     raise InsufficientFunds(account, unit, balance_after - amount, -amount)
+        return hold_to_policy
 
 
 register_projector(BalanceProjector())

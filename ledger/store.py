@@ -134,15 +134,19 @@ class _Prepared:
 # --- append ---------------------------------------------------------------------------------------
 
 
-def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None) -> list[StoredEvent]:
+def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None,
+           savepoint: bool = True) -> list[StoredEvent]:
     """Append to one or several streams in ONE transaction, checking each expected version.
 
-    Joins the caller's transaction.atomic block if there is one (a savepoint only when nested),
-    runs the inline projectors in the same transaction and returns the stored events in order.
+    Joins the caller's transaction.atomic block if there is one, runs the inline projectors in the
+    same transaction and returns the stored events in order. Nested, it takes a savepoint, so a
+    failed append leaves the caller's transaction usable; a caller that retries its whole
+    transaction anyway (the command services) passes `savepoint=False` and saves the two
+    SAVEPOINT/RELEASE round trips.
     Invalid events (floats, bad transfers, ...) raise before anything touches the database.
     """
     prepared = _prepare(writes, meta or {})
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
         if stored is None:
             stored = _append_after_reading_heads(writes, prepared)
@@ -358,6 +362,23 @@ def _insert_rows(rows: list[Chained], now: datetime) -> dict[tuple[str, int], in
 
 
 # --- read -----------------------------------------------------------------------------------------
+
+
+def lock_and_read_head(lock: tuple[int, int], stream: str) -> tuple[int, str]:
+    """Take a command's advisory lock, held to commit (a table's, a bankroll's), and read `stream`'s
+    head (version, hash; 0 and '' for a new stream). PostgreSQL: one round trip, BEGIN included,
+    and the head is remembered for the one-trip append. SQLite: BEGIN IMMEDIATE is the lock."""
+    if not dbapi.on_postgres():
+        with dbapi.cursor() as cursor:
+            cursor.execute("SELECT version, hash FROM ledger_event WHERE stream = %s "
+                           "ORDER BY version DESC LIMIT 1", [stream])
+            row = cursor.fetchone()
+        version, digest = row if row is not None else (0, "")
+    else:
+        version, digest = dbapi.lock_head(*lock, stream)
+    if version:
+        _remember_on_commit([_Head(stream, version, digest)])
+    return version, digest
 
 
 def stream_version(stream: str) -> int:

@@ -44,7 +44,7 @@ from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
-from tables.state import Loaded, cache, fold_stored, load_table, table_stream
+from tables.state import Loaded, cache, fold_stored, load_table_locked, table_stream
 
 MAX_ATTEMPTS = 5
 TABLE_LOCK_CLASS = 0x7461626C             # "tabl": first key of the per-table advisory locks
@@ -152,8 +152,7 @@ def execute(table_id: str, command: cmd.Command, *, now: datetime | None = None,
 
 def _attempt(table_id: str, command: cmd.Command, now: datetime, meta: dict[str, Any],
              expected_version: int | None, extra_writes: Sequence[StreamWrite]) -> CommandResult:
-    lock_table(table_id)
-    loaded = load_table(table_id)
+    loaded = load_table_locked(table_id, table_lock(table_id))     # one round trip, BEGIN included
     if loaded.version == 0 and not isinstance(command, cmd.OpenTable):
         raise unknown_table(table_id)
     if expected_version is not None and expected_version != loaded.version:
@@ -172,15 +171,20 @@ def _attempt(table_id: str, command: cmd.Command, now: datetime, meta: dict[str,
     return CommandResult(table_id, after, table_events[-1].version, table_events)
 
 
+def table_lock(table_id: str) -> tuple[int, int]:
+    """The table's advisory lock, held by every command until its transaction ends (commands on
+    one table queue there instead of clashing at append; other tables are not blocked). SQLite
+    already serialises writers at BEGIN IMMEDIATE."""
+    key = int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
+    return TABLE_LOCK_CLASS, key
+
+
 def lock_table(table_id: str) -> None:
-    """PostgreSQL: hold this table's advisory lock until the transaction ends (commands on one
-    table queue here instead of clashing at append; other tables are not blocked). SQLite already
-    serialises writers at BEGIN IMMEDIATE."""
+    """Take the table's lock (`table_lock`) without loading it."""
     if not dbapi.on_postgres():
         return
-    key = int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
     with dbapi.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [TABLE_LOCK_CLASS, key])
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(table_lock(table_id)))
 
 
 def _append(table_id: str, loaded: Loaded, decided: list[Event], meta: dict[str, Any],
@@ -189,7 +193,7 @@ def _append(table_id: str, loaded: Loaded, decided: list[Event], meta: dict[str,
     writes = [StreamWrite(table_stream(table_id), loaded.version, new_events),
               *bankroll_markers(table_id, loaded.version, decided), *extra_writes]
     try:
-        return append(writes, meta=meta)
+        return append(writes, meta=meta, savepoint=False)     # `execute` retries the whole attempt
     except InsufficientFunds as exc:
         raise Problem("insufficient_funds", str(exc), status=409, account=exc.account,
                       balance=exc.balance) from exc

@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ledger.store import StoredEvent, read_stream
+from ledger.store import StoredEvent, lock_and_read_head, read_stream
 from tables.engine.decider.events import Event
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.state import TableState, initial_state, state_from_json
@@ -95,6 +95,18 @@ def load_table(table_id: str) -> Loaded:
     loaded = load_table_at(table_id, None)
     cache.put(table_id, loaded)
     return loaded
+
+
+def load_table_locked(table_id: str, lock: tuple[int, int]) -> Loaded:
+    """Take the table's command lock and load its current state: the lock and the head check are
+    one round trip, and the cache serves the state when the head is the event it reflects."""
+    version, digest = lock_and_read_head(lock, table_stream(table_id))
+    cached = cache.get(table_id)
+    if cached is not None and (cached.version, cached.hash) == (version, digest):
+        return cached
+    if version == 0:
+        return Loaded(initial_state(), 0, "")
+    return load_table(table_id)
 
 
 def load_table_at(table_id: str, version: int | None) -> Loaded:

@@ -28,7 +28,7 @@ def test_a_concurrency_conflict_is_not_stored_and_the_retry_lands(
         admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
     key = {"Idempotency-Key": "clashed"}
     with monkeypatch.context() as patched:      # the stream always moves on: every attempt clashes
-        patched.setattr(ledger.cashier, "stream_version", lambda stream: 0)
+        patched.setattr(ledger.cashier, "lock_bankroll_and_read_version", lambda player_id: 0)
         clashed = post_json(admin_api, deposits_url(player.pk), {"amount": 40}, **key)
     assert (clashed.status_code, clashed.json()["code"]) == (409, "concurrency_conflict")
     assert not IdempotencyRecord.objects.filter(key="clashed").exists()

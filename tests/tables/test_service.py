@@ -135,7 +135,7 @@ def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.
     for deal_no in range(1, 5):
         state = service.deal_start(table_id=table).state
         for player in state.deal.order:
-            if service.load_table(table).state.live is None:
+            if load_table(table).state.live is None:
                 break
             service.deal_declare(table_id=table, player_id=int(player), deal_no=deal_no, choice="in")
     events = read_stream(table_stream(table))
