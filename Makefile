@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/event_store.py
 	$(BIN)/python bench/deals.py
+	$(BIN)/python bench/auth.py
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/timeouts.py
 

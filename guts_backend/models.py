@@ -1,11 +1,28 @@
-"""Project-wide models: the idempotency record of state-changing requests (DESIGN §2.9)."""
+"""Project-wide models: API tokens (issued and checked by guts_backend.tokens) and the idempotency
+record of state-changing requests (DESIGN §2.9)."""
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from guts_backend.tokens import ApiToken  # noqa: F401  (its own module; Django finds models here)
+PREFIX_LENGTH = 8       # of a token key, shown in the admin to tell tokens apart; useless without the rest
+
+
+class ApiToken(models.Model):
+    """An issued API token. The key itself is never stored, only its digest."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, hex.")
+    prefix = models.CharField(max_length=PREFIX_LENGTH, help_text="The key's first characters.")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… of user {self.user_id}"
 
 
 class IdempotencyRecord(models.Model):

@@ -3,23 +3,32 @@
 A superuser counts as a club admin. A player's id is their user pk; their bankroll account is
 `player:<pk>` and their stream `player-<pk>`. The permission classes and `check_can_view_player`
 are shared by every API (cashier, statements, tables).
+
+Every check reads the user's roles from the user object: a token's user comes with them attached
+(`roles_attach`, from the auth cache of `guts_backend.principal`, loaded with the token in one
+query through `ROLE_NAME_PATH`), so no check costs a query; any other user (a session's) loads
+them once per request.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
-
-from guts_backend.problems import Problem
 
 CLUB_ADMIN = "club_admin"
 AUDITOR = "auditor"
 PLAYER = "player"
 ROLES = (CLUB_ADMIN, AUDITOR, PLAYER)
 
+ROLES_ATTRIBUTE = "_guts_roles"
+ROLE_NAME_PATH = "groups__name"     # from a user, in a values query: one row per group he is in
+
 User = AbstractBaseUser | AnonymousUser
+U = TypeVar("U", bound=AbstractBaseUser)
 
 
 def role_group(role: str) -> Group:
@@ -29,18 +38,30 @@ def role_group(role: str) -> Group:
 
 
 def grant_role(user: AbstractBaseUser, role: str) -> None:
+    """Add `user` to the role's group (the auth caches notice: guts_backend.principal)."""
     user.groups.add(role_group(role))
-    user.__dict__.pop("_guts_group_names", None)
+    user.__dict__.pop(ROLES_ATTRIBUTE, None)
+
+
+def roles_attach(user: U, roles: frozenset[str]) -> U:
+    """`user` with its roles known, so that no check below queries its groups."""
+    setattr(user, ROLES_ATTRIBUTE, roles)
+    return user
+
+
+def roles_from_group_names(names: Iterable[str | None]) -> frozenset[str]:
+    """The roles among a user's group names (`ROLE_NAME_PATH` rows; None where he has no group)."""
+    return frozenset(name for name in names if name in ROLES)
 
 
 def _group_names(user: User) -> frozenset[str]:
-    """The user's group names, cached on the user object for the duration of the request."""
+    """The user's group names: attached by `roles_attach`, else loaded once for the request."""
     if not user.is_authenticated:
         return frozenset()
-    cached = getattr(user, "_guts_group_names", None)
+    cached = getattr(user, ROLES_ATTRIBUTE, None)
     if cached is None:
         cached = frozenset(user.groups.values_list("name", flat=True))
-        user._guts_group_names = cached
+        setattr(user, ROLES_ATTRIBUTE, cached)
     return cached
 
 
@@ -75,9 +96,10 @@ def can_view_player(user: User, player_id: int) -> bool:
 
 
 def check_can_view_player(user: User, player_id: int) -> None:
-    """Raise 403 `forbidden` unless `user` may see `player_id`'s data (bankroll, seat, cards)."""
+    """Raise PermissionDenied (403 `forbidden`) unless `user` may see `player_id`'s data (bankroll,
+    seat, cards)."""
     if not can_view_player(user, player_id):
-        raise Problem("forbidden", "You may only see your own player data.", status=403)
+        raise PermissionDenied("You may only see your own player data.")
 
 
 class IsClubAdmin(BasePermission):

@@ -3,7 +3,8 @@
 DATABASE_URL       default: SQLite file under var/ (PostgreSQL in production and CI)
 CELERY_BROKER_URL  default: kombu's filesystem transport under var/ (Redis in production and CI)
 CACHE_URL          default: the broker's Redis if it is one, else the database cache (`db://`)
-GUTS_TOKEN_LIFETIME, GUTS_LOGIN_* (login throttling), GUTS_NUM_PROXIES: see docs/api.md
+GUTS_TOKEN_LIFETIME, GUTS_AUTH_CACHE_* (the auth cache), GUTS_LOGIN_* (login throttling),
+                   GUTS_NUM_PROXIES: see docs/api.md
 SECRET_KEY, DEBUG (default off; `make run` turns it on), ALLOWED_HOSTS, GUTS_ALLOW_STACKED_DECKS,
 GUTS_SWEEP_INTERVAL, and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
 """
@@ -166,6 +167,12 @@ GUTS_LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_U
 GUTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_ADDRESS", "30"))
 GUTS_LOGIN_FAILURE_WINDOW = int(os.environ.get("GUTS_LOGIN_FAILURE_WINDOW", "60"))
 GUTS_LOGIN_LOCKOUT = int(os.environ.get("GUTS_LOGIN_LOCKOUT", "300"))
+# The per-process auth cache (guts_backend.principal): an entry's age limit in seconds (0 turns the
+# cache off), how many entries, and how often the shared cache is asked whether another process
+# revoked a token or changed a role.
+GUTS_AUTH_CACHE_SECONDS = float(os.environ.get("GUTS_AUTH_CACHE_SECONDS", "5"))
+GUTS_AUTH_CACHE_SIZE = int(os.environ.get("GUTS_AUTH_CACHE_SIZE", "10000"))
+GUTS_AUTH_CACHE_SYNC_SECONDS = float(os.environ.get("GUTS_AUTH_CACHE_SYNC_SECONDS", "1"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guts club backend API",
