@@ -153,7 +153,7 @@ class TableStreamApi(APIView):
                        description="An SSE stream of messages; `id` is the event's position. It ends "
                                    "after 300 s (reconnect with Last-Event-ID).",
                        examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)]),
-                   **problem_responses("invalid_query", *TABLE)},
+                   **problem_responses("invalid_query", *TABLE, "not_acceptable")},
     )
     def get(self, request: Request, table_id: UUID) -> StreamingHttpResponse:
         after = last_event_id(request)
@@ -298,7 +298,7 @@ class DealHistoryApi(APIView):
     @extend_schema(
         operation_id="tables_deals_history", tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
-        responses={**HISTORY_RESPONSES, **problem_responses(*DEAL)},
+        responses={**HISTORY_RESPONSES, **problem_responses(*DEAL, "not_acceptable")},
         examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
                                  status_codes=["200"], media_type="text/plain")],
     )
@@ -316,7 +316,7 @@ class TableHistoryApi(APIView):
     @extend_schema(
         operation_id="tables_history", tags=TAGS,
         parameters=[TABLE_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
-        responses={**HISTORY_RESPONSES, **problem_responses(*TABLE)},
+        responses={**HISTORY_RESPONSES, **problem_responses(*TABLE, "not_acceptable")},
         examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
                                  status_codes=["200"], media_type="text/plain")],
     )
