@@ -1,19 +1,24 @@
-"""Event store benchmark: raw PostgreSQL ceiling, append() throughput, projection rebuild speed.
+"""Event store benchmark: raw PostgreSQL ceiling, append() throughput, concurrent writers,
+projection rebuild speed.
 
-Not a test: prints a table. Runs on DATABASE_URL (default: the local PostgreSQL), in a scratch
-database it creates and drops (a temporary file on SQLite, where the raw ceiling rows are skipped).
+Not a test: prints a table, each row with its target beside it. Runs on DATABASE_URL (default: the
+local PostgreSQL), in a scratch database it creates and drops (a temporary file on SQLite, where
+the raw ceiling and concurrency rows are skipped).
 
     python bench/event_store.py [--quick]
 
-Targets: single-event appends >= 70% of the raw single-row ceiling, batched appends >= 20,000
-events/s, projection rebuild >= 50,000 events/s.
+Targets (issue 10): single-event appends >= 0.7 x the raw single-row ceiling, 20-event batches
+>= 20,000 events/s, 16 concurrent writers on 16 streams >= 0.7 x raw inserts by 16 writers,
+projection rebuild >= 50,000 events/s. Deposits (balances and statement lines too) have no target.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import queue
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -24,6 +29,19 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 BATCH = 20
+WRITERS = (1, 4, 16)          # concurrent writers, each on its own streams out of STREAMS
+STREAMS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """At least `value` events/s, or (`vs_raw`) at least `value` x the row's raw ceiling."""
+
+    value: float
+    vs_raw: bool = False
+
+    def __str__(self) -> str:
+        return f">= {self.value:g} x raw" if self.vs_raw else f">= {self.value:,.0f} ev/s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +49,20 @@ class Row:
     case: str
     events: int
     seconds: float
-    ceiling: float | None = None
-    target: str = ""
+    ceiling: float | None = None          # the raw rate measured next to this row, events/s
+    target: Target | str = ""             # a str is a remark: the row has no target
+    note: str = ""
 
     @property
     def rate(self) -> float:
         return self.events / self.seconds
+
+    @property
+    def verdict(self) -> str:
+        if not isinstance(self.target, Target) or (self.target.vs_raw and not self.ceiling):
+            return ""
+        figure = self.rate / (self.ceiling or 1.0) if self.target.vs_raw else self.rate
+        return "(met)" if figure >= self.target.value else "(MISSED)"
 
 
 def with_database(url: str, name: str) -> str:
@@ -195,19 +221,22 @@ def many_streams(make_event: Callable[[int], object], per_tx: int,
 
 
 def append_rows(single: int, batched: int, raw: RawCeiling | None, rounds: int = 10) -> list[Row]:
-    cases: list[tuple[str, Callable[[int], object], int, Callable]] = [
-        ("append 1 event/tx, one stream", noted, 1, one_stream),
-        ("append 1 event/tx, many streams", noted, 1, many_streams),
-        ("append 1 deposit/tx (+balances), many streams", lambda i: deposit(100, i % 500), 1, many_streams),
-        (f"append {BATCH} events/tx, one stream", noted, BATCH, one_stream),
-        (f"append {BATCH} events/tx, {BATCH} streams", noted, BATCH, many_streams),
+    single_target, batch_target = Target(0.7, vs_raw=True), Target(20_000)
+    money = "no target (money: + balances, statement lines)"
+    cases: list[tuple[str, Callable[[int], object], int, Callable, Target | str]] = [
+        ("append 1 event/tx, one stream", noted, 1, one_stream, single_target),
+        ("append 1 event/tx, many streams", noted, 1, many_streams, single_target),
+        ("append 1 deposit/tx (+balances), many streams", lambda i: deposit(100, i % 500), 1, many_streams,
+         money),
+        (f"append {BATCH} events/tx, one stream", noted, BATCH, one_stream, batch_target),
+        (f"append {BATCH} events/tx, {BATCH} streams", noted, BATCH, many_streams, batch_target),
         (f"append {BATCH} deposits/tx (+balances), {BATCH} streams", lambda i: deposit(100, i % 500),
-         BATCH, many_streams),
+         BATCH, many_streams, money),
     ]
     rows = []
     raw_seconds = {1: 0.0, BATCH: 0.0}
     raw_events = {1: 0, BATCH: 0}
-    for label, make_event, per_tx, shape in cases:
+    for label, make_event, per_tx, shape, target in cases:
         transactions = single if per_tx == 1 else batched
         chunk = max(transactions // rounds, 1)
         writes, versions = shape(make_event, per_tx), {}
@@ -221,11 +250,196 @@ def append_rows(single: int, batched: int, raw: RawCeiling | None, rounds: int =
         if raw:
             raw_seconds[per_tx] += ceiling_seconds
             raw_events[per_tx] += transactions * per_tx
-        target = ">= 70% of ceiling" if per_tx == 1 else ">= 20,000 ev/s"
         rows.append(Row(label, transactions * per_tx, seconds, ceiling, target))
     if raw:
         rows[:0] = [Row(f"raw psycopg insert+commit, {n} row{'s' * (n > 1)}/tx (ceiling)", raw_events[n],
-                        raw_seconds[n]) for n in (1, BATCH)]
+                        raw_seconds[n], target="the ceiling") for n in (1, BATCH)]
+    return rows
+
+
+# --- concurrent writers --------------------------------------------------------------------------
+
+Work = Callable[[], None]
+
+
+class Crew:
+    """`size` threads, each with its own database connection, that run one kind of transaction
+    side by side for a slice of time. The threads live across slices (their connections stay
+    open), so a slice times only transactions; all start at one barrier."""
+
+    def __init__(self, size: int, set_up: Callable[[int, int], tuple[Work, Work]]) -> None:
+        """`set_up(index, size)` runs in each thread: it connects and returns (one transaction,
+        close)."""
+        self.size = size
+        self.set_up = set_up
+        self.orders: list[queue.Queue[float | None]] = [queue.Queue() for _ in range(size)]
+        self.results: queue.Queue[tuple[int, float] | BaseException] = queue.Queue()
+        self.start = threading.Barrier(size + 1)
+        self.threads = [threading.Thread(target=self._serve, args=(i,), daemon=True) for i in range(size)]
+        for thread in self.threads:
+            thread.start()
+
+    def _serve(self, index: int) -> None:
+        try:
+            work, close = self.set_up(index, self.size)
+        except BaseException as exc:
+            self._fail(exc)
+            return
+        try:
+            while (seconds := self.orders[index].get()) is not None:
+                self.start.wait()
+                deadline, done = time.perf_counter() + seconds, 0
+                while time.perf_counter() < deadline:
+                    work()
+                    done += 1
+                self.results.put((done, time.perf_counter()))
+        except BaseException as exc:
+            self._fail(exc)
+        finally:
+            close()
+
+    def _fail(self, exc: BaseException) -> None:
+        """Report a writer's failure to the main thread (which raises it) and release the barrier."""
+        self.start.abort()
+        self.results.put(exc)
+
+    def run(self, seconds: float) -> tuple[int, float, float]:
+        """Every thread runs transactions for `seconds`: (transactions, seconds until the last
+        ended, CPU seconds this process spent: with the GIL, one process's ceiling)."""
+        for orders in self.orders:
+            orders.put(seconds)
+        try:
+            self.start.wait()
+        except threading.BrokenBarrierError:
+            failure = self.results.get()
+            raise failure if isinstance(failure, BaseException) else RuntimeError("a writer failed") from None
+        started, cpu = time.perf_counter(), time.process_time()
+        results = [self.results.get() for _ in range(self.size)]
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return (sum(done for done, _ in results), max(ended for _, ended in results) - started,
+                time.process_time() - cpu)
+
+    def stop(self) -> None:
+        for orders in self.orders:
+            orders.put(None)
+        for thread in self.threads:
+            thread.join()
+
+
+def own_streams(prefix: str, index: int, size: int) -> list[str]:
+    """Writer `index` of `size` writes streams index, index + size, ... of the STREAMS."""
+    return [f"{prefix}-{s}" for s in range(STREAMS) if s % size == index]
+
+
+def store_writer(prefix: str) -> Callable[[int, int], tuple[Work, Work]]:
+    """A writer that appends one event per transaction through the store, round robin over its
+    own streams, on the thread's own Django connection."""
+    def set_up(index: int, size: int) -> tuple[Work, Work]:
+        from django.db import connection
+
+        from ledger.store import StreamWrite, append
+
+        streams = own_streams(prefix, index, size)
+        versions = dict.fromkeys(streams, 0)
+        turn = iter(range(10**12))
+
+        def work() -> None:
+            i = next(turn)
+            stream = streams[i % len(streams)]
+            append([StreamWrite(stream, versions[stream], [noted(i)])])
+            versions[stream] += 1
+
+        connection.ensure_connection()
+        return work, connection.close
+    return set_up
+
+
+def raw_writer(url: str, prefix: str) -> Callable[[int, int], tuple[Work, Work]]:
+    """The same with plain psycopg: one single-row INSERT and a COMMIT into the raw table."""
+    def set_up(index: int, size: int) -> tuple[Work, Work]:
+        import psycopg
+
+        conn = psycopg.connect(url)
+        streams = own_streams(prefix, index, size)
+        versions = dict.fromkeys(streams, 0)
+        turn = iter(range(10**12))
+        sql = RAW_INSERT + RAW_VALUES
+
+        def work() -> None:
+            stream = streams[next(turn) % len(streams)]
+            versions[stream] += 1
+            conn.execute(sql, [stream, versions[stream], "NoteTaken", DATA, '{"schema_version":1}',
+                               "0" * 64, "f" * 64])
+            conn.commit()
+
+        return work, conn.close
+    return set_up
+
+
+def interleaved(raw: Crew, store: Crew, seconds: float, rounds: int) -> tuple[Row, Row]:
+    """Raw and store slices in turn (the load swings): (raw row, store row), each with `seconds`
+    of slices in all."""
+    done = {raw: 0, store: 0}
+    spent = {raw: 0.0, store: 0.0}
+    cpu = {raw: 0.0, store: 0.0}
+    for _ in range(rounds):
+        for crew in (raw, store):
+            transactions, elapsed, busy = crew.run(seconds / rounds)
+            done[crew] += transactions
+            spent[crew] += elapsed
+            cpu[crew] += busy
+    writers = f"{raw.size} writer{'s' * (raw.size > 1)}"
+    target = Target(0.7, vs_raw=True) if raw.size == WRITERS[-1] else "(the target is at 16)"
+
+    def row(case: str, crew: Crew, ceiling: float | None, goal: Target | str) -> Row:
+        return Row(case, done[crew], spent[crew], ceiling, goal,
+                   f"this process's CPU {cpu[crew] / done[crew] * 1000:.2f} ms/tx")
+
+    return (row(f"raw psycopg insert+commit, {writers}", raw, None, "the ceiling"),
+            row(f"append 1 event/tx, {writers} on {STREAMS} streams", store, done[raw] / spent[raw], target))
+
+
+NOTIFY_TRIGGER = "ledger_event_notify"      # ledger migration 0003: each append NOTIFYs live readers
+
+
+def set_notify_trigger(url: str, enabled: bool) -> bool:
+    """Turn the append's NOTIFY trigger on or off (in the scratch database); False if there is none."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_trigger WHERE tgname = %s", [NOTIFY_TRIGGER]).fetchone():
+            return False
+        switch = "ENABLE" if enabled else "DISABLE"
+        conn.execute(f"ALTER TABLE ledger_event {switch} TRIGGER {NOTIFY_TRIGGER}")
+    return True
+
+
+def concurrency_rows(url: str, seconds: float, rounds: int = 5) -> list[Row]:
+    """For 1, 4 and 16 writers: raw inserts and store appends (one event per transaction), in
+    interleaved slices, each writer on its own of the 16 streams. At 16, a diagnostic row more:
+    the same appends without the NOTIFY trigger, whose commit-time lock (PostgreSQL takes one
+    lock for every committing transaction that notified, held until its commit is flushed)
+    serialises the commits of all writers."""
+    rows: list[Row] = []
+    for size in WRITERS:
+        prefix = f"w{size}-{uuid.uuid4().hex[:8]}"
+        raw, store = Crew(size, raw_writer(url, f"raw-{prefix}")), Crew(size, store_writer(prefix))
+        try:
+            raw.run(0.3)                                  # warm up: connections, plans, caches
+            store.run(0.3)
+            rows += interleaved(raw, store, seconds, rounds)
+            if size == WRITERS[-1] and set_notify_trigger(url, enabled=False):
+                try:
+                    _, quiet = interleaved(raw, store, seconds / 2, max(rounds // 2, 1))
+                finally:
+                    set_notify_trigger(url, enabled=True)
+                rows.append(Row(f"{quiet.case}, no NOTIFY trigger", quiet.events, quiet.seconds,
+                                quiet.ceiling, "diagnostic: what the NOTIFY lock costs", quiet.note))
+        finally:
+            raw.stop()
+            store.stop()
     return rows
 
 
@@ -239,16 +453,17 @@ def rebuild_row(money_events: int) -> Row:
         append([StreamWrite(stream, 0, [deposit(5, (start + k) % 1000) for k in range(1000)])])
     report = rebuild_all()
     return Row(f"rebuild_projections ({count_events()} events in log)", report.events, report.seconds,
-               None, ">= 50,000 ev/s")
+               None, Target(50_000))
 
 
 def print_table(rows: list[Row]) -> None:
-    print(f"{'case':<52} {'events':>8} {'seconds':>8} {'events/s':>10} {'vs raw':>7}  target")
-    print("-" * 100)
+    width = max(len(row.case) for row in rows)
+    print(f"{'case':<{width}} {'events':>8} {'seconds':>8} {'events/s':>10} {'vs raw':>7}  target")
+    print("-" * (width + 60))
     for row in rows:
-        ratio = f"{row.rate / row.ceiling:.0%}" if row.ceiling else ""
-        print(f"{row.case:<52} {row.events:>8} {row.seconds:>8.2f} {row.rate:>10,.0f} {ratio:>7}  "
-              f"{row.target}")
+        ratio = f"{row.rate / row.ceiling:.2f}x" if row.ceiling else ""
+        print(f"{row.case:<{width}} {row.events:>8} {row.seconds:>8.2f} {row.rate:>10,.0f} {ratio:>7}  "
+              f"{row.target} {row.verdict}".rstrip() + (f"; {row.note}" if row.note else ""))
 
 
 def main() -> None:
@@ -256,15 +471,19 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer iterations")
     args = parser.parse_args()
     single, batched, seed = (300, 100, 20_000) if args.quick else (2000, 500, 100_000)
+    concurrent_seconds = 1.5 if args.quick else 5.0
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    load = os.getloadavg()
     with ScratchDatabase(url) as scratch:
         setup_django(scratch.url)
         raw = RawCeiling(scratch.url) if scratch.postgres else None
         rows = append_rows(single, batched, raw)
         if raw:
+            rows += concurrency_rows(scratch.url, concurrent_seconds)
             raw.close()
         rows.append(rebuild_row(seed))
-        print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name})")
+        print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
+              f"load average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f}")
         print_table(rows)
 
 

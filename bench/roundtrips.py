@@ -116,7 +116,25 @@ def main() -> None:
         print(f"{name:<{width}}  {turns:>11}")
 
 
-def measure(proxy: LatencyProxy) -> list[tuple[str, int]]:
+def measure_here(*, repeat: int = 3) -> list[tuple[str, int]]:
+    """`measure` in a process whose Django is set up already (without a connection pool): its
+    connection goes through a LatencyProxy to the same server for the measurement, then back."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    saved = settings["HOST"], settings["PORT"]
+    proxy = LatencyProxy(saved[0] or "127.0.0.1", int(saved[1] or 5432))
+    connection.close()
+    settings["HOST"], settings["PORT"] = "127.0.0.1", proxy.port
+    try:
+        return measure(proxy, repeat=repeat)
+    finally:
+        connection.close()
+        settings["HOST"], settings["PORT"] = saved
+
+
+def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
+    """Round trips of each kind of command, through `proxy` (Django's connection must use it)."""
     from django.db import connection
 
     from ledger.cashier import cashier_deposit, cashier_withdraw, player_create
@@ -159,12 +177,12 @@ def measure(proxy: LatencyProxy) -> list[tuple[str, int]]:
 
     return [
         ("deposit (cashier)", proxy.round_trips(
-            lambda: lambda: cashier_deposit(player_id=players[0], amount=5))),
+            lambda: lambda: cashier_deposit(player_id=players[0], amount=5), repeat=repeat)),
         ("withdrawal (cashier)", proxy.round_trips(
-            lambda: lambda: cashier_withdraw(player_id=players[0], amount=5))),
-        ("deal start (table)", proxy.round_trips(deal_start)),
-        ("declare (table)", proxy.round_trips(declare(last=False))),
-        ("last declare, settles (table)", proxy.round_trips(declare(last=True))),
+            lambda: lambda: cashier_withdraw(player_id=players[0], amount=5), repeat=repeat)),
+        ("deal start (table)", proxy.round_trips(deal_start, repeat=repeat)),
+        ("declare (table)", proxy.round_trips(declare(last=False), repeat=repeat)),
+        ("last declare, settles (table)", proxy.round_trips(declare(last=True), repeat=repeat)),
     ]
 
 
