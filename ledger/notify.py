@@ -1,13 +1,18 @@
 """Wake-ups for live readers of the event log: PostgreSQL LISTEN/NOTIFY, one listener per process.
 
-Migration 0003 makes every committed append send `NOTIFY ledger_events, '<stream>,<stream>…'`
-(an empty payload means "any stream"). A process keeps one async psycopg connection that LISTENs,
+After an append commits, the appending process sends `NOTIFY ledger_events, '<stream>,<stream>…'`
+(an empty payload means "any stream") from a background publisher (`publish_on_commit`): never
+inside the append's transaction, whose commit would otherwise queue behind every other notifying
+commit of the server (migration 0006), and never on the request's own connection.
+
+A process keeps one async psycopg connection that LISTENs,
 started by the first subscriber on its event loop; each notification sets the asyncio event of
 the subscriptions to the streams it names, and the woken readers read the new events themselves
 (through their own, redacting, feed). So an idle reader costs an asyncio event, not a thread,
 a database connection or a query per poll.
 
-Notifications are not stored: one sent while the listener is disconnected is lost. The listener
+Notifications are not stored: one sent while the listener is disconnected, or never sent because
+the appending process died between its commit and the publish, is lost. The listener
 therefore reconnects with a backoff and wakes every subscriber whenever it (re)connects, and
 readers keep a slow safety poll of their own, so a lost notification delays them by at most that.
 The connection is probed every `PROBE_SECONDS` while quiet (and uses TCP keepalives), so a
@@ -17,18 +22,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
+import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import psycopg
-from django.db import connections
+from django.db import connections, transaction
 
 CHANNEL = "ledger_events"
 APPLICATION_NAME = "guts-ledger-listener"
+PUBLISHER_NAME = "guts-ledger-notifier"
 PROBE_SECONDS = 30.0
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0
 READY_TIMEOUT = 2.0          # how long a new subscriber waits for the listener to be listening
+MAX_PAYLOAD = 7900           # PostgreSQL refuses payloads of 8000 bytes; longer: "any stream"
 
 logger = logging.getLogger(__name__)
 
@@ -169,3 +178,95 @@ async def subscription(streams: Iterable[str], *, ready_timeout: float = READY_T
         yield subscribed
     finally:
         current.remove(subscribed)
+
+
+# --- publishing -----------------------------------------------------------------------------------
+
+class Publisher:
+    """Sends the wake-ups of committed appends from a thread of its own, on a connection of its own,
+    so a command pays neither a round trip nor the server's notification lock. Streams that queue
+    up while a NOTIFY is on its way go out together in the next one. The connection is closed
+    after IDLE_SECONDS without work (and by `close`), so it never pins a database."""
+
+    IDLE_SECONDS = 30.0
+
+    def __init__(self) -> None:
+        self._pending: queue.SimpleQueue[frozenset[str] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def publish(self, streams: frozenset[str]) -> None:
+        with self._lock:
+            self._pending.put(streams)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="ledger-notify", daemon=True)
+                self._thread.start()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Send what is pending, close the connection and stop the thread (a later publish restarts it)."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+            if thread is not None:
+                self._pending.put(None)
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            while (streams := self._next_batch()) is not None:
+                conn = self._send(conn, streams)
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _next_batch(self) -> set[str] | None:
+        """The streams of every publish waiting now (None: closing, or idle for IDLE_SECONDS)."""
+        try:
+            first = self._pending.get(timeout=self.IDLE_SECONDS)
+        except queue.Empty:
+            with self._lock:                 # nothing can be put while we decide to stop
+                if self._pending.empty():
+                    self._thread = None
+                    return None
+            first = self._pending.get_nowait()
+        if first is None:
+            return None
+        streams = set(first)
+        while not self._pending.empty():
+            more = self._pending.get_nowait()
+            if more is None:
+                self._pending.put(None)      # close after this batch
+                break
+            streams |= more
+        return streams
+
+    def _send(self, conn: psycopg.Connection[Any] | None,
+              streams: set[str]) -> psycopg.Connection[Any] | None:
+        payload = ",".join(sorted(streams))
+        try:
+            if conn is None or conn.closed:
+                conn = psycopg.connect(**{**listener_params(), "application_name": PUBLISHER_NAME},
+                                       autocommit=True)
+            conn.execute("SELECT pg_notify(%s, %s)",
+                         [CHANNEL, payload if len(payload.encode()) <= MAX_PAYLOAD else ""])
+        except (psycopg.Error, OSError) as error:      # the readers' safety poll covers it
+            logger.warning("could not notify %d streams (%s)", len(streams), error)
+            return None
+        return conn
+
+
+_publisher = Publisher()
+
+
+def publish_on_commit(streams: Iterable[str]) -> None:
+    """Wake the readers of `streams` once the current transaction commits (never if it rolls back)."""
+    if not notifications_supported():
+        return
+    names = frozenset(streams)
+    transaction.on_commit(lambda: _publisher.publish(names))
+
+
+def close_publisher() -> None:
+    """Stop this process's publisher and close its connection (tests, before a database is dropped)."""
+    _publisher.close()

@@ -49,7 +49,7 @@ import psycopg
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ledger import dbapi, projections, registry
+from ledger import dbapi, notify, projections, registry
 from ledger.accounts import InvalidTransfer, transfers_of
 from ledger.hashing import (
     GENESIS_HASH,
@@ -152,6 +152,7 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
             stored = _append_after_reading_heads(writes, prepared)
         projections.run_inline(stored)
         _remember_on_commit(stored)
+        notify.publish_on_commit({event.stream for event in stored})
     return stored
 
 

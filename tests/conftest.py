@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
@@ -61,3 +62,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def close_notify_publisher() -> Iterator[None]:
+    """Committed appends wake live readers from a background connection (ledger.notify); close it
+    after each test so it never holds the test database open when pytest-django drops it."""
+    yield
+    from ledger.notify import close_publisher
+
+    close_publisher()

@@ -1,4 +1,4 @@
-"""Live streams on PostgreSQL: appends notify on commit (ledger migration 0003), the process's
+"""Live streams on PostgreSQL: appends notify after they commit (ledger.notify), the process's
 listener wakes exactly the streams concerned and survives losing its connection, an open async
 stream gets a new event at once (not at the safety poll); stream tickets open one table's stream
 as their user for a minute; access logs lose query strings. The real server: tests/e2e."""
@@ -54,7 +54,7 @@ def test_a_committed_append_notifies_its_streams_and_a_rolled_back_one_never(
             service.table_sit_down(table_id=session.table_id, player_id=club.players[2].pk, buy_in=500)
             assert list(listening.notifies(timeout=0.3)) == []   # nothing before the commit
         sent = list(listening.notifies(timeout=1.0))
-        assert len(sent) == 1                                   # one per append, statement-level
+        assert len(sent) == 1                                   # one per commit, after it
         assert f"table-{session.table_id}" in sent[0].payload.split(",")
 
         with pytest.raises(RuntimeError):
