@@ -129,11 +129,13 @@ def setup_club() -> tuple[str, str]:
 
 
 def open_table(service: Any, players: list[int]) -> str:
+    from tables.engine.decider import commands as cmd
+
     options = {"ante": 1, "min_buy_in": 100, "pot_limit": 200}
     table = service.table_open(variant="guts2", options=options).table_id
     for pk in players:
-        service.table_sit_down(table_id=table, player_id=pk, buy_in=1000)
-    service.deal_start(table_id=table, by_player_id=players[0])
+        service.table_command(table_id=table, command=cmd.SitDown(str(pk), 1000))
+    service.table_command(table_id=table, command=cmd.StartDeal(by_player_id=str(players[0])))
     return str(table)
 
 

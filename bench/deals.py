@@ -105,10 +105,11 @@ def make_players(count: int) -> list[int]:
 
 def make_table(players: list[int], mode: str = "sequential") -> str:
     from tables import service
+    from tables.engine.decider import commands as cmd
 
     table = service.table_open(variant="guts2", options={**OPTIONS, "declare_mode": mode}).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=BUY_IN)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), BUY_IN))
     return table
 
 
@@ -143,6 +144,7 @@ def play_commands(table: str, seconds: float, rng: random.Random,
                   before_each: Callable[[], None] = lambda: None) -> tuple[int, int, float]:
     """Play deals command by command for about `seconds`: (commands, complete deals, elapsed)."""
     from tables import service
+    from tables.engine.decider import commands as cmd
 
     commands = deals = 0
     state = None
@@ -150,11 +152,11 @@ def play_commands(table: str, seconds: float, rng: random.Random,
     while time.perf_counter() - started < seconds or (state is not None and state.live is not None):
         before_each()
         if state is None or state.live is None:
-            state = service.deal_start(table_id=table).state
+            state = service.table_command(table_id=table, command=cmd.StartDeal()).state
         else:
             player = int(state.live.awaiting[0])
-            state = service.deal_declare(table_id=table, player_id=player, deal_no=state.deal_no,
-                                         choice=rng.choice(("in", "out"))).state
+            declare = cmd.Declare(str(player), state.deal_no, rng.choice(("in", "out")))
+            state = service.table_command(table_id=table, command=declare).state
             deals += state.live is None
         commands += 1
     return commands, deals, time.perf_counter() - started

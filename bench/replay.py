@@ -43,6 +43,7 @@ TARGET_MS = 20.0
 def make_table() -> tuple[str, list[int]]:
     from ledger.cashier import cashier_deposit, player_create
     from tables import service
+    from tables.engine.decider import commands as cmd
 
     players = []
     for _ in range(PLAYERS):
@@ -51,7 +52,7 @@ def make_table() -> tuple[str, list[int]]:
         players.append(user.pk)
     table = service.table_open(variant="guts2", options=OPTIONS).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=BUY_IN)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), BUY_IN))
     return table, players
 
 

@@ -139,6 +139,7 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
 
     from ledger.cashier import cashier_deposit, cashier_withdraw, player_create
     from tables import service
+    from tables.engine.decider import commands as cmd
     from tables.state import load_table
 
     players = [player_create(username=f"rt{os.urandom(4).hex()}", password="bench-pass").pk
@@ -150,26 +151,25 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
     def new_table() -> str:
         table = service.table_open(variant="guts2", options={"ante": 1, "pot_limit": 1000}).table_id
         for player in players:
-            service.table_sit_down(table_id=table, player_id=player, buy_in=1000)
+            service.table_command(table_id=table, command=cmd.SitDown(str(player), 1000))
         return table
 
     def deal_start() -> Callable[[], object]:
         table = new_table()
-        return lambda: service.deal_start(table_id=table)
+        return lambda: service.table_command(table_id=table, command=cmd.StartDeal())
 
     def declare(last: bool) -> Callable[[], Callable[[], object]]:
         """The first declare of a deal, or its last one (everyone in: a showdown and a settlement)."""
         def prepare() -> Callable[[], object]:
             table = new_table()
-            service.deal_start(table_id=table)
+            service.table_command(table_id=table, command=cmd.StartDeal())
             while True:
                 deal = load_table(table).state.live
                 assert deal is not None
                 player = deal.awaiting[0]
 
                 def act(player: str = player, deal_no: int = deal.deal_no) -> object:
-                    return service.deal_declare(table_id=table, player_id=int(player), deal_no=deal_no,
-                                                choice="in")
+                    return service.table_command(table_id=table, command=cmd.Declare(player, deal_no, "in"))
                 if not last or player == deal.order[-1]:
                     return act
                 act()

@@ -60,6 +60,7 @@ def open_tables(count: int) -> list[str]:
 
     from ledger.cashier import cashier_deposit, player_create
     from tables import service
+    from tables.engine.decider import commands as cmd
 
     tables = []
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
@@ -69,7 +70,7 @@ def open_tables(count: int) -> list[str]:
             for seat in range(2):
                 player = player_create(username=f"bench-{index}-{seat}", password="bench-not-used")
                 cashier_deposit(player_id=player.pk, amount=10_000)
-                service.table_sit_down(table_id=table, player_id=player.pk, buy_in=1_000)
+                service.table_command(table_id=table, command=cmd.SitDown(str(player.pk), 1_000))
             tables.append(table)
     return tables
 
@@ -77,9 +78,10 @@ def open_tables(count: int) -> list[str]:
 def start_deal(table: str) -> datetime:
     """Start the table's next deal; the deadline of the window it opened."""
     from tables import service
+    from tables.engine.decider import commands as cmd
     from tables.engine.decider.program import parse_iso
 
-    started = service.deal_start(table_id=table)
+    started = service.table_command(table_id=table, command=cmd.StartDeal())
     return next(parse_iso(e.data["deadline"]) for e in started.events if e.type == "DeclareOpened")
 
 

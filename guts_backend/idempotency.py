@@ -41,8 +41,8 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, Problem
 from guts_backend.models import IdempotencyRecord
-from guts_backend.problems import PROBLEM_CONTENT_TYPE, Problem
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -163,7 +163,7 @@ def check_not_in_progress(*, caller_id: int, key: str) -> None:
     """
     if not try_lock_key(caller_id=caller_id, key=key):
         raise Problem("idempotency_in_progress",
-                      f"A request with this {HEADER} is still being processed; retry later.", status=409)
+                      f"A request with this {HEADER} is still being processed; retry later.")
 
 
 def try_lock_key(*, caller_id: int, key: str) -> bool:
@@ -209,7 +209,7 @@ def _headers_to_store(response: Response) -> dict[str, str]:
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
         raise Problem("idempotency_key_reused",
-                      f"This {HEADER} was already used with a different request.", status=422)
+                      f"This {HEADER} was already used with a different request.")
     headers = dict(record.headers)
     content_type = headers.pop("Content-Type", PROBLEM_CONTENT_TYPE if record.status_code >= 400 else None)
     return Response(record.body, status=record.status_code, content_type=content_type,

@@ -29,7 +29,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from guts_backend.problems import Problem
+from guts_backend.api.errors import Problem
 
 KEY_PREFIX = "login-failures"
 

@@ -1,8 +1,8 @@
 """Roles are Django groups (created by migration 0002): club admin, auditor, player (DESIGN §2.9).
 
 A superuser counts as a club admin. A player's id is their user pk; their bankroll account is
-`player:<pk>` and their stream `player-<pk>`. The permission classes and `check_can_view_player`
-are shared by every API (cashier, statements, tables).
+`player:<pk>` and their stream `player-<pk>`. No HTTP here: services and selectors ask these
+questions too; the API's permission classes (guts_backend.api.permissions) are built on them.
 
 Every check reads the user's roles from the user object: a token's user comes with them attached
 (`roles_attach`, from the auth cache of `guts_backend.principal`, loaded with the token in one
@@ -12,12 +12,9 @@ them once per request.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
-from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import BasePermission
-from rest_framework.request import Request
 
 CLUB_ADMIN = "club_admin"
 AUDITOR = "auditor"
@@ -93,42 +90,3 @@ def can_view_player(user: User, player_id: int) -> bool:
     if is_club_admin(user) or is_auditor(user):
         return True
     return player_id_of(user) == player_id
-
-
-def check_can_view_player(user: User, player_id: int) -> None:
-    """Raise PermissionDenied (403 `forbidden`) unless `user` may see `player_id`'s data (bankroll,
-    seat, cards)."""
-    if not can_view_player(user, player_id):
-        raise PermissionDenied("You may only see your own player data.")
-
-
-class IsClubAdmin(BasePermission):
-    """Club admins (and superusers): the cashier, opening tables, tournaments."""
-
-    message = "This action needs the club_admin role."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return is_club_admin(request.user)
-
-
-class IsAuditorOrAdmin(BasePermission):
-    """Read access to everything: auditors and club admins."""
-
-    message = "This action needs the auditor or club_admin role."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return is_club_admin(request.user) or is_auditor(request.user)
-
-
-class IsSelfOrAuditorOrAdmin(BasePermission):
-    """A player sees only their own data; the player id is the URL kwarg `view.player_kwarg`
-    (default `player_id`). Auditors and club admins see all."""
-
-    message = "You may only see your own player data."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        kwarg = getattr(view, "player_kwarg", "player_id")
-        player_id = view.kwargs.get(kwarg)
-        if player_id is None:
-            return is_club_admin(request.user) or is_auditor(request.user)
-        return can_view_player(request.user, int(player_id))

@@ -99,7 +99,7 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'guts.sqlite3'}")
 # Connections are checked before they are reused (CONN_HEALTH_CHECKS: a persistent one at a request's
 # first query, a pooled one when taken from the pool), so one the database dropped is replaced
-# instead of failing a request; a failure mid-request is a 503 (guts_backend.problems, docs/api.md).
+# instead of failing a request; a failure mid-request is a 503 (guts_backend.api.handlers, docs/api.md).
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock at BEGIN, so web and worker processes queue instead of failing.
@@ -145,14 +145,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "guts_backend.problems.problem_exception_handler",
+    "EXCEPTION_HANDLER": "guts_backend.api.handlers.problem_exception_handler",
     # Nesting-limited JSON (a body 1,000 deep was a RecursionError, a 500); an unknown ?format= is 406.
     "DEFAULT_PARSER_CLASSES": [
-        "guts_backend.parsers.JSONParser",
+        "guts_backend.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "guts_backend.negotiation.ProblemContentNegotiation",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "guts_backend.api.negotiation.ProblemContentNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",

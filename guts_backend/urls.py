@@ -14,5 +14,5 @@ urlpatterns = [
     path("api/v1/", include("tables.audit.urls")),
 ]
 
-handler404 = "guts_backend.problems.not_found_view"
-handler500 = "guts_backend.problems.server_error_view"
+handler404 = "guts_backend.api.handlers.not_found_view"
+handler500 = "guts_backend.api.handlers.server_error_view"

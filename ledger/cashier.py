@@ -1,8 +1,8 @@
 """Cashier services (writes): register players, deposit to and withdraw from their bankrolls.
 
 Every chip movement is a Transfer between `cashier` (the outside world) and `player:<id>`, carried
-by an event on the player's stream `player-<id>` (DESIGN §2.4). Services raise `Problem`s with
-stable codes; views only translate HTTP.
+by an event on the player's stream `player-<id>` (DESIGN §2.4). Refusals are domain errors
+(ledger.errors) with stable codes; the API maps them to HTTP.
 
 Deposits and withdrawals on one bankroll take its lock (`lock_bankroll`) before reading the stream
 version, so they queue instead of clashing: 50 concurrent deposits to one player all land. The
@@ -17,15 +17,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, transaction
 
-from guts_backend.problems import Problem
 from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
+from ledger.errors import ConcurrencyConflict, InvalidInput, Overdraft, UsernameTaken
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
 from ledger.selectors import player_get, player_stream
 from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, lock_and_read_head
 
 MAX_CASHIER_AMOUNT = 10**12       # one cashier operation; far above any real deposit
-MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then 409
+MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then gives up
 BANKROLL_LOCK_CLASS = 0x62616E6B  # "bank": first key of the per-bankroll advisory locks
 
 T = TypeVar("T")
@@ -41,7 +41,7 @@ def player_create(*, username: str, password: str, display_name: str = "",
     try:
         with transaction.atomic():
             if user_model.objects.filter(username=username).exists():
-                raise _username_taken(username)
+                raise UsernameTaken(username)
             user = user_model.objects.create_user(username=username, password=password,
                                                   first_name=display_name)
             grant_role(user, PLAYER)
@@ -49,7 +49,7 @@ def player_create(*, username: str, password: str, display_name: str = "",
                 "player_id": user.pk, "username": username, "display_name": display_name,
             })])], meta=meta)
     except IntegrityError as exc:  # a concurrent registration of the same username won
-        raise _username_taken(username) from exc
+        raise UsernameTaken(username) from exc
     return user
 
 
@@ -84,7 +84,7 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
         version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
         held = balance(account, UNIT_CHIPS)
         if held < amount:
-            raise _insufficient(account, held, amount)
+            raise Overdraft(f"{account} holds {held} chips; cannot withdraw {amount}.", balance=held)
         return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
 
     return _with_retries(attempt)
@@ -93,8 +93,8 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
 def check_amount(amount: int) -> None:
     """Amounts are plain positive ints (never bool, float or str), at most MAX_CASHIER_AMOUNT."""
     if type(amount) is not int or not 0 < amount <= MAX_CASHIER_AMOUNT:
-        raise Problem("invalid_input", f"amount must be an integer from 1 to {MAX_CASHIER_AMOUNT}.",
-                      errors={"amount": [f"Must be an integer from 1 to {MAX_CASHIER_AMOUNT}."]})
+        raise InvalidInput(f"amount must be an integer from 1 to {MAX_CASHIER_AMOUNT}.",
+                           errors={"amount": [f"Must be an integer from 1 to {MAX_CASHIER_AMOUNT}."]})
 
 
 def lock_bankroll(player_id: int) -> None:
@@ -122,27 +122,18 @@ def _append_one(player_id: int, version: int, event_type: str, transfer: Transfe
         [stored] = append([StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
                           meta=meta, savepoint=False)      # `_with_retries` retries the whole attempt
     except InsufficientFunds as exc:
-        raise Problem("insufficient_funds", str(exc), status=409) from exc
+        raise Overdraft(str(exc)) from exc
     return stored
 
 
 def _with_retries(attempt: Callable[[], T]) -> T:
-    """Run `attempt` in a savepoint; on a version clash reload and retry, then 409."""
+    """Run `attempt` in a savepoint; on a version clash reload and retry, then ConcurrencyConflict."""
     for _ in range(MAX_APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
                 return attempt()
         except ConcurrencyError:
             continue
-    raise Problem("concurrency_conflict",
-                  f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.",
-                  status=409)
+    raise ConcurrencyConflict(
+        f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.")
 
-
-def _insufficient(account: str, held: int, amount: int) -> Problem:
-    return Problem("insufficient_funds", f"{account} holds {held} chips; cannot withdraw {amount}.",
-                   status=409, balance=held)
-
-
-def _username_taken(username: str) -> Problem:
-    return Problem("username_taken", f"The username {username!r} is taken.", status=409)

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db.models import OuterRef, QuerySet, Subquery
 
-from guts_backend.problems import Problem
 from guts_backend.roles import PLAYER
+from ledger.errors import UnknownPlayer
 from ledger.models import AccountEntry, Event
 from ledger.money import UNIT_CHIPS, balance, player_account
 from ledger.store import stream_version
@@ -37,10 +37,10 @@ def player_list() -> QuerySet[AbstractUser]:
 
 
 def player_get(*, player_id: int) -> AbstractUser:
-    """The player with this id, or 404 `unknown_player`."""
+    """The player with this id, or UnknownPlayer."""
     player = player_list().filter(pk=player_id).first()
     if player is None:
-        raise Problem("unknown_player", f"No player with id {player_id}.", status=404)
+        raise UnknownPlayer(player_id)
     return player
 
 

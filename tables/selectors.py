@@ -16,8 +16,9 @@ from django.db.models import Exists, OuterRef, QuerySet
 from guts_backend.roles import User, is_auditor, is_club_admin, is_player
 from ledger.selectors import player_get
 from tables.engine.decider.view import Viewer, table_view
+from tables.errors import UnknownTable
 from tables.models import DealPlayer, DealSummary, TableView
-from tables.service import canonical_table_id, unknown_table
+from tables.service import canonical_table_id
 from tables.state import load_table
 
 TABLE_STATUSES = ("open", "closed")
@@ -48,10 +49,10 @@ def table_sight(*, state: Any, version: int, viewer: Viewer, now: datetime) -> T
 
 
 def table_get(*, table_id: object, viewer: Viewer, now: datetime) -> TableSight:
-    """The current table for `viewer`, or 404 unknown_table."""
+    """The current table for `viewer`, or UnknownTable."""
     loaded = load_table(canonical_table_id(table_id))
     if loaded.version == 0:
-        raise unknown_table(str(table_id))
+        raise UnknownTable(table_id)
     return table_sight(state=loaded.state, version=loaded.version, viewer=viewer, now=now)
 
 
@@ -68,16 +69,16 @@ def table_list(*, status: str | None = None) -> QuerySet[TableView]:
 
 
 def table_deals(*, table_id: object) -> QuerySet[DealSummary]:
-    """A table's deals, newest first (404 unknown_table if there is no such table)."""
+    """A table's deals, newest first (UnknownTable if there is no such table)."""
     table = canonical_table_id(table_id)
     if not TableView.objects.filter(table_id=table).exists():
-        raise unknown_table(str(table_id))
+        raise UnknownTable(table_id)
     return DealSummary.objects.filter(table_id=table).order_by("-deal_no")
 
 
 def player_deals(*, player_id: int) -> QuerySet[DealSummary]:
-    """The deals a player was dealt into, newest first (404 unknown_player if there is no such
-    player, as for their balance)."""
+    """The deals a player was dealt into, newest first (UnknownPlayer if there is no such player,
+    as for their balance)."""
     player_get(player_id=player_id)
     dealt_in = DealPlayer.objects.filter(player=str(player_id), table_id=OuterRef("table_id"),
                                          deal_no=OuterRef("deal_no"))

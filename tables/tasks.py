@@ -19,8 +19,10 @@ from celery import Task, shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import timezone
 
-from guts_backend.problems import Problem
+from ledger.errors import ConcurrencyConflict, DomainError
 from tables import service
+from tables.engine.decider import errors as rules
+from tables.errors import UnknownTable
 from tables.timers import EXPIRE_TASK, SWEEP_TASK, Deadline, overdue_deadlines, schedule_expiry
 
 logger = logging.getLogger(__name__)
@@ -35,9 +37,7 @@ def expire(timer: Deadline, *, now: datetime, source: str) -> int:
     try:
         result = service.deal_expire(table_id=timer.table_id, deal_no=timer.deal_no, now=now,
                                      meta={"actor": "system", "source": source})
-    except Problem as problem:
-        if problem.code != "unknown_table":
-            raise
+    except UnknownTable:
         logger.warning("timeout for unknown table %s dropped", timer.table_id)
         return 0
     if result.events:
@@ -59,10 +59,8 @@ def expire_declare(self: Task, table_id: str, deal_no: int, deadline: str) -> in
         return 0
     try:
         return expire(timer, now=now, source="timer")
-    except Problem as problem:
-        if problem.code == "concurrency_conflict":
-            raise self.retry(exc=problem, countdown=CLASH_RETRY_SECONDS) from problem
-        raise
+    except ConcurrencyConflict as clash:
+        raise self.retry(exc=clash, countdown=CLASH_RETRY_SECONDS) from clash
 
 
 @shared_task(name=SWEEP_TASK, ignore_result=True)
@@ -74,6 +72,6 @@ def sweep_overdue_declares() -> int:
     for timer in overdue_deadlines(timezone.now()):
         try:
             expired += bool(expire(timer, now=timezone.now(), source="sweeper"))
-        except (Problem, DatabaseError):
+        except (DomainError, rules.DomainError, DatabaseError):
             logger.exception("sweeper could not time out table %s deal %s", timer.table_id, timer.deal_no)
     return expired

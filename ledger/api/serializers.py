@@ -1,4 +1,4 @@
-"""Serializers shared by the ledger API views (and reusable by the tables API)."""
+"""Serializers of the ledger API: players, the caller, event references."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,18 +6,6 @@ from typing import Any
 from rest_framework import serializers
 
 from guts_backend.roles import player_id_of, roles_of
-
-
-class ChipAmountField(serializers.IntegerField):
-    """A chip amount: a JSON integer only. Strings, floats and booleans are refused, not coerced
-    (DRF's IntegerField would accept "5", 5.0 and, through int(), surprise us)."""
-
-    default_error_messages = {"not_an_integer": "Must be a JSON integer (not a string, float or bool)."}
-
-    def to_internal_value(self, data: Any) -> int:
-        if type(data) is not int:
-            self.fail("not_an_integer")
-        return super().to_internal_value(data)
 
 
 class PlayerIdField(serializers.CharField):

@@ -1,8 +1,6 @@
 """Ledger API views: parse, call a service or selector, serialise. Nothing else lives here."""
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
@@ -13,16 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from guts_backend.api.conditional import etag
+from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.input import ChipAmountField, validated
+from guts_backend.api.paging import PAGE_PARAMETERS, page_serializer, paginated_response
+from guts_backend.api.parsers import JSONParser
+from guts_backend.api.permissions import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
 from guts_backend.authentication import ApiTokenAuthentication
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from guts_backend.login import login_with_password
-from guts_backend.parsers import JSONParser
-from guts_backend.problems import Problem, problem_responses
-from guts_backend.roles import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
 from guts_backend.tokens import token_issue, token_revoke, tokens_revoke_all
-from ledger.api.pagination import PAGE_PARAMETERS, page_serializer, paginated_response
 from ledger.api.serializers import (
-    ChipAmountField,
     EventRefSerializer,
     MeOutputSerializer,
     PlayerIdField,
@@ -32,43 +31,9 @@ from ledger.cashier import MAX_CASHIER_AMOUNT, cashier_deposit, cashier_withdraw
 from ledger.selectors import player_balance, player_get, player_list, player_statement
 from ledger.store import StoredEvent
 
-AUTH_PROBLEMS = ("not_authenticated", "forbidden")
-BODY_PROBLEMS = ("malformed_request", "invalid_input", "unsupported_media_type")
 RETRY_AFTER_HEADER = OpenApiParameter(
     "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429],
     description="Seconds until the username or address is unlocked (429 `throttled`).")
-
-
-def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    """The request body validated by `serializer_class` (400 `invalid_input` otherwise)."""
-    serializer = serializer_class(data=request.data)
-    try:
-        serializer.is_valid(raise_exception=True)
-    except serializers.ValidationError as exc:
-        if set(_error_codes(exc.get_codes())) == {"invalid_choice"}:
-            raise Problem("invalid_choice", _first_message(exc.detail), errors=exc.detail) from exc
-        raise
-    return serializer.validated_data
-
-
-def _error_codes(codes: Any) -> list[str]:
-    """Every code in DRF's nested `get_codes()` structure."""
-    if isinstance(codes, dict):
-        return [code for value in codes.values() for code in _error_codes(value)]
-    if isinstance(codes, list):
-        return [code for value in codes for code in _error_codes(value)]
-    return [codes]
-
-
-def _first_message(detail: Any) -> str:
-    """The first error message, prefixed with its field (`choice: "maybe" is not a valid choice.`)."""
-    field, messages = next(iter(detail.items()))
-    return f"{field}: {messages[0] if isinstance(messages, list) and messages else messages}"
-
-
-def etag(version: int) -> str:
-    """The stream version as a strong ETag (DESIGN §2.9)."""
-    return f'"{version}"'
 
 
 class TokenApi(APIView):

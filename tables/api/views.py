@@ -1,31 +1,34 @@
 """Tables API views: parse, call a service or selector, serialise. Nothing else lives here.
 
-Every POST is `@idempotent` and honours `If-Match: "<version>"` (412 `stale_version` when the
-table has moved on); every command answers with the fresh table as the caller may see it, and
-its version as a strong ETag. Error codes and their statuses: `tables.service.PROBLEM_STATUS`
-(reproduced in docs/api.md).
+Every command is one `TableCommandApi`: a subclass names its body (`InputSerializer`), how the
+request becomes an engine command (`command`) and its OpenAPI operation (`@command_schema`);
+the one `post` validates, calls `service.table_command`, and answers with the fresh table as the
+caller may see it, its version as a strong ETag. Every command is `@idempotent` and honours
+`If-Match: "<version>"` (412 `stale_version` when the table has moved on). Error codes and their
+statuses: `guts_backend.api.errors.PROBLEM_STATUS` (reproduced in docs/api.md).
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from guts_backend.api.conditional import etag
+from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
+from guts_backend.api.input import ChipAmountField, validated, validated_query
+from guts_backend.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
+from guts_backend.api.parsers import JSONParser
+from guts_backend.api.permissions import IsClubAdmin, IsSelfOrAuditorOrAdmin
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
-from guts_backend.parsers import JSONParser
-from guts_backend.problems import Problem, problem_responses
-from guts_backend.query_params import validated_query
-from guts_backend.roles import IsClubAdmin, IsSelfOrAuditorOrAdmin, is_club_admin, player_id_of
-from ledger.api.pagination import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
-from ledger.api.serializers import ChipAmountField
-from ledger.api.views import AUTH_PROBLEMS, BODY_PROBLEMS, etag, validated
+from guts_backend.roles import is_club_admin, player_id_of
 from tables import selectors, service
 from tables.api import examples
 from tables.api.serializers import (
@@ -33,6 +36,7 @@ from tables.api.serializers import (
     TableOutputSerializer,
     TableSummarySerializer,
 )
+from tables.engine.decider import commands as cmd
 from tables.engine.variants import variant_catalog
 
 MAX_CHIPS = 10**12
@@ -51,16 +55,16 @@ def if_match_version(request: Request) -> int | None:
         return None
     text = header.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise Problem("stale_version", f"If-Match {header!r} names no version of this table.", status=412)
+        raise Problem("stale_version", f"If-Match {header!r} names no version of this table.")
     return int(text)
 
 
-def acting_player(request: Request) -> int:
-    """The caller's player id; 403 forbidden if the caller is not a player."""
+def acting_player(request: Request) -> str:
+    """The caller's player id as the engine spells it ("7"); 403 forbidden if not a player."""
     player_id = player_id_of(request.user)
     if player_id is None:
-        raise Problem("forbidden", "Only players sit, declare, top up and leave.", status=403)
-    return player_id
+        raise Problem("forbidden", "Only players sit, declare, top up and leave.")
+    return str(player_id)
 
 
 def table_response(result: service.CommandResult, request: Request, *, code: int = 200) -> Response:
@@ -83,8 +87,27 @@ def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
     return paginator.get_paginated_response(DealHistorySerializer(rows, many=True).data)
 
 
-def command_schema(operation_id: str, summary: str, request: Any, example: dict[str, Any] | None,
-                   problems: tuple[str, ...], code: int = 200) -> Any:
+class TableCommandApi(APIView):
+    """Base of the command views (not routed itself); see the module docstring."""
+
+    parser_classes = (JSONParser,)
+    InputSerializer: ClassVar[type[serializers.Serializer] | None] = None
+
+    def command(self, request: Request, data: dict[str, Any]) -> service.TableCommand:
+        raise NotImplementedError
+
+    @idempotent
+    def post(self, request: Request, table_id: str) -> Response:
+        data = validated(self.InputSerializer, request) if self.InputSerializer is not None else {}
+        result = service.table_command(table_id=table_id, command=self.command(request, data),
+                                       meta=request_meta(request), expected_version=if_match_version(request))
+        return table_response(result, request)
+
+
+def command_operation(operation_id: str, summary: str, request: Any, example: dict[str, Any] | None,
+                      problems: tuple[str, ...], code: int = 200) -> Any:
+    """The OpenAPI operation of a command: its body, the If-Match header, the table it answers with
+    and the problems it may answer (beside the ones every command may)."""
     request_examples = ([OpenApiExample(summary, value=example, request_only=True)]
                         if example is not None else [])
     return extend_schema(
@@ -93,6 +116,20 @@ def command_schema(operation_id: str, summary: str, request: Any, example: dict[
         responses={code: TableOutputSerializer, **problem_responses(*COMMAND_PROBLEMS, *problems)},
         examples=[*request_examples, OpenApiExample("The table after it", value=examples.TABLE,
                                                     response_only=True, status_codes=[str(code)])])
+
+
+CommandView = type[TableCommandApi]
+
+
+def command_schema(operation_id: str, summary: str, *, example: dict[str, Any] | None = None,
+                   problems: tuple[str, ...] = ()) -> Callable[[CommandView], CommandView]:
+    """Class decorator: the operation of a TableCommandApi's `post`, its body the view's InputSerializer."""
+
+    def decorate(view: CommandView) -> CommandView:
+        operation = command_operation(operation_id, summary, view.InputSerializer, example, problems)
+        return extend_schema_view(post=operation)(view)
+
+    return decorate
 
 
 class VariantsApi(APIView):
@@ -165,9 +202,9 @@ class TableCollectionApi(APIView):
         paginator, page = paginate(selectors.table_list(status=query.get("status")), request, query=query)
         return paginator.get_paginated_response(TableSummarySerializer(page, many=True).data)
 
-    @command_schema("tables_create", "Open a table", InputSerializer, examples.OPEN_TABLE,
-                    ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
-                    code=201)
+    @command_operation("tables_create", "Open a table", InputSerializer, examples.OPEN_TABLE,
+                       ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
+                       code=201)
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request)
@@ -198,10 +235,11 @@ class TableDetailApi(APIView):
         return sight_response(sight)
 
 
-class SeatsApi(APIView):
+@command_schema("tables_seats_create", "Sit down", example={"buy_in": 500},
+                problems=("forbidden", "invalid_amount", "already_seated", "table_full",
+                          "insufficient_funds"))
+class SeatsApi(TableCommandApi):
     """Sit down: take the lowest free seat, buying in from your bankroll."""
-
-    parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
         buy_in = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips from your bankroll (JSON integer).")
@@ -209,21 +247,15 @@ class SeatsApi(APIView):
         class Meta:
             ref_name = "SitDownInput"
 
-    @command_schema("tables_seats_create", "Sit down", InputSerializer, {"buy_in": 500},
-                    ("forbidden", "invalid_amount", "already_seated", "table_full", "insufficient_funds"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        data = validated(self.InputSerializer, request)
-        result = service.table_sit_down(table_id=table_id, player_id=acting_player(request),
-                                        buy_in=data["buy_in"], meta=request_meta(request),
-                                        expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.SitDown:
+        return cmd.SitDown(acting_player(request), data["buy_in"])
 
 
-class TopUpsApi(APIView):
+@command_schema("tables_top_ups_create", "Top up", example={"amount": 200},
+                problems=("forbidden", "not_seated", "invalid_amount", "deal_in_progress",
+                          "insufficient_funds"))
+class TopUpsApi(TableCommandApi):
     """Bring more chips from your bankroll to your stack, between deals."""
-
-    parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
         amount = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips (JSON integer).")
@@ -231,67 +263,48 @@ class TopUpsApi(APIView):
         class Meta:
             ref_name = "TopUpInput"
 
-    @command_schema("tables_top_ups_create", "Top up", InputSerializer, {"amount": 200},
-                    ("forbidden", "not_seated", "invalid_amount", "deal_in_progress", "insufficient_funds"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        data = validated(self.InputSerializer, request)
-        result = service.table_top_up(table_id=table_id, player_id=acting_player(request),
-                                      amount=data["amount"], meta=request_meta(request),
-                                      expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.TopUp:
+        return cmd.TopUp(acting_player(request), data["amount"])
 
 
-class LeaveApi(APIView):
+@command_schema("tables_leave_create", "Leave", problems=("forbidden", "not_seated", "liability_open"))
+class LeaveApi(TableCommandApi):
     """Leave the table: your stack goes back to your bankroll."""
 
-    @command_schema("tables_leave_create", "Leave", None, None,
-                    ("forbidden", "not_seated", "liability_open"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        result = service.table_leave(table_id=table_id, player_id=acting_player(request),
-                                     meta=request_meta(request), expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Leave:
+        return cmd.Leave(acting_player(request))
 
 
-class SitOutApi(APIView):
+@command_schema("tables_sit_out_create", "Sit out",
+                problems=("forbidden", "not_seated", "already_sitting_out"))
+class SitOutApi(TableCommandApi):
     """Sit out: keep your seat and stack, skip the coming deals."""
 
-    @command_schema("tables_sit_out_create", "Sit out", None, None,
-                    ("forbidden", "not_seated", "already_sitting_out"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        result = service.table_sit_out(table_id=table_id, player_id=acting_player(request),
-                                       meta=request_meta(request), expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.SitOut:
+        return cmd.SitOut(acting_player(request))
 
 
-class SitInApi(APIView):
+@command_schema("tables_sit_in_create", "Sit in", problems=("forbidden", "not_seated", "not_sitting_out"))
+class SitInApi(TableCommandApi):
     """Sit in again: be dealt in from the next deal."""
 
-    @command_schema("tables_sit_in_create", "Sit in", None, None,
-                    ("forbidden", "not_seated", "not_sitting_out"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        result = service.table_sit_in(table_id=table_id, player_id=acting_player(request),
-                                      meta=request_meta(request), expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.SitIn:
+        return cmd.SitIn(acting_player(request))
 
 
-class CloseApi(APIView):
+@command_schema("tables_close_create", "Close a table", problems=("deal_in_progress",))
+class CloseApi(TableCommandApi):
     """Close the table (club admin): pot and reserve shared among the seated, all cashed out."""
 
     permission_classes = (IsClubAdmin,)
 
-    @command_schema("tables_close_create", "Close a table", None, None, ("deal_in_progress",))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        result = service.table_close(table_id=table_id, meta=request_meta(request),
-                                     expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.CloseTable:
+        return cmd.CloseTable()
 
 
-class DealsApi(APIView):
+@command_schema("tables_deals_create", "Start a deal (a seated player or a club admin)",
+                problems=("forbidden", "not_seated", "deal_in_progress", "not_enough_players"))
+class DealsApi(TableCommandApi):
     """A table's deals: the history (newest first, redacted for you), or start the next one."""
 
     @extend_schema(
@@ -303,24 +316,20 @@ class DealsApi(APIView):
     def get(self, request: Request, table_id: str) -> Response:
         return deal_page(selectors.table_deals(table_id=table_id), request, self)
 
-    @command_schema("tables_deals_create", "Start a deal (a seated player or a club admin)", None, None,
-                    ("forbidden", "not_seated", "deal_in_progress", "not_enough_players"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.StartDeal:
         by = player_id_of(request.user)
         if by is None and not is_club_admin(request.user):
-            raise Problem("forbidden", "Only a seated player or a club admin starts a deal.", status=403)
+            raise Problem("forbidden", "Only a seated player or a club admin starts a deal.")
         if by is not None and is_club_admin(request.user):
             by = None                      # an admin who also plays starts deals as the admin
-        result = service.deal_start(table_id=table_id, by_player_id=by, meta=request_meta(request),
-                                    expected_version=if_match_version(request))
-        return table_response(result, request)
+        return cmd.StartDeal(by_player_id=None if by is None else str(by))
 
 
-class DeclaresApi(APIView):
+@command_schema("tables_declares_create", "Declare", example={"deal_no": 4, "choice": "in"},
+                problems=("invalid_choice", "forbidden", "not_seated", "not_your_turn", "deal_over",
+                          "wrong_deal", "no_deal", "already_declared", "insufficient_stack"))
+class DeclaresApi(TableCommandApi):
     """Declare in or out in the live deal (in turn, or sealed in a simultaneous window)."""
-
-    parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
@@ -330,22 +339,15 @@ class DeclaresApi(APIView):
         class Meta:
             ref_name = "DeclareInput"
 
-    @command_schema("tables_declares_create", "Declare", InputSerializer, {"deal_no": 4, "choice": "in"},
-                    ("invalid_choice", "forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal",
-                     "no_deal", "already_declared", "insufficient_stack"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        data = validated(self.InputSerializer, request)
-        result = service.deal_declare(table_id=table_id, player_id=acting_player(request),
-                                      deal_no=data["deal_no"], choice=data["choice"],
-                                      meta=request_meta(request), expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Declare:
+        return cmd.Declare(acting_player(request), data["deal_no"], data["choice"])
 
 
-class PassesApi(APIView):
+@command_schema("tables_passes_create", "Pass a card", example={"deal_no": 4, "card": "Ks"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "already_passed", "invalid_card"))
+class PassesApi(TableCommandApi):
     """Pass one card to the player on your right (all_out=pass_right, AO-06: everyone was out)."""
-
-    parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
@@ -355,16 +357,8 @@ class PassesApi(APIView):
         class Meta:
             ref_name = "PassInput"
 
-    @command_schema("tables_passes_create", "Pass a card", InputSerializer, {"deal_no": 4, "card": "Ks"},
-                    ("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                     "already_passed", "invalid_card"))
-    @idempotent
-    def post(self, request: Request, table_id: str) -> Response:
-        data = validated(self.InputSerializer, request)
-        result = service.deal_pass(table_id=table_id, player_id=acting_player(request),
-                                   deal_no=data["deal_no"], card=data["card"],
-                                   meta=request_meta(request), expected_version=if_match_version(request))
-        return table_response(result, request)
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.PassCard:
+        return cmd.PassCard(acting_player(request), data["deal_no"], data["card"])
 
 
 class PlayerDealsApi(APIView):

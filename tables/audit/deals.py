@@ -15,18 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from uuid import UUID
 
-from guts_backend.problems import Problem, document_problem
 from ledger.models import Event as EventRow
 from ledger.store import StoredEvent, read_stream, stream_version
 from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.state import TableState, initial_state
+from tables.errors import UnknownDeal, UnknownTable
 from tables.models import TableView
-from tables.service import unknown_table
 from tables.state import load_table_at, table_stream
-
-document_problem("unknown_deal", 404, "Table 0b7f3c9e-… has no deal 12.")
-document_problem("deal_not_finished", 409, "Deal 12 is still being played; its seed is secret until it ends.")
 
 SEARCH_SLACK_DEALS = 4     # the search window: the guessed deal, this many deals either side,
 SEARCH_SLACK_EVENTS = 16   # and this many events more
@@ -47,22 +43,22 @@ class DealRecord:
 
 
 def check_table(table_id: UUID | str) -> int:
-    """The table stream's version, or 404 `unknown_table` if the table never opened."""
+    """The table stream's version, or UnknownTable if the table never opened."""
     version = stream_version(table_stream(table_id))
     if version == 0:
-        raise unknown_table(str(table_id))
+        raise UnknownTable(table_id)
     return version
 
 
 def deal_load(*, table_id: UUID | str, deal_no: int) -> DealRecord:
-    """Deal `deal_no` of the table (404 unknown_table / unknown_deal)."""
+    """Deal `deal_no` of the table (UnknownTable, UnknownDeal)."""
     head = TableView.objects.filter(table_id=table_id).values_list("version", "deal_no").first()
     if head is None:
-        raise unknown_table(str(table_id))
+        raise UnknownTable(table_id)
     stream = table_stream(table_id)
     start = deal_start_version(stream, deal_no, head_version=head[0], head_deal=head[1])
     if start is None:
-        raise Problem("unknown_deal", f"Table {table_id} has no deal {deal_no}.", status=404)
+        raise UnknownDeal(table_id, deal_no)
     events = _deal_events(stream, deal_no, start)
     before = load_table_at(str(table_id), start - 1).state
     return DealRecord(str(table_id), deal_no, before, events, events[-1].type == ev.DEAL_ENDED)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from guts_backend.problems import Problem
 from ledger.store import StoredEvent
 from tables.audit.deals import DealRecord, deal_load
 from tables.engine import shuffled_deck, verify_deal
@@ -24,6 +23,7 @@ from tables.engine.decider.events import Event
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
 from tables.engine.decider.view import Viewer, redact_event
+from tables.errors import DealNotFinished
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +101,8 @@ def _dealt_json(card: DealtCard, expected: str | None, match: bool | None, visib
 
 
 def deal_proof(*, table_id: UUID | str, deal_no: int, viewer: Viewer) -> dict[str, Any]:
-    """The proof of a finished deal; 409 `deal_not_finished` while it is being played."""
+    """The proof of a finished deal; DealNotFinished while it is being played."""
     record = deal_load(table_id=table_id, deal_no=deal_no)
     if not record.over:
-        raise Problem("deal_not_finished", f"Deal {deal_no} is still being played; its seed is "
-                      "secret until it ends.", status=409)
+        raise DealNotFinished(deal_no)
     return proof_json(record, viewer)

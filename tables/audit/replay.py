@@ -11,15 +11,13 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from guts_backend.problems import Problem, document_problem
 from tables.audit.deals import deal_load
 from tables.audit.feeds import events_json
 from tables.engine.decider.events import Event
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer, table_view
-
-document_problem("version_not_in_deal", 404, "Version 40 is not an event of deal 3 (versions 12 to 31).")
+from tables.errors import VersionNotInDeal
 
 
 def replay_state(state: TableState, viewer: Viewer, moment: datetime) -> dict[str, Any]:
@@ -34,9 +32,7 @@ def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
     """Every step of the deal (or only the one at stream version `at`)."""
     record = deal_load(table_id=table_id, deal_no=deal_no)
     if at is not None and not any(event.version == at for event in record.events):
-        raise Problem("version_not_in_deal", f"Version {at} is not an event of deal {deal_no} "
-                      f"(versions {record.events[0].version} to {record.events[-1].version}).",
-                      status=404)
+        raise VersionNotInDeal(at, deal_no, record.events[0].version, record.events[-1].version)
     state = record.before
     steps = []
     served = events_json(record.events, viewer, lambda _: record.over)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from guts_backend.query_params import MAX_POSITION, QueryIntegerField, QuerySerializer
-from ledger.api.pagination import MAX_PAGE_SIZE, PageQuerySerializer
+from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
+from guts_backend.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
 from tables.audit.feeds import DEFAULT_PAGE
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from guts_backend.problems import Problem
 from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
 from ledger.accounts import account_kind
+from ledger.errors import AccessDenied
 from ledger.models import AccountEntry, Event
 from tables.audit.feeds import table_of_stream
 
@@ -25,8 +25,7 @@ def check_can_read_account(user: User, account: str) -> None:
     player = player_id_of(user)
     if player is not None and _owner(account) == str(player):
         return
-    raise Problem("forbidden", "You may only read your own accounts (player:<you>, "
-                  "seat:<table>:<you>).", status=403)
+    raise AccessDenied("You may only read your own accounts (player:<you>, seat:<table>:<you>).")
 
 
 def _owner(account: str) -> str | None:

@@ -28,6 +28,7 @@ from ledger.money import balance, player_account, seat_account
 from ledger.store import read_stream
 from ledger.verify import verify_ledger
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.models import DealSummary
 from tables.state import cache, load_table
 from tests.api.conftest import client_for
@@ -91,8 +92,8 @@ def live_deal(funded: Funded, settings: Any) -> LiveDeal:
     players = [funded(1000).pk for _ in range(3)]
     table = service.table_open(variant="guts2", stacked_decks=[DECK], options={"ante": 10}).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=200)
-    service.deal_start(table_id=table)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 200))
+    service.table_command(table_id=table, command=cmd.StartDeal())
     deal = load_table(table).state.live
     assert deal is not None
     assert not deal.over
@@ -268,8 +269,8 @@ def test_chips_at_a_table_and_history_alone_also_prevent_deletion(
         root_client: Client, funded: Funded) -> None:
     seated, other = funded(300), funded(300)
     table = service.table_open(variant="guts2", options={"ante": 10}).table_id
-    service.table_sit_down(table_id=table, player_id=seated.pk, buy_in=300)
-    service.table_sit_down(table_id=table, player_id=other.pk, buy_in=300)
+    service.table_command(table_id=table, command=cmd.SitDown(str(seated.pk), 300))
+    service.table_command(table_id=table, command=cmd.SitDown(str(other.pk), 300))
     assert balance(player_account(seated.pk)) == 0
     assert f"{seat_account(table, seated.pk)} holds 300 chips" in refused_delete(root_client, seated)
 

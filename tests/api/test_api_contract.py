@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from guts_backend.problems import PROBLEM_CATALOGUE, PROBLEM_CONTENT_TYPE
+from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, PROBLEM_STATUS
 from tests.api.conftest import deposits_url, event_count, post_json, withdrawals_url
 from tests.tables.http import Club, post, table_url
 
@@ -70,7 +70,7 @@ def test_every_401_documents_both_authentication_codes(schema: dict[str, Any]) -
 
 def test_every_problem_code_is_in_the_docs() -> None:
     documented = set(re.findall(r"`(\w+)`", (DOCS / "api.md").read_text() + (DOCS / "audit.md").read_text()))
-    assert set(PROBLEM_CATALOGUE) - documented == set()
+    assert set(PROBLEM_STATUS) - documented == set()
 
 
 def test_the_documented_shapes_of_player_ids_are_strings(schema: dict[str, Any]) -> None:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guts_backend.problems import Problem
 from ledger.cashier import cashier_deposit, cashier_withdraw, player_create
+from ledger.errors import InvalidInput, Overdraft
 from ledger.money import balance, check_conservation, player_account
 from ledger.store import stream_version
 
@@ -45,7 +45,7 @@ def test_cashier_sequences_conserve_chips_and_never_overdraw(ops: list[tuple[str
 
 def _assert_refused_without_append(player_id: int, amount: int, stream: str) -> None:
     version = stream_version(stream)
-    with pytest.raises(Problem) as refused:
+    with pytest.raises(Overdraft) as refused:
         cashier_withdraw(player_id=player_id, amount=amount)
     assert refused.value.code == "insufficient_funds"
     assert stream_version(stream) == version
@@ -56,7 +56,7 @@ def _assert_refused_without_append(player_id: int, amount: int, stream: str) -> 
 def test_services_refuse_bad_amounts(amount: Any) -> None:
     player = player_create(username=f"prop{next(_usernames)}", password="prop-password")
     for service in (cashier_deposit, cashier_withdraw):
-        with pytest.raises(Problem) as refused:
+        with pytest.raises(InvalidInput) as refused:
             service(player_id=player.pk, amount=amount)
         assert refused.value.code == "invalid_input"
     assert stream_version(f"player-{player.pk}") == 1

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import connection
 
-from guts_backend.problems import Problem
 from ledger.cashier import cashier_deposit, cashier_withdraw, player_create
+from ledger.errors import DomainError
 from ledger.money import balance, check_conservation, player_account
 
 BANKROLL = 1_000
@@ -31,7 +31,7 @@ def test_concurrent_withdrawals_never_exceed_the_balance() -> None:
             try:
                 cashier_withdraw(player_id=player.pk, amount=WITHDRAWAL)
                 outcome = "paid"
-            except Problem as refused:
+            except DomainError as refused:
                 outcome = refused.code
             with lock:
                 outcomes.append(outcome)

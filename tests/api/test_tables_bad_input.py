@@ -7,7 +7,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tables.service import PROBLEM_STATUS
+from guts_backend.api.errors import PROBLEM_STATUS
 from tests.api.conftest import event_count
 from tests.tables.conftest import stack_deck
 from tests.tables.http import Club, post, table_url

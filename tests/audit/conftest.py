@@ -19,6 +19,7 @@ from guts_backend.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.engine.decider.view import legal_actions
 from tables.models import SeatView, TableView
 from tables.state import cache, load_table
@@ -101,7 +102,7 @@ class Session:
         self.seen.append(Seen(view.version, view.deal_no, view.pot, view.reserve, view.phase, stacks))
 
     def start(self) -> int:
-        result = service.deal_start(table_id=self.table_id)
+        result = service.table_command(table_id=self.table_id, command=cmd.StartDeal())
         self.record()
         return result.state.deal_no
 
@@ -114,8 +115,8 @@ class Session:
                 choices = next(a["choices"] for a in legal_actions(state, player, _now())
                                if a["action"] == "declare")
                 choice = choose(player) if choose(player) in choices else choices[0]
-                service.deal_declare(table_id=self.table_id, player_id=int(player), deal_no=deal.deal_no,
-                                     choice=choice)
+                service.table_command(table_id=self.table_id,
+                                      command=cmd.Declare(player, deal.deal_no, choice))
                 self.record()
 
     def play(self, choose: Callable[[str], str]) -> int:
@@ -133,7 +134,7 @@ def open_session(players: list[int], **options: Any) -> Session:
     opened = service.table_open(variant=options.pop("variant", "guts2"), options={"ante": 10, **options})
     session = Session(opened.table_id, players)
     for player in players:
-        service.table_sit_down(table_id=session.table_id, player_id=player, buy_in=1000)
+        service.table_command(table_id=session.table_id, command=cmd.SitDown(str(player), 1000))
     session.record()
     return session
 

@@ -27,6 +27,7 @@ from django.core.management import call_command
 from ledger.models import Event
 from ledger.verify import verify_ledger
 from tables import service
+from tables.engine.decider import commands as cmd
 from tests.audit.conftest import Club, client_for, open_session
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
@@ -115,9 +116,9 @@ def live_deal(club: Club, settings: Any) -> tuple[str, dict[str, list[str]]]:
     opened = service.table_open(variant="guts2", stacked_decks=[deck],
                                 options={"ante": 10, "declare_mode": "simultaneous"})
     for player in club.ids():
-        service.table_sit_down(table_id=opened.table_id, player_id=player, buy_in=500)
-    service.deal_start(table_id=opened.table_id)
-    service.deal_declare(table_id=opened.table_id, player_id=club.players[0].pk, deal_no=1, choice="in")
+        service.table_command(table_id=opened.table_id, command=cmd.SitDown(str(player), 500))
+    service.table_command(table_id=opened.table_id, command=cmd.StartDeal())
+    service.table_command(table_id=opened.table_id, command=cmd.Declare(str(club.players[0].pk), 1, "in"))
     rows = Event.objects.filter(stream=f"table-{opened.table_id}", type="CardsDealt")
     return opened.table_id, {data["player"]: data["cards"] for data in rows.values_list("data", flat=True)}
 
@@ -163,15 +164,15 @@ def test_passed_and_exchanged_cards_cannot_be_brute_forced(club: Club, settings:
                                 options={"ante": 5, "declare_mode": "simultaneous", "all_out": "pass_right"})
     table_id, players = opened.table_id, club.ids()
     for player in players:
-        service.table_sit_down(table_id=table_id, player_id=player, buy_in=200)
-    service.deal_start(table_id=table_id)
+        service.table_command(table_id=table_id, command=cmd.SitDown(str(player), 200))
+    service.table_command(table_id=table_id, command=cmd.StartDeal())
     for player in players:
-        service.deal_declare(table_id=table_id, player_id=player, deal_no=1, choice="out")
+        service.table_command(table_id=table_id, command=cmd.Declare(str(player), 1, "out"))
     rows = {data["player"]: data["cards"] for data in Event.objects.filter(
         stream=f"table-{table_id}", type="CardsDealt").values_list("data", flat=True)}
     passes = {str(player): rows[str(player)][0] for player in players}
     for player in players:
-        service.deal_pass(table_id=table_id, player_id=player, deal_no=1, card=passes[str(player)])
+        service.table_command(table_id=table_id, command=cmd.PassCard(str(player), 1, passes[str(player)]))
     exchanged = {data["player"]: data for data in Event.objects.filter(
         stream=f"table-{table_id}", type="CardsExchanged").values_list("data", flat=True)}
     assert len(exchanged) == 3
@@ -189,7 +190,7 @@ def test_after_the_deal_an_auditor_checks_every_commitment_and_the_whole_chain(
         club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
     table_id, hands = live_deal
     for player in club.players[1:]:
-        service.deal_declare(table_id=table_id, player_id=player.pk, deal_no=1, choice="out")
+        service.table_command(table_id=table_id, command=cmd.Declare(str(player.pk), 1, "out"))
     events = feed(club.auditor, table_id)
     sealed = [e for e in events if e["commitments"]]
     assert {e["type"] for e in sealed} == {"TableOpened", "CardsDealt", "Declared"}
@@ -207,7 +208,7 @@ def test_after_the_deal_an_auditor_checks_every_commitment_and_the_whole_chain(
 def test_a_changed_card_fails_its_commitment(club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
     table_id, _ = live_deal
     for player in club.players[1:]:
-        service.deal_declare(table_id=table_id, player_id=player.pk, deal_no=1, choice="out")
+        service.table_command(table_id=table_id, command=cmd.Declare(str(player.pk), 1, "out"))
     events = feed(club.auditor, table_id)
     dealt = next(e for e in events if e["type"] == "CardsDealt")
     dealt["data"]["cards"] = ["2c", "2d"]                  # what a lying server would show

@@ -12,6 +12,7 @@ from django.test import override_settings
 
 from ledger.models import Event
 from tables import service
+from tables.engine.decider import commands as cmd
 from tests.audit.conftest import (
     Club,
     Session,
@@ -116,7 +117,7 @@ def test_stacked_decks_say_there_is_nothing_to_prove(club: Club, tmp_path: Path)
                                 stacked_decks=[["As", "Kd", "Qh", "Js", "Tc", "9d"]])
     stacked = Session(opened.table_id, club.ids())
     for player in club.ids():
-        service.table_sit_down(table_id=stacked.table_id, player_id=player, buy_in=1000)
+        service.table_command(table_id=stacked.table_id, command=cmd.SitDown(str(player), 1000))
     stacked.record()
     deal_no = stacked.play(everyone_in)
     api = client_for(club.auditor)

@@ -15,6 +15,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from tables import service
+from tables.engine.decider import commands as cmd
 from tests.audit.conftest import Club, Session, client_for, hole_cards, open_session, stored_seed
 
 ROLES = ("seated", "other_seated", "outsider", "admin", "auditor")
@@ -110,7 +111,7 @@ def test_sealed_declares_are_hidden_from_everyone_until_revealed(club: Club) -> 
     session = open_session(club.ids(), declare_mode="simultaneous")
     deal_no = session.start()
     declarer = club.players[0]
-    service.deal_declare(table_id=session.table_id, player_id=declarer.pk, deal_no=deal_no, choice="in")
+    service.table_command(table_id=session.table_id, command=cmd.Declare(str(declarer.pk), deal_no, "in"))
     table = f"/api/v1/tables/{session.table_id}"
     for role in ROLES:
         api = client_for(reader(club, role))
@@ -123,7 +124,7 @@ def test_sealed_declares_are_hidden_from_everyone_until_revealed(club: Club) -> 
         choices = {p["player"]: p["declared"] for p in step["state"]["deal"]["players"]}
         assert choices[str(declarer.pk)] == ("in" if own else "sealed"), role
     for player in club.players[1:]:
-        service.deal_declare(table_id=session.table_id, player_id=player.pk, deal_no=deal_no, choice="out")
+        service.table_command(table_id=session.table_id, command=cmd.Declare(str(player.pk), deal_no, "out"))
     events = client_for(club.players[1]).get(f"{table}/events", {"type": "Declared"}).json()["results"]
     assert events[0]["data"]["choice"] == "in"            # revealed: the deal is over
 

@@ -25,6 +25,7 @@ from guts_backend.access_log import QueryStringFilter
 from ledger.notify import APPLICATION_NAME, CHANNEL, listener_params, subscription
 from tables import service
 from tables.audit.sse import stream_readers_close
+from tables.engine.decider import commands as cmd
 from tests.audit.conftest import Club, Session, client_for, open_session, token_of
 from tests.audit.test_sse import events_of, parse, table_positions
 
@@ -51,7 +52,8 @@ def test_a_committed_append_notifies_its_streams_and_a_rolled_back_one_never(
         list(listening.notifies(timeout=0.5))                  # the table's opening appends
 
         with transaction.atomic():
-            service.table_sit_down(table_id=session.table_id, player_id=club.players[2].pk, buy_in=500)
+            service.table_command(table_id=session.table_id,
+                                  command=cmd.SitDown(str(club.players[2].pk), 500))
             assert list(listening.notifies(timeout=0.3)) == []   # nothing before the commit
         sent = list(listening.notifies(timeout=1.0))
         assert len(sent) == 1                                   # one per commit, after it
@@ -64,7 +66,7 @@ def test_a_committed_append_notifies_its_streams_and_a_rolled_back_one_never(
 
 def sit_down_and_roll_back(table_id: str, player_id: int) -> None:
     with transaction.atomic():
-        service.table_sit_down(table_id=table_id, player_id=player_id, buy_in=500)
+        service.table_command(table_id=table_id, command=cmd.SitDown(str(player_id), 500))
         raise RuntimeError("roll it back")
 
 
@@ -130,7 +132,7 @@ def test_an_open_stream_gets_a_committed_event_at_once_by_notification(
         content = response.streaming_content
         await next_ids(content, last, 10.0)
         started = time.monotonic()
-        await sync_to_async(service.deal_start)(table_id=session.table_id)
+        await sync_to_async(service.table_command)(table_id=session.table_id, command=cmd.StartDeal())
         dealt = (await sync_to_async(table_positions)(session))[-1]
         await next_ids(content, dealt, 10.0)
         return time.monotonic() - started

@@ -10,6 +10,7 @@ from typing import Any
 from ledger.cashier import cashier_deposit, player_create
 from ledger.store import StoredEvent, read_stream
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.engine.decider.program import parse_iso
 from tables.state import table_stream
 
@@ -30,7 +31,7 @@ def table_with(count: int, **options: Any) -> str:
     table = service.table_open(variant="guts2",
                                options={"ante": 10, "declare_timeout": TIMEOUT, **options}).table_id
     for player in players(count):
-        service.table_sit_down(table_id=table, player_id=player, buy_in=200)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 200))
     return table
 
 

@@ -27,6 +27,7 @@ from django.db import connection
 
 from ledger.notify import APPLICATION_NAME as LISTENER
 from tables import service
+from tables.engine.decider import commands as cmd
 from tests.e2e.conftest import broker_is_redis, worker_database_url
 from tests.e2e.helpers import events, players, table_with, wait_until
 from tests.e2e.processes import celery_env, forget_queue, unique_queue
@@ -125,7 +126,7 @@ def database_sessions() -> dict[str, int]:
 
 def append_and_time(table: str, clients: list[StreamClient]) -> float:
     """Seat a new player (a committed append); how long until every stream had the event."""
-    service.table_sit_down(table_id=table, player_id=players(1)[0], buy_in=200)
+    service.table_command(table_id=table, command=cmd.SitDown(str(players(1)[0]), 200))
     committed = time.monotonic()
     position = events(table)[-1].position
     assert wait_until(lambda: all(position in c.arrived for c in clients), SAFETY_POLL + 5), "not delivered"

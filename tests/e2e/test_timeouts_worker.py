@@ -13,6 +13,7 @@ import pytest
 
 from guts_backend.celery import app as celery_app
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.models import SeatView, TableView
 from tables.timers import EXPIRE_TASK
 from tests.e2e.conftest import CeleryStack
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2
 
 def test_nobody_declares_and_everyone_is_out_within_a_second_of_the_deadline(timers: CeleryStack) -> None:
     table = table_with(3, declare_mode="simultaneous")
-    service.deal_start(table_id=table)
+    service.table_command(table_id=table, command=cmd.StartDeal())
     [opened] = events(table, "DeclareOpened")
     assert TableView.objects.get(table_id=table).deadline == deadline_of(opened)
 
@@ -40,7 +41,7 @@ def test_nobody_declares_and_everyone_is_out_within_a_second_of_the_deadline(tim
 
 def test_sequential_turns_time_out_one_after_another(timers: CeleryStack) -> None:
     table = table_with(3)                    # sequential: b, then c; the dealer is forced in (G2-10)
-    service.deal_start(table_id=table)
+    service.table_command(table_id=table, command=cmd.StartDeal())
     timed_out = wait_for_events(table, "DeclareTimedOut", 2, 2 * TIMEOUT + 5)
     opened = events(table, "DeclareOpened")
     assert [e.data["players"] for e in timed_out] == [e.data["players"] for e in opened]
@@ -52,7 +53,7 @@ def test_sequential_turns_time_out_one_after_another(timers: CeleryStack) -> Non
 def test_the_same_task_delivered_twice_appends_one_set_of_events(timers: CeleryStack) -> None:
     [worker] = [p for p in timers.processes if p.name == "worker"]
     table = table_with(3, declare_mode="simultaneous")
-    service.deal_start(table_id=table)                          # the after-commit hook sends one
+    service.table_command(table_id=table, command=cmd.StartDeal())     # the after-commit hook sends one
     [opened] = events(table, "DeclareOpened")
     duplicate = str(uuid.uuid4())
     for _ in range(2):                                          # and the same task twice more
@@ -70,7 +71,7 @@ def test_the_same_task_delivered_twice_appends_one_set_of_events(timers: CeleryS
 
 def test_k_consecutive_timeouts_sit_the_players_out(timers: CeleryStack) -> None:
     table = table_with(2, declare_mode="simultaneous", sit_out_after=1)
-    service.deal_start(table_id=table)
+    service.table_command(table_id=table, command=cmd.StartDeal())
     [timed_out] = wait_for_events(table, "DeclareTimedOut", 1, TIMEOUT + 5)
     sat_out = wait_for_events(table, "PlayerSatOut", 2, 2)
     assert sorted(e.data["player"] for e in sat_out) == sorted(timed_out.data["players"])

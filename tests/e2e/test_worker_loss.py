@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.timers import EXPIRE_TASK
 from tests.e2e.conftest import CeleryStack
 from tests.e2e.helpers import MARGIN, TIMEOUT, deadline_of, events, table_with, wait_for_events
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2
 def test_a_killed_worker_is_covered_by_the_sweeper_within_one_interval(celery_stack: CeleryStack) -> None:
     [first, _] = celery_stack.start("doomed", beat=True)
     table = table_with(2, declare_mode="simultaneous")
-    service.deal_start(table_id=table)
+    service.table_command(table_id=table, command=cmd.StartDeal())
     [opened] = events(table, "DeclareOpened")
     first.wait_for(f"Task {EXPIRE_TASK}[", timeout=TIMEOUT)     # the worker holds the ETA task
     first.kill()                                                # before the deadline

@@ -10,6 +10,7 @@ from django.test import Client
 
 from ledger.models import Event
 from tables import service
+from tables.engine.decider import commands as cmd
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +33,8 @@ def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -
     players = [funded_player(1000) for _ in range(3)]
     table = service.table_open(variant="guts2", options={"ante": 5}).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=200)
-    live = service.deal_start(table_id=table).state.live
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 200))
+    live = service.table_command(table_id=table, command=cmd.StartDeal()).state.live
     stream = Event.objects.filter(stream=f"table-{table}")
     dealt = stream.filter(type="CardsDealt").first()
     started = stream.get(type="DealStarted")
@@ -42,7 +43,7 @@ def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -
     assert started.data["seed"] not in admin_page(client, started)
 
     for player in live.order[:-1]:                 # the dealer is forced in (G2-10)
-        service.deal_declare(table_id=table, player_id=int(player), deal_no=1, choice="out")
+        service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))
     assert all(quoted(card) in admin_page(client, dealt) for card in cards)          # the deal is over
     assert started.data["seed"] in admin_page(client, stream.get(type="DealEnded"))
 

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from guts_backend.problems import Problem
+from ledger.errors import DomainError
 from ledger.money import check_conservation
 from ledger.store import read_stream
 from tables import service
+from tables.engine.decider import commands as cmd
+from tables.engine.decider import errors as rules
 from tables.state import load_table, table_stream
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -29,7 +31,7 @@ def all_at_once(calls: list[Callable[[], Any]]) -> list[str]:
             barrier.wait()
             calls[i]()
             answers[i] = "ok"
-        except Problem as problem:
+        except (DomainError, rules.DomainError) as problem:
             answers[i] = problem.code
         finally:
             connection.close()
@@ -47,8 +49,8 @@ def open_table(funded_player: Callable[..., int], players: int, mode: str) -> tu
     table = service.table_open(variant="guts2", options={"ante": 10, "min_buy_in": 100,
                                                          "declare_mode": mode}).table_id
     for player in ids:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=500)
-    service.deal_start(table_id=table)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 500))
+    service.table_command(table_id=table, command=cmd.StartDeal())
     return table, ids
 
 
@@ -59,7 +61,7 @@ def check_log(table: str) -> list[Any]:
 
 
 def declare(table: str, player: int, choice: str) -> Callable[[], Any]:
-    return lambda: service.deal_declare(table_id=table, player_id=player, deal_no=1, choice=choice)
+    return lambda: service.table_command(table_id=table, command=cmd.Declare(str(player), 1, choice))
 
 
 def test_simultaneous_declares_at_once(funded_player: Callable[..., int]) -> None:   # SIM-01

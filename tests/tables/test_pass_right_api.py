@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from ledger.store import read_stream
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.timers import deadlines_opened
 from tests.api.conftest import client_for
 
@@ -25,10 +26,10 @@ def all_out_table(funded_player: Any, settings: Any) -> tuple[str, list[int]]:
     table = service.table_open(variant="guts2", stacked_decks=[DECK], options={
         "ante": 5, "declare_mode": "simultaneous", "all_out": "pass_right"}).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=200)
-    service.deal_start(table_id=table)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 200))
+    service.table_command(table_id=table, command=cmd.StartDeal())
     for player in players:
-        service.deal_declare(table_id=table, player_id=player, deal_no=1, choice="out")
+        service.table_command(table_id=table, command=cmd.Declare(str(player), 1, "out"))
     return table, players
 
 
@@ -42,7 +43,7 @@ def test_ao_06_the_pass_window_gets_a_timer_like_a_declare(all_out_table: tuple[
     opened = [e for e in events if e.type == "PassOpened"]
     assert len(opened) == 1
     assert [d.deadline for d in deadlines_opened(table, events)][-1] == opened[0].data["deadline"]
-    result = service.deal_pass(table_id=table, player_id=players[0], deal_no=1, card="2c")
+    result = service.table_command(table_id=table, command=cmd.PassCard(str(players[0]), 1, "2c"))
     assert result.state.live.passing
 
 
@@ -71,7 +72,7 @@ def test_ao_06_passes_through_the_api(all_out_table: tuple[str, list[int]]) -> N
 def test_ao_06_hand_history_shows_the_hand_after_the_exchange(all_out_table: tuple[str, list[int]]) -> None:
     table, (a, b, c) = all_out_table
     for player, card in ((b, "Ks"), (c, "Jd"), (a, "7h")):
-        service.deal_pass(table_id=table, player_id=player, deal_no=1, card=card)
+        service.table_command(table_id=table, command=cmd.PassCard(str(player), 1, card))
     history = api_client_for(b).get(f"/api/v1/tables/{table}/deals/1/history?format=json").json()
     hands = {h["player"]: h["cards"] for h in history["hands"]}
     assert sorted(hands[str(b)]) == ["As", "Jd"]

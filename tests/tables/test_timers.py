@@ -16,6 +16,7 @@ from django.utils import timezone
 from guts_backend.celery import app as celery_app
 from ledger.store import read_stream
 from tables import service
+from tables.engine.decider import commands as cmd
 from tables.engine.decider.program import parse_iso
 from tables.models import TableView
 from tables.state import table_stream
@@ -37,7 +38,7 @@ def table_with(players: list[int], *, now: datetime = T0, **options: Any) -> str
     options = {"ante": 10, "declare_timeout": TIMEOUT, **options}
     table = service.table_open(variant="guts2", options=options, now=now).table_id
     for player in players:
-        service.table_sit_down(table_id=table, player_id=player, buy_in=500, now=now)
+        service.table_command(table_id=table, command=cmd.SitDown(str(player), 500), now=now)
     return table
 
 
@@ -90,7 +91,7 @@ def queued(queue: str) -> list[Any]:
 
 def test_expiry_before_the_deadline_appends_nothing(three: list[int]) -> None:
     table = table_with(three)
-    service.deal_start(table_id=table, now=T0)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     timer = open_deadline(table)
     assert timer.due == later(TIMEOUT)
     before = event_types(table)
@@ -100,7 +101,7 @@ def test_expiry_before_the_deadline_appends_nothing(three: list[int]) -> None:
 
 def test_expiry_at_the_deadline_times_the_turn_out_and_opens_the_next(three: list[int]) -> None:
     table = table_with(three)
-    service.deal_start(table_id=table, now=T0)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     first = open_deadline(table)
     assert expire(first, now=later(TIMEOUT), source="timer") == 2
     timed_out, opened = read_stream(table_stream(table))[-2:]
@@ -117,7 +118,7 @@ def first_turn_players(table: str) -> list[str]:
 
 def test_repeated_expiry_of_the_same_deadline_appends_once(three: list[int]) -> None:
     table = table_with(three)
-    service.deal_start(table_id=table, now=T0)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     timer = open_deadline(table)
     appended = [expire(timer, now=later(TIMEOUT + k), source="timer") for k in range(3)]
     assert appended == [2, 0, 0]
@@ -126,10 +127,10 @@ def test_repeated_expiry_of_the_same_deadline_appends_once(three: list[int]) -> 
 
 def test_expiry_after_the_window_closed_appends_nothing(three: list[int]) -> None:
     table = table_with(three, declare_mode="simultaneous")
-    service.deal_start(table_id=table, now=T0)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     timer = open_deadline(table)
     for player in three:
-        service.deal_declare(table_id=table, player_id=player, deal_no=1, choice="out", now=later(1))
+        service.table_command(table_id=table, command=cmd.Declare(str(player), 1, "out"), now=later(1))
     before = event_types(table)
     assert "DealEnded" in before
     assert expire(timer, now=later(TIMEOUT + 1), source="timer") == 0
@@ -138,8 +139,8 @@ def test_expiry_after_the_window_closed_appends_nothing(three: list[int]) -> Non
 
 def test_simultaneous_window_times_out_everyone_silent(three: list[int]) -> None:
     table = table_with(three, declare_mode="simultaneous")
-    service.deal_start(table_id=table, now=T0)
-    service.deal_declare(table_id=table, player_id=three[0], deal_no=1, choice="in", now=later(1))
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
+    service.table_command(table_id=table, command=cmd.Declare(str(three[0]), 1, "in"), now=later(1))
     expire(open_deadline(table), now=later(TIMEOUT), source="timer")
     timed_out = next(e for e in read_stream(table_stream(table)) if e.type == "DeclareTimedOut")
     assert sorted(timed_out.data["players"]) == sorted(str(p) for p in three[1:])
@@ -154,7 +155,7 @@ def test_an_unknown_table_is_dropped() -> None:
 
 def test_deadlines_opened_names_each_turn_and_window(three: list[int]) -> None:
     table = table_with(three)
-    started = service.deal_start(table_id=table, now=T0)
+    started = service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     assert deadlines_opened(table, started.events) == [open_deadline(table)]
     assert deadlines_opened(table, []) == []
 
@@ -163,7 +164,7 @@ def test_a_committed_window_sends_its_expiry_with_the_deadline_as_eta(
         three: list[int], timer_queue: str, django_capture_on_commit_callbacks: Any) -> None:
     table = table_with(three)
     with django_capture_on_commit_callbacks(execute=True):
-        service.deal_start(table_id=table)
+        service.table_command(table_id=table, command=cmd.StartDeal())
     [message] = queued(timer_queue)
     timer = open_deadline(table)
     assert message.headers["task"] == EXPIRE_TASK
@@ -177,7 +178,7 @@ def test_a_rolled_back_window_sends_nothing(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         try:
             with transaction.atomic():
-                service.deal_start(table_id=table)
+                service.table_command(table_id=table, command=cmd.StartDeal())
                 raise RuntimeError("the outer transaction fails")
         except RuntimeError:
             pass
@@ -189,7 +190,7 @@ def test_a_rolled_back_window_sends_nothing(
 def test_early_delivery_reschedules_for_the_deadline_and_appends_nothing(
         three: list[int], timer_queue: str) -> None:
     table = table_with(three)
-    service.deal_start(table_id=table)                       # real clock: due in TIMEOUT s
+    service.table_command(table_id=table, command=cmd.StartDeal())      # real clock: due in TIMEOUT s
     timer = open_deadline(table)
     before = event_types(table)
     assert expire_declare(table_id=table, deal_no=1, deadline=timer.deadline) == 0
@@ -202,7 +203,7 @@ def test_early_delivery_reschedules_for_the_deadline_and_appends_nothing(
 
 def test_the_projection_shows_the_deadline_the_sweeper_reads(three: list[int]) -> None:
     table = table_with(three)
-    service.deal_start(table_id=table, now=T0)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     timer = open_deadline(table)
     assert TableView.objects.get(table_id=table).deadline == timer.due
     assert overdue_deadlines(later(TIMEOUT - 1)) == []
@@ -213,9 +214,9 @@ def test_the_projection_shows_the_deadline_the_sweeper_reads(three: list[int]) -
 def test_the_sweeper_times_out_overdue_windows_only(three: list[int], funded_player: Callable) -> None:
     past = timezone.now() - timedelta(seconds=2 * TIMEOUT)
     overdue = table_with(three, now=past, declare_mode="simultaneous")
-    service.deal_start(table_id=overdue, now=past)
+    service.table_command(table_id=overdue, command=cmd.StartDeal(), now=past)
     waiting = table_with([funded_player(), funded_player()])
-    service.deal_start(table_id=waiting)
+    service.table_command(table_id=waiting, command=cmd.StartDeal())
     assert sweep_overdue_declares() == 1
     timed_out = next(e for e in read_stream(table_stream(overdue)) if e.type == "DeclareTimedOut")
     assert timed_out.meta["source"] == "sweeper"

@@ -1,5 +1,10 @@
-"""Query strings: every GET's parameters go through `validated_query`, one error for all of them.
+"""Input: request bodies and query strings, validated by serializers into one problem each.
 
+Bodies go through `validated`: 400 `invalid_input` with the errors of each field (or, when the only
+fault is a value outside a choice, 400 `invalid_choice`, the engine's code for it). Amounts of chips
+are `ChipAmountField`s: JSON integers, never strings, floats or booleans.
+
+Query strings: every GET's parameters go through `validated_query`, one error for all of them.
 A parameter that is malformed (`?limit=abc`), given blank (`?since=`) or out of range is refused with
 400 `invalid_query`, `errors` naming it, never silently replaced by a default (DRF's pagination
 ignores a bad `limit`) and never passed on to the database (2^63 overflows PostgreSQL's bigint, so
@@ -12,12 +17,49 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from guts_backend.problems import Problem, document_problem
+from guts_backend.api.errors import Problem
 
 MAX_POSITION = 2**63 - 1      # the largest bigint: event positions, versions and offsets fit in it
 BLANK = "May not be blank; leave the parameter out instead."
 
-document_problem("invalid_query", 400, "Bad query parameter: limit.")
+
+def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The request body validated by `serializer_class` (400 `invalid_input` otherwise)."""
+    serializer = serializer_class(data=request.data)
+    try:
+        serializer.is_valid(raise_exception=True)
+    except serializers.ValidationError as exc:
+        if set(_error_codes(exc.get_codes())) == {"invalid_choice"}:
+            raise Problem("invalid_choice", _first_message(exc.detail), errors=exc.detail) from exc
+        raise
+    return serializer.validated_data
+
+
+def _error_codes(codes: Any) -> list[str]:
+    """Every code in DRF's nested `get_codes()` structure."""
+    if isinstance(codes, dict):
+        return [code for value in codes.values() for code in _error_codes(value)]
+    if isinstance(codes, list):
+        return [code for value in codes for code in _error_codes(value)]
+    return [codes]
+
+
+def _first_message(detail: Any) -> str:
+    """The first error message, prefixed with its field (`choice: "maybe" is not a valid choice.`)."""
+    field, messages = next(iter(detail.items()))
+    return f"{field}: {messages[0] if isinstance(messages, list) and messages else messages}"
+
+
+class ChipAmountField(serializers.IntegerField):
+    """A chip amount: a JSON integer only. Strings, floats and booleans are refused, not coerced
+    (DRF's IntegerField would accept "5", 5.0 and, through int(), surprise us)."""
+
+    default_error_messages = {"not_an_integer": "Must be a JSON integer (not a string, float or bool)."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("not_an_integer")
+        return super().to_internal_value(data)
 
 
 class QuerySerializer(serializers.Serializer):

@@ -1,0 +1,156 @@
+"""RFC 9457 problem details: the one shape every API error takes, and THE map from codes to statuses.
+
+Services and selectors raise domain errors (`ledger.errors.DomainError`, the engine's
+`DomainError`): a stable `code`, a message and details, no HTTP. The HTTP layer itself (views,
+idempotency, authentication, query parsing) raises `Problem`. Either way the status comes from
+`PROBLEM_STATUS` below, and nowhere else; docs/api.md and docs/audit.md reproduce it (tests keep
+them in step). `guts_backend.api.handlers` renders the errors; `problem_responses` documents them
+in the OpenAPI schema.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.response import Response
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_MEMBERS = frozenset({"type", "title", "status", "code", "detail"})  # details never overwrite them
+REFUSED = 409           # a code missing from the table is a refusal, not a 500 (tests keep it complete)
+
+# code -> (HTTP status, an example detail for the OpenAPI problem catalogue).
+PROBLEM_STATUS: dict[str, tuple[int, str]] = {
+    # the HTTP layer: bodies, queries, headers, credentials
+    "malformed_request": (400, "JSON parse error - Expecting value: line 1 column 1 (char 0)"),
+    "invalid_input": (400, "The request body is not valid."),
+    "invalid_query": (400, "Bad query parameter: limit."),
+    "invalid_idempotency_key": (400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
+    "invalid_credentials": (400, "Unable to log in with the given username and password."),
+    "not_authenticated": (401, "Authentication credentials were not provided."),
+    "authentication_failed": (401, "Token expired; log in again."),
+    "forbidden": (403, "You do not have permission to perform this action."),
+    "not_found": (404, "No such resource."),
+    "not_acceptable": (406, "Unknown format 'xyz'; this resource is available as: json, api."),
+    "idempotency_in_progress": (409, "A request with this Idempotency-Key is still being processed."),
+    "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
+    "idempotency_key_reused": (422, "This Idempotency-Key was used with a different request."),
+    "throttled": (429, "Too many failed logins for this username. Expected available in 300 seconds."),
+    "service_unavailable": (503, "The database is unavailable; retry after 1 s (Retry-After)."),
+    # players and the cashier (ledger)
+    "unknown_player": (404, "No player with id 42."),
+    "username_taken": (409, "The username 'alice' is taken."),
+    "insufficient_funds": (409, "player:7 holds 100 chips; cannot pay 250."),
+    "concurrency_conflict": (409, "The table changed concurrently 5 times; retry the request."),
+    # tables: the rules engine's codes and the service's own
+    "invalid_option": (400, "invalid value for option ante: -5"),
+    "unknown_variant": (400, "unknown variant: 'guts9'"),
+    "invalid_amount": (400, "the buy-in must be between 100 and any"),
+    "invalid_card": (400, "not a card: 'Zz'"),
+    "invalid_choice": (400, "declare 'in' or 'out', not 'maybe'"),
+    "invalid_seed": (400, "a deal on an unstacked table needs a seed"),
+    "stacked_decks_not_allowed": (400, "stacked decks are switched off"),
+    "not_seated": (403, "7 is not seated at this table"),
+    "unknown_table": (404, "No table 6f1c0c52-0000-4000-8000-000000000000."),
+    "not_your_turn": (409, "it is not 7's turn to declare"),
+    "deal_over": (409, "deal 3 is over"),
+    "wrong_deal": (409, "deal 9 is not the live deal 4"),
+    "deal_in_progress": (409, "a deal is in progress"),
+    "no_deal": (409, "no deal is in progress"),
+    "already_declared": (409, "7 has declared"),
+    "already_passed": (409, "7 has passed a card"),
+    "not_enough_players": (409, "a deal needs two players who can play"),
+    "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
+    "liability_open": (409, "7 is dealt into deal 4"),
+    "table_closed": (409, "the table is not open"),
+    "table_full": (409, "every seat is taken"),
+    "already_seated": (409, "7 is already seated"),
+    "already_sitting_out": (409, "7 is already sitting out"),
+    "not_sitting_out": (409, "7 is not sitting out"),
+    "table_already_open": (409, "the table is already open"),
+    "stale_version": (412, "The table is at version 12, not 10 (If-Match)."),
+    # the audit API
+    "unknown_deal": (404, "Table 0b7f3c9e-… has no deal 12."),
+    "version_not_in_deal": (404, "Version 40 is not an event of deal 3 (versions 12 to 31)."),
+    "deal_not_finished": (409, "Deal 12 is still being played; its seed is secret until it ends."),
+}
+
+# Codes many operations share, for `problem_responses(...)`.
+AUTH_PROBLEMS = ("not_authenticated", "forbidden")
+BODY_PROBLEMS = ("malformed_request", "invalid_input", "unsupported_media_type")
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of a problem code (409 for a code the table lacks)."""
+    return PROBLEM_STATUS.get(code, (REFUSED, ""))[0]
+
+
+class Problem(Exception):
+    """An error of the HTTP layer itself (a header, a query, a role), with a code from the table."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    @property
+    def status(self) -> int:
+        return status_of(self.code)
+
+    def body(self) -> dict[str, Any]:
+        return problem_body(self.status, self.code, self.detail, **self.extra)
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    title = code.replace("_", " ").capitalize()
+    return {"type": f"/problems/{code}", "title": title, "status": status, "code": code,
+            "detail": detail, **extra}
+
+
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+    return Response(problem_body(status, code, detail, **extra), status=status,
+                    content_type=PROBLEM_CONTENT_TYPE)
+
+
+def refusal_response(code: str, message: str, details: Mapping[str, Any]) -> Response:
+    """A domain error as problem+json: its code's status, its details beside (never over) the members."""
+    extra = {key: value for key, value in details.items() if key not in PROBLEM_MEMBERS}
+    return problem_response(status_of(code), code, message, **extra)
+
+
+class ProblemSerializer(serializers.Serializer):
+    """Schema of an error response (RFC 9457) for the OpenAPI document."""
+
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    code = serializers.CharField(help_text="Stable machine-readable error code.")
+    detail = serializers.CharField()
+    errors = serializers.JSONField(required=False,
+                                   help_text="For `invalid_input`: the errors of each field, by field name.")
+
+
+def problem_responses(*codes: str) -> dict[tuple[int, str], OpenApiResponse]:
+    """OpenAPI responses for the given problem codes, grouped by status, one example per code, as
+    `application/problem+json` (what the server sends). An operation that can answer
+    `not_authenticated` can also answer `authentication_failed` (a bad or expired token)."""
+    if "not_authenticated" in codes:
+        codes = tuple(dict.fromkeys((*codes, "authentication_failed")))
+    by_status: dict[int, list[str]] = {}
+    for code in codes:
+        status, _ = PROBLEM_STATUS[code]
+        by_status.setdefault(status, []).append(code)
+    return {(status, PROBLEM_CONTENT_TYPE): _problem_openapi_response(status, status_codes)
+            for status, status_codes in sorted(by_status.items())}
+
+
+def _problem_openapi_response(status: int, codes: list[str]) -> OpenApiResponse:
+    examples = [
+        OpenApiExample(code, value=problem_body(status, code, PROBLEM_STATUS[code][1]),
+                       response_only=True, status_codes=[str(status)])
+        for code in codes
+    ]
+    description = "Problem details; `code` is one of: " + ", ".join(f"`{code}`" for code in codes)
+    return OpenApiResponse(response=ProblemSerializer, description=description, examples=examples)

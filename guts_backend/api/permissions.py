@@ -1,0 +1,41 @@
+"""DRF permission classes over the club's roles (guts_backend.roles), shared by every API."""
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from guts_backend.roles import can_view_player, is_auditor, is_club_admin
+
+
+class IsClubAdmin(BasePermission):
+    """Club admins (and superusers): the cashier, opening tables, tournaments."""
+
+    message = "This action needs the club_admin role."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_club_admin(request.user)
+
+
+class IsAuditorOrAdmin(BasePermission):
+    """Read access to everything: auditors and club admins."""
+
+    message = "This action needs the auditor or club_admin role."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_club_admin(request.user) or is_auditor(request.user)
+
+
+class IsSelfOrAuditorOrAdmin(BasePermission):
+    """A player sees only their own data; the player id is the URL kwarg `view.player_kwarg`
+    (default `player_id`). Auditors and club admins see all."""
+
+    message = "You may only see your own player data."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        kwarg = getattr(view, "player_kwarg", "player_id")
+        player_id = view.kwargs.get(kwarg)
+        if player_id is None:
+            return is_club_admin(request.user) or is_auditor(request.user)
+        return can_view_player(request.user, int(player_id))
