@@ -11,8 +11,8 @@ Instead a user is deactivated: `PlayerDeactivated` on his stream and `is_active=
 together, so his tokens and sessions stop working while his chips and history stay where they are
 (the cashier can still pay his bankroll out). `PlayerReactivated` undoes it.
 
-The guard is connected when this module is imported; `guts_backend.admin` imports it, and the admin
-app imports that at start-up in every process (web, worker, management commands).
+`register_deactivation()` connects the guard and declares the two event types; the ledger app's
+ready() calls it, so the guard holds in every process (web, worker, management commands).
 """
 from __future__ import annotations
 
@@ -35,8 +35,6 @@ from ledger.store import NewEvent, StoredEvent, StreamWrite, append, stream_vers
 
 PLAYER_DEACTIVATED = "PlayerDeactivated"
 PLAYER_REACTIVATED = "PlayerReactivated"
-register_event_type(PLAYER_DEACTIVATED)
-register_event_type(PLAYER_REACTIVATED)
 
 
 class UserHasLedgerHistory(ProtectedError):
@@ -131,5 +129,9 @@ def _refuse_deleting_users_with_history(sender: Any, instance: AbstractBaseUser,
     check_user_deletable(instance)
 
 
-pre_delete.connect(_refuse_deleting_users_with_history, sender=settings.AUTH_USER_MODEL,
-                   dispatch_uid="ledger.deactivation.refuse_deleting_users_with_history")
+def register_deactivation() -> None:
+    """Declare the event types and refuse deleting users with a ledger footprint (from ready())."""
+    register_event_type(PLAYER_DEACTIVATED)
+    register_event_type(PLAYER_REACTIVATED)
+    pre_delete.connect(_refuse_deleting_users_with_history, sender=settings.AUTH_USER_MODEL,
+                       dispatch_uid="ledger.deactivation.refuse_deleting_users_with_history")

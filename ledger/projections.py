@@ -2,9 +2,11 @@
 
 A projector subclasses `Projector`, names the event types it handles (None: every event), and
 implements `apply_batch` (or `apply` for one event at a time) and `reset` (drop its rows; the
-default empties the models it lists). Register it with `register_projector`, at import, from any
-app. `append` calls `run_inline` with the events it just inserted, inside its transaction, so
-API reads see their own writes.
+default empties the models it lists). Its app registers it with `register_projector` in its
+AppConfig.ready(), never at import; the ledger's ready() also hands `run_inline` to the store
+(`ledger.inline`), which calls it with the events it just inserted, inside the append's
+transaction, so API reads see their own writes. (The store does not import this module: this
+module reads the store's log to rebuild.)
 
 Checkpoints (ProjectionCheckpoint): the position of the last event a projector applied. An
 append saves the checkpoints of the projectors that wanted any of its events (appends that no
@@ -22,19 +24,17 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from django.db import connection, models, transaction
 
-from ledger import dbapi, registry
+from ledger import dbapi, registry, store
 from ledger.accounts import UNIT_CHIPS
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
+from ledger.store import StoredEvent
 
 Deferred = Callable[[], None]     # work left for after a batch's statements reached the database
-
-if TYPE_CHECKING:
-    from ledger.store import StoredEvent
 
 REBUILD_BATCH = 5000
 
@@ -158,8 +158,6 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
     Blocks appends throughout (`store.lock_appends`), so none interleaves and the log can be read
     in plain position order; readers keep seeing the old projections until the rebuild commits.
     """
-    from ledger import store  # store imports this module to run projectors inline
-
     started = time.perf_counter()
     projectors = registered_projectors()
     total = done = 0
@@ -237,6 +235,3 @@ class BalanceProjector(Projector):
                 if live and not may_go_negative(account):
                     raise InsufficientFunds(account, unit, balance_after - amount, -amount)
         return hold_to_policy
-
-
-register_projector(BalanceProjector())

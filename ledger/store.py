@@ -49,7 +49,7 @@ import psycopg
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ledger import dbapi, notify, projections, registry
+from ledger import dbapi, inline, notify, registry
 from ledger.accounts import InvalidTransfer, transfers_of
 from ledger.hashing import (
     GENESIS_HASH,
@@ -150,7 +150,7 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
         stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
         if stored is None:
             stored = _append_after_reading_heads(writes, prepared)
-        projections.run_inline(stored)
+        inline.run_inline(stored)
         _remember_on_commit(stored)
         notify.publish_on_commit({event.stream for event in stored})
     return stored
