@@ -23,10 +23,12 @@ run: $(STAMP)
 test: $(STAMP)
 	mkdir -p var
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports    # the import contracts of pyproject.toml (DESIGN §4)
 	GUTS_CELERY_QUEUE=guts-test $(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/ruff format --check .
 
 bench: $(STAMP)
