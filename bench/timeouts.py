@@ -6,7 +6,8 @@ at once with --burst); a table starts its next deal as soon as its timeout is re
 timeouts a second in all). Lateness = the DeclareTimedOut event's recorded_at minus the deadline
 its DeclareOpened carried (both stamped by this machine's clock). Runs in a scratch database on
 DATABASE_URL (default: the local PostgreSQL) and a queue of its own on CELERY_BROKER_URL (default:
-the local Redis), with a worker and beat it starts and stops.
+the local Redis), with a worker and beat it starts and stops; beat's dispatcher sends the timers
+(docs/timers.md), so the 1 s timeout is its tightest case.
 
     python bench/timeouts.py [--tables 20] [--deals 10] [--pool prefork|threads] [--burst] [--logs DIR]
 
@@ -175,9 +176,12 @@ def main() -> None:
             for process in processes:
                 process.stop()
             forget_queue(broker, queue)
+        from django.conf import settings
+
         print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
-              f"broker: {broker}; worker: {args.pool} x4; sweep every "
-              f"{env.get('GUTS_SWEEP_INTERVAL', '2.0')} s")
+              f"broker: {broker}; worker: {args.pool} x4; timers dispatched from beat every "
+              f"{settings.GUTS_TIMER_DISPATCH_INTERVAL:g} s, {settings.GUTS_TIMER_LOOKAHEAD:g} s ahead; "
+              f"sweep every {settings.GUTS_SWEEP_INTERVAL:g} s")
         print(f"first deals: {'all at once' if args.burst else 'spread over one timeout'}")
         report(samples, args.tables, seconds)
 

@@ -6,7 +6,8 @@ CACHE_URL          default: the broker's Redis if it is one, else the database c
 GUTS_TOKEN_LIFETIME, GUTS_AUTH_CACHE_* (the auth cache), GUTS_LOGIN_* (login throttling),
                    GUTS_NUM_PROXIES: see docs/api.md
 SECRET_KEY, DEBUG (default off; `make run` turns it on), ALLOWED_HOSTS, GUTS_ALLOW_STACKED_DECKS,
-GUTS_SWEEP_INTERVAL, and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
+GUTS_SWEEP_INTERVAL, GUTS_TIMER_DISPATCH_INTERVAL, GUTS_TIMER_LOOKAHEAD (docs/timers.md),
+and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
 """
 from __future__ import annotations
 
@@ -232,6 +233,11 @@ else:
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)
 GUTS_SWEEP_INTERVAL = float(os.environ.get("GUTS_SWEEP_INTERVAL", "2.0"))
+# The timer dispatcher in beat (docs/timers.md): it reads the deadlines every interval and sends the
+# expiry of those due within the lookahead. The interval must stay well under the smallest
+# declare_timeout (1 s), so a window is sent before its deadline.
+GUTS_TIMER_DISPATCH_INTERVAL = float(os.environ.get("GUTS_TIMER_DISPATCH_INTERVAL", "0.25"))
+GUTS_TIMER_LOOKAHEAD = float(os.environ.get("GUTS_TIMER_LOOKAHEAD", "2.0"))
 # The timeout sweeper (docs/timers.md): a sweep not started within one interval is dropped, the
 # next one does its work.
 CELERY_BEAT_SCHEDULE = {

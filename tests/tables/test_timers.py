@@ -1,9 +1,12 @@
 """Declare timers without a worker (DESIGN §2.8): the timer's command path with an explicit clock,
-scheduling on commit (the message really lands in the configured broker with its ETA), early
-delivery, and the sweeper's read of the projection. Timing with a real worker: tests/e2e/.
+the dispatcher's ticks (the message really lands in the configured broker with its ETA, once, and
+nothing is sent on the request path), early delivery, and the sweeper's read of the projection.
+Timing with a real worker and beat: tests/e2e/.
 """
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,16 +15,17 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from guts_backend.celery import app as celery_app
 from ledger.store import read_stream
-from tables import service
+from tables import service, timers
 from tables.engine.decider import commands as cmd
 from tables.engine.decider.program import parse_iso
 from tables.models import TableView
 from tables.state import table_stream
 from tables.tasks import expire, expire_declare, sweep_overdue_declares
-from tables.timers import EXPIRE_TASK, Deadline, deadlines_opened, overdue_deadlines
+from tables.timers import EXPIRE_TASK, Deadline, Dispatcher, overdue_deadlines
 from tests.e2e.processes import forget_queue, unique_queue
 
 pytestmark = pytest.mark.django_db
@@ -151,40 +155,116 @@ def test_an_unknown_table_is_dropped() -> None:
     assert expire(ghost, now=later(TIMEOUT), source="timer") == 0
 
 
-# --- scheduling on commit, early delivery ---------------------------------------------------------
+# --- the dispatcher, early delivery ----------------------------------------------------------------
 
-def test_deadlines_opened_names_each_turn_and_window(three: list[int]) -> None:
-    table = table_with(three)
-    started = service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
-    assert deadlines_opened(table, started.events) == [open_deadline(table)]
-    assert deadlines_opened(table, []) == []
+def dispatcher() -> Dispatcher:
+    return Dispatcher(lookahead=timedelta(seconds=2), catch_up=timedelta(seconds=2))
 
 
-def test_a_committed_window_sends_its_expiry_with_the_deadline_as_eta(
+def test_the_request_path_sends_nothing(
         three: list[int], timer_queue: str, django_capture_on_commit_callbacks: Any) -> None:
     table = table_with(three)
     with django_capture_on_commit_callbacks(execute=True):
         service.table_command(table_id=table, command=cmd.StartDeal())
+    assert queued(timer_queue) == []
+    assert TableView.objects.get(table_id=table).deadline == open_deadline(table).due
+
+
+def test_a_window_is_sent_once_with_its_deadline_as_eta_when_it_comes_within_the_lookahead(
+        three: list[int], timer_queue: str) -> None:
+    table = table_with(three)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
+    timer, ticks = open_deadline(table), dispatcher()
+    assert ticks.tick(later(TIMEOUT - 2.5)) == 0
+    assert ticks.tick(later(TIMEOUT - 1.5)) == 1
+    assert ticks.tick(later(TIMEOUT - 1)) == 0
     [message] = queued(timer_queue)
-    timer = open_deadline(table)
     assert message.headers["task"] == EXPIRE_TASK
     assert parse_iso(message.headers["eta"]) == timer.due
-    assert message.payload[1] == {"table_id": table, "deal_no": 1, "deadline": timer.deadline}
+    kwargs = message.payload[1]
+    assert (kwargs["table_id"], kwargs["deal_no"], parse_iso(kwargs["deadline"])) == (table, 1, timer.due)
 
 
-def test_a_rolled_back_window_sends_nothing(
-        three: list[int], timer_queue: str, django_capture_on_commit_callbacks: Any) -> None:
-    table = table_with(three)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        try:
-            with transaction.atomic():
-                service.table_command(table_id=table, command=cmd.StartDeal())
-                raise RuntimeError("the outer transaction fails")
-        except RuntimeError:
-            pass
-    assert callbacks == []
+def test_one_tick_sends_every_window_due_and_then_each_next_turn(
+        three: list[int], funded_player: Callable[..., int], timer_queue: str) -> None:
+    sequential = table_with(three)
+    simultaneous = table_with([funded_player(), funded_player()], declare_mode="simultaneous")
+    for table in (sequential, simultaneous):
+        service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
+    ticks = dispatcher()
+    assert ticks.tick(later(TIMEOUT - 1)) == 2
+    assert sorted(m.payload[1]["table_id"] for m in queued(timer_queue)) == sorted([sequential, simultaneous])
+    expire(open_deadline(sequential), now=later(TIMEOUT), source="timer")      # the next turn opens
+    assert ticks.tick(later(2 * TIMEOUT - 1)) == 1
+    [message] = queued(timer_queue)
+    assert parse_iso(message.headers["eta"]) == later(2 * TIMEOUT) == open_deadline(sequential).due
+
+
+def test_a_rolled_back_or_closed_window_is_never_sent(three: list[int], timer_queue: str) -> None:
+    rolled_back = table_with(three[:2])
+    try:
+        with transaction.atomic():
+            service.table_command(table_id=rolled_back, command=cmd.StartDeal(), now=T0)
+            raise RuntimeError("the outer transaction fails")
+    except RuntimeError:
+        pass
+    closed = table_with(three, declare_mode="simultaneous")
+    service.table_command(table_id=closed, command=cmd.StartDeal(), now=T0)
+    for player in three:
+        service.table_command(table_id=closed, command=cmd.Declare(str(player), 1, "out"), now=later(1))
+    assert dispatcher().tick(later(TIMEOUT - 1)) == 0
     assert queued(timer_queue) == []
-    assert "DeclareOpened" not in event_types(table)
+
+
+def test_a_window_just_overdue_is_sent_at_once_older_ones_are_the_sweepers(
+        three: list[int], timer_queue: str) -> None:
+    table = table_with(three)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
+    assert dispatcher().tick(later(TIMEOUT + 3)) == 0           # a new beat, long after: the sweeper's
+    assert dispatcher().tick(later(TIMEOUT + 1)) == 1           # a new beat, just after: fires at once
+    assert len(queued(timer_queue)) == 1
+
+
+def test_a_send_the_broker_refuses_is_retried_on_the_next_tick(
+        three: list[int], timer_queue: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = table_with(three)
+    service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
+    send = timers.schedule_expiries
+
+    def refuse_once(deadlines: list[Deadline]) -> None:
+        monkeypatch.setattr(timers, "schedule_expiries", send)
+        raise OperationalError("broker down")
+
+    monkeypatch.setattr(timers, "schedule_expiries", refuse_once)
+    ticks = dispatcher()
+    with pytest.raises(OperationalError):
+        ticks.tick(later(TIMEOUT - 1))
+    assert ticks.tick(later(TIMEOUT - 0.75)) == 1
+    assert len(queued(timer_queue)) == 1
+
+
+def test_the_dispatcher_outlives_failing_ticks_and_logs_each_outage_once(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    stop, outcomes = threading.Event(), iter([OSError("down"), OSError("down"), 0, OSError("down"), 0])
+
+    def tick(self: Dispatcher, now: datetime) -> int:
+        outcome = next(outcomes, None)
+        if outcome is None:
+            stop.set()
+            return 0
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(Dispatcher, "tick", tick)
+    caplog.set_level(logging.INFO, logger="tables.timers")
+    runner = threading.Thread(target=dispatcher().run, args=(stop, 0.001))
+    runner.start()
+    runner.join(5)
+    assert not runner.is_alive()
+    messages = [record.getMessage() for record in caplog.records]
+    assert sum("tick failed" in m for m in messages) == 2
+    assert sum("ticking again" in m for m in messages) == 2
 
 
 def test_early_delivery_reschedules_for_the_deadline_and_appends_nothing(
@@ -224,6 +304,11 @@ def test_the_sweeper_times_out_overdue_windows_only(three: list[int], funded_pla
     assert "DeclareTimedOut" not in event_types(waiting)
     assert sweep_overdue_declares() == 0                     # the window closed: nothing twice
     assert event_types(overdue).count("DeclareTimedOut") == 1
+
+
+def test_settings_dispatch_each_window_before_the_smallest_timeout_runs_out() -> None:
+    assert 0 < settings.GUTS_TIMER_DISPATCH_INTERVAL < 0.5            # declare_timeout >= 1 s
+    assert settings.GUTS_TIMER_LOOKAHEAD >= 1 + settings.GUTS_TIMER_DISPATCH_INTERVAL
 
 
 def test_settings_schedule_the_sweeper_every_interval() -> None:
