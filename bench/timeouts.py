@@ -100,26 +100,27 @@ def start_first_deals(tables: list[str], *, burst: bool) -> dict[str, datetime]:
 def play(tables: list[str], deals: int, *, burst: bool) -> list[Sample]:
     """Every table plays `deals` deals in which nobody declares, each starting as soon as the last
     one's timeout is recorded (so the tables' deadlines drift apart as they would in a club). One
-    query per poll reads the timeouts recorded since the last."""
-    from ledger.models import Event
+    read of the log per poll gets the timeouts recorded since the last: `read_all`, which follows
+    the log below the watermark (concurrent expiries commit out of position order; a plain
+    `position > cursor` read could skip one for good)."""
+    from ledger.store import last_position, read_all
 
-    cursor = Event.objects.order_by("-position").values_list("position", flat=True).first() or 0
+    cursor = last_position()
     deadlines = start_first_deals(tables, burst=burst)             # the first expire while we start
     played = dict.fromkeys(tables, 0)
     streams = {f"table-{table}": table for table in tables}
     samples: list[Sample] = []
     quiet_since = time.monotonic()
     while len(samples) < deals * len(tables):
-        rows = list(Event.objects.filter(type="DeclareTimedOut", position__gt=cursor)
-                    .order_by("position").values_list("position", "stream", "meta", "recorded_at"))
-        for position, stream, meta, recorded_at in rows:
-            cursor, table = position, streams[stream]
-            late_ms = (recorded_at - deadlines[table]).total_seconds() * 1000
-            samples.append(Sample(late_ms, meta.get("source", "?")))
+        timed_out = read_all(after=cursor, types=["DeclareTimedOut"])
+        for event in timed_out:
+            cursor, table = event.position, streams[event.stream]
+            late_ms = (event.recorded_at - deadlines[table]).total_seconds() * 1000
+            samples.append(Sample(late_ms, event.meta.get("source", "?")))
             played[table] += 1
             if played[table] < deals:
                 deadlines[table] = start_deal(table)
-        if rows:
+        if timed_out:
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since > STALL_SECONDS:
             raise SystemExit(f"no timeout for {STALL_SECONDS} s after {len(samples)} of "

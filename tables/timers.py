@@ -55,10 +55,10 @@ class Deadline:
 def deadlines_between(after: datetime | None, until: datetime, limit: int) -> list[Deadline]:
     """The open turns/windows due in (after, until], soonest first (`TableView.deadline` is indexed
     and null when nothing is awaited)."""
-    due = TableView.objects.filter(deadline__lte=until, status="open")
+    windows = TableView.objects.filter(deadline__lte=until, status="open")
     if after is not None:
-        due = due.filter(deadline__gt=after)
-    rows = due.order_by("deadline").values_list("table_id", "deal_no", "deadline")[:limit]
+        windows = windows.filter(deadline__gt=after)
+    rows = windows.order_by("deadline").values_list("table_id", "deal_no", "deadline")[:limit]
     return [Deadline(str(table_id), deal_no, due.isoformat()) for table_id, deal_no, due in rows]
 
 
