@@ -11,8 +11,9 @@ client sends: sit down, declare, start a deal, ...) and `deal_expire` (the timer
 4. append to `table-<uuid>` with the version loaded, plus a marker event (no transfers) on
    `player-<pk>` for every bankroll the events move money for (buy-in, cash-out, close), with
    that stream's version, so bankroll movements serialise with the cashier's (DESIGN §2.3);
-5. on commit, run the after-commit hooks (`register_after_commit`) with the stored events (the
-   timers schedule Celery tasks there; DESIGN §2.8: never for a rolled-back window).
+5. on commit, run the after-commit hooks (`register_after_commit`) with the stored events (none
+   in production now: the timers' dispatcher in beat reads deadlines from the projection, so a
+   command publishes nothing; docs/timers.md).
 
 The result carries the decider's own state after the command: the loaded state folded with the
 decided events. Refusals are domain errors (ledger.errors, tables.errors, the engine's); the API
