@@ -9,6 +9,7 @@ statuses: `guts_backend.api.errors.PROBLEM_STATUS` (reproduced in docs/api.md).
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -87,14 +88,15 @@ def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
     return paginator.get_paginated_response(DealHistorySerializer(rows, many=True).data)
 
 
-class TableCommandApi(APIView):
+class TableCommandApi(APIView, ABC):
     """Base of the command views (not routed itself); see the module docstring."""
 
     parser_classes = (JSONParser,)
     InputSerializer: ClassVar[type[serializers.Serializer] | None] = None
 
+    @abstractmethod
     def command(self, request: Request, data: dict[str, Any]) -> service.TableCommand:
-        raise NotImplementedError
+        """The engine command this request asks for (the caller and the validated body given)."""
 
     @idempotent
     def post(self, request: Request, table_id: str) -> Response:
