@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench install clean
+.PHONY: run test lint typecheck bench install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy    # files and strictness: [tool.mypy] in pyproject.toml
 
 bench: $(STAMP)
 	$(BIN)/python bench/evaluators.py
