@@ -27,6 +27,7 @@ from tables.engine.deck import (
 from tables.engine.hand_value import HandValue, RankedValue
 from tables.engine.rankings import (
     RANKINGS,
+    Evaluator,
     InvalidHandSize,
     InvalidOption,
     Ranking,
@@ -74,12 +75,13 @@ FastPath = Callable[[list[Card]], HandValue | None]
 _FAST: dict[str, FastPath] = {}
 
 
-def _fast_path(spec: Ranking, evaluator: Any, arguments: dict[str, Any]) -> FastPath:
+def _fast_path(spec: Ranking, evaluator: Evaluator, arguments: dict[str, Any]) -> FastPath:
     """The all-defaults call, remembered so the next one skips the checks (None = not handled:
     wrong size or repeated cards, which the full path reports)."""
     if spec.fast is not None:
         module_name, function_name = spec.fast.split(":")
-        return getattr(importlib.import_module(module_name), function_name)(spec.name)
+        factory: Callable[[str], FastPath] = getattr(importlib.import_module(module_name), function_name)
+        return factory(spec.name)
     sizes = spec.hand_sizes
 
     def fast(hand: list[Card]) -> HandValue | None:
@@ -110,10 +112,10 @@ def _check_duplicates(hand: list[Card], wild_ranks: tuple[int, ...], wild_cards:
         seen.add(card)
 
 
-_EVALUATORS: dict[str, Any] = {}
+_EVALUATORS: dict[str, Evaluator] = {}
 
 
-def _evaluator(spec: Ranking) -> Any:
+def _evaluator(spec: Ranking) -> Evaluator:
     evaluator = _EVALUATORS.get(spec.name)
     if evaluator is None:
         module_name = spec.target.split(":")[0]

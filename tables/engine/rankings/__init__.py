@@ -37,18 +37,20 @@ class OptionSpec:
     """One accepted option: its type, default, allowed values (if a closed set) and meaning."""
 
     type: type
-    default: Any
+    default: object
     description: str
-    choices: tuple[Any, ...] = ()
+    choices: tuple[object, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     required: bool = False
 
-    def check(self, name: str, value: Any) -> Any:
+    def check(self, name: str, value: object) -> object:
         if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
             raise InvalidOption(f"option {name!r} must be {self.type.__name__}, not {value!r}")
         if self.choices and value not in self.choices:
             raise InvalidOption(f"option {name!r} must be one of {list(self.choices)}, not {value!r}")
+        if not isinstance(value, int):          # the bounds below are for int options only
+            return value
         if self.minimum is not None and value < self.minimum:
             raise InvalidOption(f"option {name!r} must be at least {self.minimum}, not {value!r}")
         if self.maximum is not None and value > self.maximum:
@@ -79,7 +81,8 @@ class Ranking:
 
     def evaluator(self) -> Evaluator:
         module_name, function_name = self.target.split(":")
-        return getattr(importlib.import_module(module_name), function_name)
+        evaluator: Evaluator = getattr(importlib.import_module(module_name), function_name)
+        return evaluator
 
     def checked_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with defaults filled in; unknown names or bad values raise InvalidOption."""
