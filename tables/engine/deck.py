@@ -259,7 +259,7 @@ class Deck:
             raise DeckExhausted(f"the deck has {self.remaining} cards left, {n} needed")
 
     def __repr__(self) -> str:
-        kind = "stacked" if self.seed is None else f"commitment {self.commitment[:12]}…"
+        kind = "stacked" if self.seed is None else f"commitment {commitment(self.seed)[:12]}…"
         return f"<Deck {kind}, {self.remaining} of {len(self._sequence)} left>"
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tables.engine.cards import RANK_NAMES, RANK_PLURALS
+from tables.engine.cards import RANK_NAMES, RANK_PLURALS, Card
 
 Category = Literal["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
                    "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind"]
@@ -26,7 +26,7 @@ class HandValue:
 
     __slots__ = ("_text", "cards", "category", "key", "ranking")
 
-    def __init__(self, ranking: str, key: int, category: Category, cards: tuple = (),
+    def __init__(self, ranking: str, key: int, category: Category, cards: tuple[Card, ...] = (),
                  text: str | None = None) -> None:
         self.ranking = ranking
         self.key = key
@@ -98,7 +98,7 @@ class RankedValue(HandValue):
     __slots__ = ("ranks", "size")
 
     def __init__(self, ranking: str, key: int, category: Category, ranks: tuple[int, ...], *,
-                 size: int, cards: tuple = (), text: str | None = None) -> None:
+                 size: int, cards: tuple[Card, ...] = (), text: str | None = None) -> None:
         super().__init__(ranking, key, category, cards, text)
         self.ranks = ranks
         self.size = size

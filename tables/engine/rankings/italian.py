@@ -57,6 +57,8 @@ _ORDER_INDEX = {category: index for index, category in enumerate(ITALIAN_ORDER)}
 _STRAIGHT_FLUSH = _ORDER_INDEX["straight_flush"]
 # Fantini (IT-39, IT-40): position of the highest kicker in the significance order.
 _FANTINI_KICKER = {"high_card": 1, "pair": 2, "two_pair": 4, "three_of_a_kind": 3, "four_of_a_kind": 4}
+# The category fixed by the largest count of one rank alone (3 and 2 need the second count).
+_BY_LARGEST_COUNT: dict[int, Category] = {5: "five_of_a_kind", 4: "four_of_a_kind", 1: "high_card"}
 _SUIT_NAMES = {"h": "hearts", "d": "diamonds", "c": "clubs", "s": "spades"}
 
 
@@ -176,7 +178,7 @@ class _Rules:
         if straight:
             category, ordered = "straight", straight
         else:
-            category = {5: "five_of_a_kind", 4: "four_of_a_kind", 1: "high_card"}.get(shape[0]) or (
+            category = _BY_LARGEST_COUNT.get(shape[0]) or (
                 ("full_house" if shape[1] == 2 else "three_of_a_kind") if shape[0] == 3
                 else ("two_pair" if shape[1] == 2 else "pair"))
         self.shapes[ranks] = category, ordered, straight

@@ -156,7 +156,7 @@ def _five_card_table(ace_low: bool) -> dict[int, PokerValue]:
             copy = next(n for n in range(4) if not masks[n] >> rank & 1)
             masks[copy] |= 1 << rank
         signature = sum(5 ** rank for rank in ranks) << 16
-        table[signature] = _value(_counted_key(*masks, straight_top))
+        table[signature] = _value(_counted_key(masks[0], masks[1], masks[2], masks[3], straight_top))
         if not masks[1]:
             top = straight_top[masks[0]]
             suited = _value(STRAIGHT_FLUSH | STRAIGHT_NIBBLES[top] if top else FLUSH | TOP_FIVE[masks[0]])
