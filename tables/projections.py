@@ -28,19 +28,13 @@ from ledger.store import StoredEvent
 from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import parse_iso
-from tables.engine.decider.state import DealState, Seat, TableState, state_to_json
+from tables.engine.decider.snapshot import state_to_json
+from tables.engine.decider.state import DealState, Seat, TableState
+from tables.engine.decider.view import phase
 from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
 from tables.state import Loaded, cache, state_before, table_id_of
 
 SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.GAME_ENDED, ev.TABLE_CLOSED})   # deal boundaries
-
-
-def table_phase(state: TableState) -> str:
-    """new | closed | between_deals | the kind of the live deal's current step (declare, ...)."""
-    if state.status != "open":
-        return state.status
-    step = state.current_step()
-    return step.kind if step is not None else "between_deals"
 
 
 @dataclass
@@ -80,7 +74,7 @@ class TablesProjector(Projector):
         seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
         snapshots: list[dict[str, Any]] = []           # one per deal boundary, also when rebuilding
         for event in events:
-            previous, state = state, evolve(state, ev.Event(event.type, event.data))
+            previous, state = state, evolve(state, ev.parse(event.type, event.data))
             if event.type in SNAPSHOT_AFTER:
                 snapshots.append({"table_id": table_id, "version": event.version,
                                   "state": state_to_json(state)})
@@ -140,7 +134,7 @@ def _write_table_view(writes: Writes, table_id: str, state: TableState, last: St
     live = state.live
     values = {
         "status": state.status, "deal_no": state.deal_no,
-        "game_no": state.game_no, "phase": table_phase(state), "pot": state.pot,
+        "game_no": state.game_no, "phase": phase(state), "pot": state.pot,
         "reserve": state.reserve, "dealer": state.deal.dealer if state.deal is not None else "",
         "turn": list(live.awaiting) if live is not None else [],
         "deadline": parse_iso(live.deadline) if live is not None and live.deadline else None,

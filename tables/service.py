@@ -144,13 +144,19 @@ def lock_table(table_id: str) -> None:
 
 def _append(table_id: str, loaded: Loaded, decided: list[Event], meta: dict[str, Any],
             extra_writes: Sequence[StreamWrite]) -> list[StoredEvent]:
-    new_events = [NewEvent(e.type, e.data, secret_keys(e.type, e.data)) for e in decided]   # §2.6
+    new_events = [_stored(e) for e in decided]
     writes = [StreamWrite(table_stream(table_id), loaded.version, new_events),
               *bankroll_markers(table_id, loaded.version, decided), *extra_writes]
     try:
         return append(writes, meta=meta, savepoint=False)     # `execute` retries the whole attempt
     except InsufficientFunds as exc:
         raise Overdraft(str(exc), account=exc.account, balance=exc.balance) from exc
+
+
+def _stored(event: Event) -> NewEvent:
+    """The event for the store, its secret facts named for sealing (DESIGN §2.6)."""
+    data = event.to_json()
+    return NewEvent(event.type, data, secret_keys(event.type, data))
 
 
 def bankroll_markers(table_id: str, version: int, decided: list[Event]) -> list[StreamWrite]:

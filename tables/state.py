@@ -17,9 +17,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ledger.store import StoredEvent, lock_and_read_head, read_stream
-from tables.engine.decider.events import Event
+from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
-from tables.engine.decider.state import TableState, initial_state, state_from_json
+from tables.engine.decider.snapshot import state_from_json
+from tables.engine.decider.state import TableState, initial_state
 from tables.models import TableSnapshot
 
 CACHE_SIZE = 2048           # tables whose latest state a process keeps
@@ -78,7 +79,7 @@ cache = StateCache()
 
 def fold_stored(state: TableState, events: list[StoredEvent]) -> TableState:
     for event in events:
-        state = evolve(state, Event(event.type, event.data))
+        state = evolve(state, parse(event.type, event.data))
     return state
 
 

@@ -8,6 +8,8 @@ class SeatSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The player id (user id) as a string.")
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
+    legs = serializers.IntegerField(help_text="Legs (tokens) of the current game (357-03); 0 in games "
+                                              "without legs.")
     sitting_out = serializers.BooleanField(help_text="Keeps the seat; not dealt in.")
     timeouts = serializers.IntegerField(help_text="Consecutive declare timeouts.")
 
@@ -18,7 +20,10 @@ class SeatSerializer(serializers.Serializer):
 class DealPlayerSerializer(serializers.Serializer):
     player = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                  help_text="Your own cards; others' only once shown (null otherwise).")
+                                  help_text="Your own cards; others' only once shown to you (null "
+                                            "otherwise).")
+    face_up = serializers.ListField(child=serializers.CharField(),
+                                    help_text="The player's face-up cards: public (422-05).")
     card_count = serializers.IntegerField()
     declared = serializers.CharField(allow_null=True,
                                      help_text='"in", "out", "sealed" (declared, not yet revealed) or null.')
@@ -34,6 +39,10 @@ class DealSerializer(serializers.Serializer):
     game_no = serializers.IntegerField()
     dealer = serializers.CharField()
     over = serializers.BooleanField()
+    stage = serializers.IntegerField(allow_null=True, help_text="The program's stage, 1-based "
+                                                                "(Three-Five-Seven: 1, 2, 3).")
+    board = serializers.ListField(child=serializers.CharField(),
+                                  help_text="Community cards, face up (423-02).")
     mode = serializers.CharField(allow_null=True, help_text="sequential | simultaneous while declaring.")
     turn = serializers.ListField(child=serializers.CharField())
     deadline = serializers.CharField(allow_null=True, help_text=(
@@ -57,6 +66,7 @@ class LegalActionSerializer(serializers.Serializer):
     max = serializers.IntegerField(required=False, allow_null=True)
     cash_out = serializers.IntegerField(required=False)
     deal_no = serializers.IntegerField(required=False)
+    stage = serializers.IntegerField(required=False, help_text="The open declare's stage.")
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     in_cost = serializers.IntegerField(required=False, help_text="The most declaring in can cost.")
     deadline = serializers.CharField(required=False, allow_null=True,

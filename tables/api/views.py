@@ -329,20 +329,24 @@ class DealsApi(TableCommandApi):
 
 @command_schema("tables_declares_create", "Declare", example={"deal_no": 4, "choice": "in"},
                 problems=("invalid_choice", "forbidden", "not_seated", "not_your_turn", "deal_over",
-                          "wrong_deal", "no_deal", "already_declared", "insufficient_stack"))
+                          "wrong_deal", "wrong_stage", "no_deal", "already_declared", "insufficient_stack"))
 class DeclaresApi(TableCommandApi):
-    """Declare in or out in the live deal (in turn, or sealed in a simultaneous window)."""
+    """Declare in or out in the live deal (in turn, or sealed in a simultaneous window). In games of
+    several stages (Three-Five-Seven, Two plus One) `stage` may name the declare meant: a declare
+    sent for a stage that has passed is refused with 409 wrong_stage instead of landing in the next."""
 
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
         choice = serializers.ChoiceField(choices=["in", "out"])
+        stage = serializers.IntegerField(min_value=1, max_value=99, required=False,
+                                         help_text="The open declare's stage (1-based), if given.")
 
         class Meta:
             ref_name = "DeclareInput"
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.Declare:
-        return cmd.Declare(acting_player(request), data["deal_no"], data["choice"])
+        return cmd.Declare(acting_player(request), data["deal_no"], data["choice"], data.get("stage"))
 
 
 @command_schema("tables_passes_create", "Pass a card", example={"deal_no": 4, "card": "Ks"},

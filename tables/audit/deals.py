@@ -144,7 +144,7 @@ def table_deals(table_id: UUID | str) -> Iterator[DealRecord]:
         for event in chunk:
             if event.type == ev.DEAL_STARTED:
                 before, current = state, []
-            state = evolve(state, ev.Event(event.type, event.data))
+            state = evolve(state, ev.parse(event.type, event.data))
             if before is not None:
                 current.append(event)
             if event.type == ev.DEAL_ENDED:

@@ -35,7 +35,7 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     """The deal as this viewer may see it: seats, antes, cards, declares, showdown, payments."""
     events = events_json(record.events, viewer, lambda _: record.over)
     started = events[0]["data"]
-    after = fold([ev.Event(event.type, event.data) for event in record.events], record.before)
+    after = fold([ev.parse(event.type, event.data) for event in record.events], record.before)
     by_type = _last_by_type(events)
     return {
         "format": FORMAT, "table_id": record.table_id, "deal_no": record.deal_no,

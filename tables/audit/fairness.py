@@ -19,7 +19,7 @@ from tables.audit.deals import DealRecord, deal_load
 from tables.engine import shuffled_deck, verify_deal
 from tables.engine.cards import Card
 from tables.engine.decider import events as ev
-from tables.engine.decider.events import Event
+from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
 from tables.engine.decider.view import Viewer, redact_event
@@ -67,7 +67,7 @@ def visible_hands(events: tuple[StoredEvent, ...], viewer: Viewer, *, deal_over:
 
 def deal_pack(record: DealRecord) -> tuple[Card, ...]:
     """The pack this deal was dealt from, as the engine chose it."""
-    state = evolve(record.before, Event(record.events[0].type, record.events[0].data))
+    state = evolve(record.before, parse(record.events[0].type, record.events[0].data))
     assert state.deal is not None
     return deck_for(state, state.deal).pack
 

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from tables.audit.deals import deal_load
 from tables.audit.feeds import events_json
-from tables.engine.decider.events import Event
+from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer, table_view
@@ -37,7 +37,7 @@ def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
     steps = []
     served = events_json(record.events, viewer, lambda _: record.over)
     for event, body in zip(record.events, served, strict=True):
-        state = evolve(state, Event(event.type, event.data))
+        state = evolve(state, parse(event.type, event.data))
         if at is None or event.version == at:
             steps.append({"event": body,
                           "state": replay_state(state, viewer, event.recorded_at)})

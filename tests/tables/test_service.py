@@ -16,9 +16,9 @@ from ledger.store import StoredEvent, read_stream, stream_version
 from tables import service
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import errors as rules
-from tables.engine.decider.events import Event
+from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import fold
-from tables.engine.decider.state import state_to_json
+from tables.engine.decider.snapshot import state_to_json
 from tables.errors import StaleVersion
 from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
 from tables.state import cache, load_table, load_table_at, table_stream
@@ -142,7 +142,7 @@ def test_the_result_is_the_deciders_state_not_the_projectors_cache(funded_player
     monkeypatch.setattr(cache, "put", lambda *_: None)      # nothing the projector folds is kept
     started = run(table, cmd.StartDeal())
     declared = run(table, cmd.Declare(started.state.deal.awaiting[0], 1, "in"))
-    logged = fold(Event(e.type, e.data) for e in read_stream(table_stream(table)))
+    logged = fold(parse(e.type, e.data) for e in read_stream(table_stream(table)))
     assert state_to_json(declared.state) == state_to_json(logged)
     assert declared.version == stream_version(table_stream(table))
 
@@ -170,14 +170,14 @@ def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.
                 break
             run(table, cmd.Declare(player, deal_no, "in"))
     events = read_stream(table_stream(table))
-    full = fold(Event(e.type, e.data) for e in events)
+    full = fold(parse(e.type, e.data) for e in events)
     cache.clear()
     assert TableSnapshot.objects.filter(table_id=table).count() >= 4
     assert state_to_json(load_table(table).state) == state_to_json(full)
     middle = events[len(events) // 2].version
     cache.clear()
     assert (state_to_json(load_table_at(table, middle).state)
-            == state_to_json(fold(Event(e.type, e.data) for e in events[:middle])))
+            == state_to_json(fold(parse(e.type, e.data) for e in events[:middle])))
 
 
 def test_a_cached_state_of_a_rolled_back_append_is_never_served(funded_player):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ledger.accounts import HOUSE, Transfer, player_account, pot_account, reserve_account, seat_account
 from tables.engine.decider import events as ev
-from tables.engine.decider.settlement import split_evenly
+from tables.engine.decider.money import split_evenly
 from tables.engine.decider.state import Seat, TableState
 
 
@@ -23,7 +23,7 @@ def cash_out_transfers(state: TableState, player: str, stack: int) -> list[Trans
     return []
 
 
-def close_table_events(state: TableState) -> ev.Event:
+def close_table_events(state: TableState) -> ev.TableClosed:
     """TableClosed: shares of pot + reserve (odd chips from the dealer's left), then cash-outs.
     With nobody seated, chips left in the pot or reserve go to the house (D-GEN-07 is silent)."""
     table = state.table_id
@@ -43,19 +43,18 @@ def close_table_events(state: TableState) -> ev.Event:
         final = seat.stack + shares.get(seat.player, 0)
         cash_outs[seat.player] = final
         transfers += cash_out_transfers(state, seat.player, final)
-    return ev.Event(ev.TABLE_CLOSED, {"shares": shares, "cash_outs": cash_outs,
-                                      "transfers": [t.to_json() for t in transfers]})
+    return ev.TableClosed(shares=shares, cash_outs=cash_outs, transfers=[t.to_json() for t in transfers])
 
 
 def _pay(sources: list[tuple[str, int]], targets: list[tuple[str, int]], reason: str) -> list[Transfer]:
     """Pay each target its amount from the sources in order (the pot first, then the reserve)."""
     transfers = []
-    sources = [[name, left] for name, left in sources]
+    left = dict(sources)
     for target, amount in targets:
-        for source in sources:
-            take = min(amount, source[1])
+        for name in left:
+            take = min(amount, left[name])
             if take:
-                transfers.append(Transfer(source[0], target, take, reason))
-                source[1] -= take
+                transfers.append(Transfer(name, target, take, reason))
+                left[name] -= take
                 amount -= take
     return transfers

@@ -56,7 +56,8 @@ class StartDeal:
 class Declare:
     player_id: str
     deal_no: int
-    choice: str                  # "in" | "out"
+    choice: str                  # one of the open declare step's choices ("in" | "out")
+    stage: int | None = None     # if given, must be the open declare's stage (wrong_stage)
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.close import cash_out_transfers, close_table_events
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import evolve
+from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
-from tables.engine.decider.settlement import loser_cost
 from tables.engine.decider.state import Seat, TableState
+from tables.engine.decider.variants import validate_options
 from tables.engine.deck import DeckError
-from tables.engine.variants import validate_options
 
 
 def decide(state: TableState, command: cmd.Command, now: datetime) -> list[ev.Event]:
@@ -90,24 +90,37 @@ def check_deal(state: TableState, deal_no: int) -> None:
 
 def in_cost(state: TableState) -> int:
     """D-GEN-06: the most declaring "in" can cost in this deal."""
-    return loser_cost(state.pot, state.opts)
+    return loser_cost(state.pot, terms_of(state.opts))
 
 
-def check_declare(state: TableState, player: str, deal_no: int, choice: str) -> None:
+def declare_choices(state: TableState) -> tuple[str, ...]:
+    """What the open declare step accepts (its `choices` parameter)."""
+    step = state.current_step()
+    if step is None or step.kind != "declare":
+        return ()
+    return tuple(step.param("choices", state.opts))
+
+
+def check_declare(state: TableState, player: str, deal_no: int, choice: str,
+                  stage: int | None = None) -> None:
     check_open(state)
     check_seated(state, player)
     check_deal(state, deal_no)
     deal = state.live
     assert deal is not None
+    if stage is not None and stage != deal.stage:
+        raise DomainError("wrong_stage", f"the open declare is of stage {deal.stage}, not {stage}",
+                          stage=deal.stage)
     if player not in deal.order:
         raise DomainError("not_your_turn", f"{player} is not dealt into deal {deal_no}")
     if deal.choice_of(player) is not None:
         raise DomainError("already_declared", f"{player} has declared", player=player)
-    if player not in deal.awaiting:
+    if player not in deal.awaiting or deal.passing:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
-    if choice not in ("in", "out"):
-        raise DomainError("invalid_choice", f"declare 'in' or 'out', not {choice!r}")
-    if (choice == "in" and state.opts["stack_policy"] == "default"
+    allowed = declare_choices(state)
+    if choice not in allowed:
+        raise DomainError("invalid_choice", f"declare one of {list(allowed)}, not {choice!r}")
+    if (choice == "in" and state.opts.get("stack_policy", "default") == "default"
             and state.stack_of(player) < in_cost(state)):
         raise DomainError("insufficient_stack", "the stack cannot cover a loss in this deal",
                           needed=in_cost(state), stack=state.stack_of(player))
@@ -116,7 +129,7 @@ def check_declare(state: TableState, player: str, deal_no: int, choice: str) -> 
 def eligible_players(state: TableState) -> list[Seat]:
     """Who can be dealt in (D-GEN-06): anyone under allow_debt; else stacks covering a due ante,
     or any chips when no ante is due."""
-    policy, ante = state.opts["stack_policy"], state.opts["ante"]
+    policy, ante = state.opts.get("stack_policy", "default"), state.opts.get("ante", 1)
     playing = [s for s in state.seats if not s.sitting_out]
     if policy == "allow_debt":
         return playing
@@ -158,9 +171,8 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         decks = [_stacked_deck(d) for d in c.stacked_decks]
         if not decks:
             raise DomainError("invalid_card", "stacked_decks is empty")
-    return [ev.Event(ev.TABLE_OPENED, {"table_id": str(c.table_id), "variant": c.variant,
-                                       "options": options, "stacked": decks is not None,
-                                       "stacked_decks": decks})]
+    return [ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
+                           stacked=decks is not None, stacked_decks=decks)]
 
 
 def _stacked_deck(cards: list[str]) -> list[str]:
@@ -188,8 +200,8 @@ def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event
                           minimum=low, maximum=high)
     transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
                         amount, "buy_in")
-    return [ev.Event(ev.PLAYER_SEATED, {"player": c.player_id, "seat": free[0], "buy_in": amount,
-                                        "transfers": [transfer.to_json()]})]
+    return [ev.PlayerSeated(player=c.player_id, seat=free[0], buy_in=amount,
+                            transfers=[transfer.to_json()])]
 
 
 def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
@@ -203,8 +215,7 @@ def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
                           maximum=max(high, 0))
     transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
                         amount, "top_up")
-    return [ev.Event(ev.STACK_TOPPED_UP, {"player": c.player_id, "amount": amount,
-                                          "transfers": [transfer.to_json()]})]
+    return [ev.StackToppedUp(player=c.player_id, amount=amount, transfers=[transfer.to_json()])]
 
 
 def check_leave(state: TableState, player: str) -> Seat:
@@ -219,8 +230,8 @@ def check_leave(state: TableState, player: str) -> Seat:
 def _leave(state: TableState, c: cmd.Leave, now: datetime) -> list[ev.Event]:
     seat = check_leave(state, c.player_id)
     transfers = cash_out_transfers(state, c.player_id, seat.stack)
-    return [ev.Event(ev.PLAYER_LEFT, {"player": c.player_id, "cash_out": seat.stack,
-                                      "transfers": [t.to_json() for t in transfers]})]
+    return [ev.PlayerLeft(player=c.player_id, cash_out=seat.stack,
+                          transfers=[t.to_json() for t in transfers])]
 
 
 def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev.Event]:
@@ -237,12 +248,12 @@ def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.E
     seed = None if stacked else c.seed
     eligible = {s.player for s in players}
     deal_no = state.deal_no + 1
-    started = ev.Event(ev.DEAL_STARTED, {
-        "deal_no": deal_no, "game_no": state.game_no + (0 if state.game_open else 1),
-        "dealer": dealer.player, "participants": [s.player for s in order],
-        "sat_out": [s.player for s in state.seats if s.player not in eligible],
-        "by": c.by_player_id, "stacked": stacked, "seed": seed,
-        "commitment": commitment(seed) if seed is not None else None})
+    started = ev.DealStarted(
+        deal_no=deal_no, game_no=state.game_no + (0 if state.game_open else 1),
+        dealer=dealer.player, participants=[s.player for s in order],
+        sat_out=[s.player for s in state.seats if s.player not in eligible],
+        by=c.by_player_id, stacked=stacked, seed=seed,
+        commitment=commitment(seed) if seed is not None else None)
     return then_advance(state, [started], now)
 
 
@@ -261,10 +272,10 @@ def _from_dealers_left(players: list[Seat], dealer: Seat) -> list[Seat]:
 
 def _declare(state: TableState, c: cmd.Declare, now: datetime) -> list[ev.Event]:
     """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late."""
-    check_declare(state, c.player_id, c.deal_no, c.choice)
+    check_declare(state, c.player_id, c.deal_no, c.choice, c.stage)
     sealed = declare_mode(state) == "simultaneous"
-    declared = ev.Event(ev.DECLARED, {"deal_no": c.deal_no, "player": c.player_id,
-                                      "choice": c.choice, "sealed": sealed, "forced": False})
+    declared = ev.Declared(deal_no=c.deal_no, player=c.player_id, choice=c.choice, sealed=sealed,
+                           forced=False)
     return then_advance(state, [declared], now)
 
 
@@ -276,21 +287,20 @@ def check_pass(state: TableState, player: str, deal_no: int, card: str) -> str:
     assert deal is not None
     if not deal.passing or player not in deal.order:
         raise DomainError("not_your_turn", "no pass is open for this player", player=player)
-    if deal.passed[deal.index(player)] is not None:
+    if deal.passed[deal.position(player)] is not None:
         raise DomainError("already_passed", f"{player} has passed a card", player=player)
     try:
         text = str(parse_card(card))
     except CardError:
         raise DomainError("invalid_card", f"not a card: {card!r}", card=card) from None
-    if text not in deal.hands[deal.index(player)]:
+    if text not in deal.hand_of(player):
         raise DomainError("invalid_card", f"{text} is not in the player's hand", card=text)
     return text
 
 
 def _pass_card(state: TableState, c: cmd.PassCard, now: datetime) -> list[ev.Event]:
     card = check_pass(state, c.player_id, c.deal_no, c.card)
-    passed = ev.Event(ev.CARD_PASSED, {"deal_no": c.deal_no, "player": c.player_id, "card": card,
-                                       "timed_out": False})
+    passed = ev.CardPassed(deal_no=c.deal_no, player=c.player_id, card=card, timed_out=False)
     return then_advance(state, [passed], now)
 
 
@@ -301,23 +311,21 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
             or deal.deadline is None or now < parse_iso(deal.deadline)):
         return []
     if deal.passing:                  # AO-06: whoever has not chosen passes his first card
-        passed = [ev.Event(ev.CARD_PASSED, {"deal_no": deal.deal_no, "player": p, "timed_out": True,
-                                            "card": deal.hands[deal.index(p)][0]})
-                  for p in deal.awaiting]
+        passed: list[ev.Event] = [ev.CardPassed(deal_no=deal.deal_no, player=p, timed_out=True,
+                                                card=deal.hand_of(p)[0]) for p in deal.awaiting]
         return then_advance(state, passed, now)
-    timed_out = ev.Event(ev.DECLARE_TIMED_OUT, {"deal_no": deal.deal_no, "players": list(deal.awaiting),
-                                                "effect": state.opts["timeout_effect"]})
+    timed_out = ev.DeclareTimedOut(deal_no=deal.deal_no, players=list(deal.awaiting),
+                                   effect=state.opts.get("timeout_effect", "out"))
     return then_advance(state, [timed_out, *_sat_out_for_timeouts(state, deal.awaiting)], now)
 
 
 def _sat_out_for_timeouts(state: TableState, players: tuple[str, ...]) -> list[ev.Event]:
     """Option sit_out_after (issue: timeouts): K consecutive timeouts sit a player out."""
-    limit = state.opts["sit_out_after"]
+    limit = state.opts.get("sit_out_after", 0)
     if not limit:
         return []
     seats = [state.seat_of(p) for p in players]
-    return [ev.Event(ev.PLAYER_SAT_OUT, {"player": s.player, "reason": "timeouts",
-                                         "timeouts": s.timeouts + 1})
+    return [ev.PlayerSatOut(player=s.player, reason="timeouts", timeouts=s.timeouts + 1)
             for s in seats if s is not None and not s.sitting_out and s.timeouts + 1 >= limit]
 
 
@@ -340,13 +348,12 @@ def check_sit_in(state: TableState, player: str) -> Seat:
 def _sit_out(state: TableState, c: cmd.SitOut, now: datetime) -> list[ev.Event]:
     """Keep the seat, skip the coming deals; a live deal he is in plays on (he may still declare)."""
     seat = check_sit_out(state, c.player_id)
-    return [ev.Event(ev.PLAYER_SAT_OUT, {"player": seat.player, "reason": "requested",
-                                         "timeouts": seat.timeouts})]
+    return [ev.PlayerSatOut(player=seat.player, reason="requested", timeouts=seat.timeouts)]
 
 
 def _sit_in(state: TableState, c: cmd.SitIn, now: datetime) -> list[ev.Event]:
     seat = check_sit_in(state, c.player_id)
-    return [ev.Event(ev.PLAYER_SAT_IN, {"player": seat.player})]
+    return [ev.PlayerSatIn(player=seat.player)]
 
 
 _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {

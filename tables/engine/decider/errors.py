@@ -6,7 +6,7 @@ liability_open, invalid_option, unknown_variant, invalid_amount, table_closed,
 stacked_decks_not_allowed, invalid_card, and three more: table_already_open (OpenTable on an open
 table), invalid_seed (StartDeal on an unstacked table without a valid hex seed), invalid_choice (a declare
 that is neither "in" nor "out"), already_sitting_out and not_sitting_out (SitOut/SitIn),
-already_passed (AO-06).
+already_passed (AO-06), wrong_stage (a declare naming another stage than the open one).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ CODES = frozenset({
     "deal_in_progress", "no_deal", "already_declared", "not_enough_players", "insufficient_stack",
     "liability_open", "invalid_option", "unknown_variant", "invalid_amount", "table_closed",
     "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
-    "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed",
+    "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed", "wrong_stage",
 })
 
 

@@ -1,73 +1,374 @@
-"""Events: facts in the past tense (DESIGN §5.2). `data` is plain JSON (no tuples, no datetimes).
+"""Events: facts in the past tense (DESIGN §2.2, §5.2), one frozen dataclass per type.
 
-Every chip movement is in ``data["transfers"]`` as `Transfer.to_json()` dicts; each event's
-transfers are the whole money effect of that event. Cards are strings ("As"), times ISO-8601 UTC.
+The stored JSON is the contract and the class is its reader: `to_json()` writes exactly the data
+the store keeps, `parse(type, data)` reads it back (keys it does not know, such as the store's
+``secret`` and ``salt``, are ignored; an unknown type becomes `Unknown`, which folds to nothing).
+Data is plain JSON: lists, not tuples; times ISO-8601 UTC; cards as strings ("As").
 
-Types and their data (besides ``transfers`` where money moves):
+Every chip movement is in ``transfers`` (`Transfer.to_json()` dicts); an event's transfers are
+its whole money effect, and `evolve` applies them for every event type alike.
 
-- TableOpened: table_id, variant, options (complete), stacked (bool), stacked_decks (list|None)
-- PlayerSeated: player, seat (0-based, clockwise order), buy_in
-- StackToppedUp: player, amount
-- PlayerLeft: player, cash_out (negative = debt settled from the bankroll, allow_debt)
-- TableClosed: shares {player: chips} of pot and reserve (D-GEN-07), cash_outs {player: chips}
-- DealStarted: deal_no, game_no, dealer, participants (deal/declare order: dealer's left first,
-  dealer last), sat_out, by (who asked, or null), commitment (sha256 of the seed) or null,
-  stacked (bool), seed (SECRET: `view.redact_event` always removes it; DealEnded reveals it)
-- AntesPosted: deal_no, due (false: the pot carries, G2-05), ante, paid [players], sat_out
-  [seated but not dealt in, D-GEN-06], transfers (seat -> pot, then pot -> reserve excess, RES-01)
-- CardsDealt: deal_no, player, cards (all the player holds), face ("down"), extra (true for
-  AO-07's extra card, after which a new declare opens): one event per player (hidden information)
-- DeclareOpened: deal_no, mode, players (whose turn: one, or all in the window), deadline
-- Declared: deal_no, player, choice, sealed (simultaneous: hidden until DeclaresRevealed),
-  forced (G2-10 dealer forced in)
-- DeclareTimedOut: deal_no, players, effect ("out")
-- PassOpened: deal_no, players, deadline (AO-06 pass_right: everyone out, each passes one card right)
-- CardPassed: deal_no, player, card (SECRET: the passer's own; auditors once the deal is over),
-  timed_out (the timer passed his first card)
-- CardsExchanged: deal_no, player, gave, received, cards (his new hand; hidden like CardsDealt);
-  after the last one a new declare opens
-- PlayerSatOut: player, reason ("timeouts": sit_out_after consecutive timeouts | "requested"),
-  timeouts (the consecutive count)
-- PlayerSatIn: player
-- DeclaresRevealed: deal_no, choices {player: "in"|"out"}
-- ShowdownHeld: deal_no, reason ("contested" | all-out option), hands [{player, cards, value,
-  category}], winners, losers (ids; winners = best hand(s))
-- PotSettled: deal_no, outcome, winners, matchers, transfers, pot, reserve (balances after)
-- DealEnded: deal_no, seed (revealed) or null when stacked, stacked
-- GameEnded: game_no, reason, final (true when end_on_empty_pot closes the table)
+Hidden facts (hole cards, sealed declares, passed cards, the seed, private comparisons) are named
+by `visibility.secret_keys`; the store seals them, the read side redacts them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
-TABLE_OPENED = "TableOpened"
-PLAYER_SEATED = "PlayerSeated"
-STACK_TOPPED_UP = "StackToppedUp"
-PLAYER_LEFT = "PlayerLeft"
-TABLE_CLOSED = "TableClosed"
-DEAL_STARTED = "DealStarted"
-ANTES_POSTED = "AntesPosted"
-CARDS_DEALT = "CardsDealt"
-DECLARE_OPENED = "DeclareOpened"
-DECLARED = "Declared"
-DECLARE_TIMED_OUT = "DeclareTimedOut"
-DECLARES_REVEALED = "DeclaresRevealed"
-PLAYER_SAT_OUT = "PlayerSatOut"
-PASS_OPENED = "PassOpened"
-CARD_PASSED = "CardPassed"
-CARDS_EXCHANGED = "CardsExchanged"
-PLAYER_SAT_IN = "PlayerSatIn"
-SHOWDOWN_HELD = "ShowdownHeld"
-POT_SETTLED = "PotSettled"
-DEAL_ENDED = "DealEnded"
-GAME_ENDED = "GameEnded"
+Transfers = list[dict[str, Any]]
+E = TypeVar("E", bound="Event")
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    type: str
-    data: dict[str, Any]
+    """Base of every event. `OMIT_IF_DEFAULT` fields are left out of the JSON at their default,
+    so an optional key appears only where today's logs have it."""
+
+    TYPE: ClassVar[str] = ""
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.to_json()
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "data": self.data}
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.OMIT_IF_DEFAULT and value == f.default:
+                continue
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls: type[E], data: Mapping[str, Any]) -> E:
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+# --- the table --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(Event):
+    TYPE: ClassVar[str] = "TableOpened"
+    table_id: str
+    variant: str
+    options: dict[str, Any]
+    stacked: bool = False
+    stacked_decks: list[list[str]] | None = None     # SECRET on stacked tables: every future deal
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated(Event):
+    TYPE: ClassVar[str] = "PlayerSeated"
+    player: str
+    seat: int                                        # 0-based, clockwise order
+    buy_in: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class StackToppedUp(Event):
+    TYPE: ClassVar[str] = "StackToppedUp"
+    player: str
+    amount: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    TYPE: ClassVar[str] = "PlayerLeft"
+    player: str
+    cash_out: int                                    # negative: a debt settled (allow_debt)
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed(Event):
+    TYPE: ClassVar[str] = "TableClosed"
+    shares: dict[str, int]                           # of pot and reserve, D-GEN-07
+    cash_outs: dict[str, int]
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSatOut(Event):
+    TYPE: ClassVar[str] = "PlayerSatOut"
+    player: str
+    reason: str                                      # "timeouts" | "requested"
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSatIn(Event):
+    TYPE: ClassVar[str] = "PlayerSatIn"
+    player: str
+
+
+# --- the deal and its program ------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    TYPE: ClassVar[str] = "DealStarted"
+    deal_no: int
+    game_no: int
+    dealer: str
+    participants: list[str]                          # dealer's left first, dealer last
+    sat_out: list[str]
+    by: str | None
+    stacked: bool
+    seed: str | None                                 # SECRET until DealEnded
+    commitment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StageStarted(Event):
+    """The program enters stage `stage` (1-based); its first step follows as StepStarted."""
+
+    TYPE: ClassVar[str] = "StageStarted"
+    deal_no: int
+    stage: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepStarted(Event):
+    """The program's position moves to step `step` (0-based) of stage `stage`: the only way it
+    moves (forward, or back to a declare after AO-06/AO-07)."""
+
+    TYPE: ClassVar[str] = "StepStarted"
+    deal_no: int
+    stage: int
+    step: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class AntesPosted(Event):
+    TYPE: ClassVar[str] = "AntesPosted"
+    deal_no: int
+    due: bool                                        # false: the pot carries (G2-05)
+    ante: int
+    paid: list[str]
+    sat_out: list[str]                               # seated, not dealt in (D-GEN-06)
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt(Event):
+    """Face down: `cards` is everything the player holds (SECRET to others). Face up: `cards` are
+    only the new face-up cards, public to everyone at once."""
+
+    TYPE: ClassVar[str] = "CardsDealt"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"extra"})
+    deal_no: int
+    player: str
+    face: str                                        # "down" | "up"
+    cards: list[str]
+    extra: bool = False                              # AO-07's extra card
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt(Event):
+    """Community cards face up in the middle (423-02), public."""
+
+    TYPE: ClassVar[str] = "BoardDealt"
+    deal_no: int
+    cards: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareOpened(Event):
+    TYPE: ClassVar[str] = "DeclareOpened"
+    deal_no: int
+    mode: str                                        # "sequential" | "simultaneous"
+    players: list[str]                               # whose turn: one, or all in the window
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    TYPE: ClassVar[str] = "Declared"
+    deal_no: int
+    player: str
+    choice: str                                      # SECRET while sealed
+    sealed: bool
+    forced: bool                                     # G2-10: the dealer forced in
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareTimedOut(Event):
+    TYPE: ClassVar[str] = "DeclareTimedOut"
+    deal_no: int
+    players: list[str]
+    effect: str                                      # "out"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaresRevealed(Event):
+    TYPE: ClassVar[str] = "DeclaresRevealed"
+    deal_no: int
+    choices: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class PassOpened(Event):
+    TYPE: ClassVar[str] = "PassOpened"
+    deal_no: int
+    players: list[str]
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardPassed(Event):
+    TYPE: ClassVar[str] = "CardPassed"
+    deal_no: int
+    player: str
+    card: str                                        # SECRET: the passer's own
+    timed_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardsExchanged(Event):
+    TYPE: ClassVar[str] = "CardsExchanged"
+    deal_no: int
+    player: str
+    gave: str
+    received: str
+    cards: list[str]                                 # his new hand (SECRET like CardsDealt)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownHeld(Event):
+    """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
+    the deal) see `hands`; who won and lost is public."""
+
+    TYPE: ClassVar[str] = "ShowdownHeld"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private"})
+    deal_no: int
+    reason: str                                      # "contested" | "uncontested" | "all_out"
+    hands: list[dict[str, Any]] | None               # [{player, cards, value, category}]
+    winners: list[str]
+    losers: list[str]
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCompared(Event):
+    """42X-03: the lone "in" player's four cards against the deck's next four (D-42X-04)."""
+
+    TYPE: ClassVar[str] = "DeckCompared"
+    deal_no: int
+    player: str
+    cards: list[str]
+    deck_cards: list[str]
+    player_value: str
+    deck_value: str
+    winner: str                                      # "player" | "deck" (ties go to the deck)
+
+
+@dataclass(frozen=True, slots=True)
+class PotSettled(Event):
+    TYPE: ClassVar[str] = "PotSettled"
+    deal_no: int
+    outcome: str
+    winners: list[str]
+    matchers: list[str]
+    transfers: Transfers
+    pot: int                                         # balances after
+    reserve: int
+
+
+@dataclass(frozen=True, slots=True)
+class LegAwarded(Event):
+    """357-03: a lone "in" player earns a leg (token)."""
+
+    TYPE: ClassVar[str] = "LegAwarded"
+    deal_no: int
+    stage: int
+    player: str
+    legs: int                                        # his legs now
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Event):
+    """357-25: the holder of the legs needed takes the whole pot (and the reserve)."""
+
+    TYPE: ClassVar[str] = "PotAwarded"
+    deal_no: int
+    player: str
+    legs: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded(Event):
+    TYPE: ClassVar[str] = "DealEnded"
+    deal_no: int
+    seed: str | None                                 # revealed; null when stacked
+    commitment: str | None = None
+    stacked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    TYPE: ClassVar[str] = "GameEnded"
+    game_no: int
+    reason: str | None
+    final: bool = False                              # end_on_empty_pot closes the table
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown(Event):
+    """An event of a later schema (or another stream): kept as is, folded to nothing."""
+
+    type_name: str = ""
+    raw: dict[str, Any] | None = None
+
+    @property
+    def type(self) -> str:
+        return self.type_name
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.raw or {})
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
+    DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, BoardDealt, DeclareOpened,
+    Declared, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed, CardsExchanged,
+    ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
+)
+BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
+
+# The type names, for code that filters stored events by type.
+TABLE_OPENED, PLAYER_SEATED, STACK_TOPPED_UP, PLAYER_LEFT = (
+    "TableOpened", "PlayerSeated", "StackToppedUp", "PlayerLeft")
+TABLE_CLOSED, PLAYER_SAT_OUT, PLAYER_SAT_IN = "TableClosed", "PlayerSatOut", "PlayerSatIn"
+DEAL_STARTED, STAGE_STARTED, STEP_STARTED = "DealStarted", "StageStarted", "StepStarted"
+ANTES_POSTED, CARDS_DEALT, BOARD_DEALT = "AntesPosted", "CardsDealt", "BoardDealt"
+DECLARE_OPENED, DECLARED, DECLARE_TIMED_OUT = "DeclareOpened", "Declared", "DeclareTimedOut"
+DECLARES_REVEALED, PASS_OPENED, CARD_PASSED = "DeclaresRevealed", "PassOpened", "CardPassed"
+CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld", "DeckCompared"
+POT_SETTLED, LEG_AWARDED, POT_AWARDED = "PotSettled", "LegAwarded", "PotAwarded"
+DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
+PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
+
+
+def parse(type_name: str, data: Mapping[str, Any]) -> Event:
+    """The typed event for stored (type, data)."""
+    cls = BY_TYPE.get(type_name)
+    if cls is None:
+        return Unknown(type_name, dict(data))
+    return cls.from_json(data)
+
+
+def transfers_of(event: Event) -> Transfers:
+    """The event's chip movements (empty for events that move none)."""
+    value = getattr(event, "transfers", None)
+    return value if value is not None else []

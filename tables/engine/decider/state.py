@@ -1,20 +1,25 @@
-"""The decider's state: immutable values (named tuples) folded from events, and JSON snapshots.
+"""The decider's state: immutable values (named tuples) folded from events.
 
-`TableState` holds the table (seats and stacks, pot, reserve, button, counters) and `DealState`
-the current or last deal. Per-player facts of a deal are tuples aligned with `DealState.order`
-(the participants from the dealer's left, dealer last), which keeps evolve cheap.
+`TableState` holds the table (seats, stacks and legs, pot, reserve, button, counters, the game
+being played) and `DealState` the current or last deal. Per-player facts of a deal are tuples
+aligned with `DealState.order` (the participants from the dealer's left, dealer last), which
+keeps evolve cheap.
 
-`state_to_json(state)` / `state_from_json(data)` snapshot the whole state (for the service's
-snapshot at deal boundaries, DESIGN §2.5); a snapshot plus the fold of later events equals the
-full fold. A snapshot may hold the live deal's seed and hole cards: it is server-side only.
+Where the deal stands in its variant's program is explicit: `stage` (1-based; 0 before the first
+StageStarted) and `step` (0-based within the stage; -1 before the stage's first StepStarted),
+moved only by StageStarted and StepStarted. Per-step facts (the declare's choices, the showdown's
+result) are reset when their step starts. Snapshots are in `snapshot`.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from tables.engine.variants import Step, Variant, get_variant
+if TYPE_CHECKING:
+    from tables.engine.decider.variants import Step, Variant
+
+T = TypeVar("T", bound=tuple[Any, ...])
 
 
 class Seat(NamedTuple):
@@ -23,6 +28,7 @@ class Seat(NamedTuple):
     stack: int
     timeouts: int = 0          # consecutive declare timeouts (reset by any declare of his own)
     sitting_out: bool = False  # not dealt in until he sits in again (sit_out_after, or asked)
+    legs: int = 0              # tokens of the current game (357-03); reset when the game ends
 
 
 class DealState(NamedTuple):
@@ -30,15 +36,15 @@ class DealState(NamedTuple):
     game_no: int
     dealer: str
     order: tuple[str, ...]                    # participants: dealer's left first, dealer last
-    step: int = 0                             # index of the current step of the program
-    hands: tuple[tuple[str, ...], ...] = ()   # aligned with order
-    choices: tuple[str | None, ...] = ()      # aligned with order: "in" | "out" | None
+    step: int = 0                             # the current step of the current stage (0-based)
+    hands: tuple[tuple[str, ...], ...] = ()   # aligned with order: every card each one holds
+    choices: tuple[str | None, ...] = ()      # aligned with order: the current declare's choices
     sealed: bool = False                      # a simultaneous window's choices are not revealed yet
-    awaiting: tuple[str, ...] = ()            # whose declare is awaited now
+    awaiting: tuple[str, ...] = ()            # whose declare (or pass) is awaited now
     deadline: str | None = None               # ISO-8601 UTC deadline of the open turn/window
     timed_out: tuple[str, ...] = ()
     forced: str | None = None                 # the dealer forced in (G2-10)
-    shown: tuple[str, ...] = ()               # players whose hands were shown
+    shown: tuple[str, ...] = ()               # players whose hands everyone has seen
     winners: tuple[str, ...] = ()
     losers: tuple[str, ...] = ()
     outcome: str | None = None
@@ -48,8 +54,14 @@ class DealState(NamedTuple):
     over: bool = False
     passing: bool = False                     # AO-06: a pass-right window is open
     passed: tuple[str | None, ...] = ()       # aligned with order: the card each chose to pass (sealed)
+    stage: int = 0                            # 1-based; 0 = the program has not started
+    explicit: bool = False                    # positions come from StageStarted/StepStarted events
+    up: tuple[tuple[str, ...], ...] = ()      # aligned with order: the face-up cards among hands
+    board: tuple[str, ...] = ()               # community cards (423-02)
+    compared: tuple[str, ...] = ()            # players in a private comparison (D-357-03)
+    dealt: int = 0                            # cards taken from the deck so far
 
-    def index(self, player: str) -> int:
+    def position(self, player: str) -> int:
         return self.order.index(player)
 
     def choice_of(self, player: str) -> str | None:
@@ -57,6 +69,9 @@ class DealState(NamedTuple):
 
     def in_players(self) -> tuple[str, ...]:
         return tuple(p for p, c in zip(self.order, self.choices, strict=True) if c == "in")
+
+    def hand_of(self, player: str) -> tuple[str, ...]:
+        return self.hands[self.order.index(player)]
 
 
 class TableState(NamedTuple):
@@ -70,9 +85,11 @@ class TableState(NamedTuple):
     reserve: int = 0
     deal_no: int = 0                          # the last deal started
     game_no: int = 0                          # the current game (D-GEN-08)
-    game_open: bool = False                   # a game is running (the pot has not emptied)
+    game_open: bool = False                   # a game is running
     button: int | None = None                 # seat number of the last dealer
     deal: DealState | None = None             # the current deal, or the last one once over
+    game: Variant | None = None               # the variant's definition (not in snapshots: its name is)
+    last_in: tuple[str, ...] = ()             # who was "in" at the last deal's end (D-42X-02)
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:
@@ -80,7 +97,8 @@ class TableState(NamedTuple):
 
     @property
     def rules(self) -> Variant:
-        return get_variant(self.variant)
+        assert self.game is not None, "no variant before TableOpened"
+        return self.game
 
     @property
     def live(self) -> DealState | None:
@@ -88,9 +106,14 @@ class TableState(NamedTuple):
         return self.deal if self.deal is not None and not self.deal.over else None
 
     def current_step(self) -> Step | None:
+        """The live deal's current step (None before the program starts and after it ends)."""
         deal = self.live
-        program = self.rules.program
-        return program[deal.step] if deal is not None and deal.step < len(program) else None
+        if deal is None or self.game is None or deal.stage < 1 or deal.step < 0:
+            return None
+        stages = self.game.stages
+        if deal.stage > len(stages) or deal.step >= len(stages[deal.stage - 1].steps):
+            return None
+        return stages[deal.stage - 1].steps[deal.step]
 
     def seat_of(self, player: str) -> Seat | None:
         for seat in self.seats:
@@ -104,14 +127,20 @@ class TableState(NamedTuple):
 
     def with_deal(self, **changes: Any) -> TableState:
         assert self.deal is not None
-        return copy_with(self, deal=copy_with(self.deal, **changes))
+        return self._replace(deal=self.deal._replace(**changes))
 
 
-def copy_with(value: Any, **changes: Any) -> Any:
+def copy_with(value: T, **changes: Any) -> T:
     """A copy with some fields changed (the values are immutable named tuples: evolve copies the
     state on every event, and a named tuple's _replace is several times cheaper than
     dataclasses.replace on a frozen dataclass)."""
-    return value._replace(**changes)
+    replaced: T = value._replace(**changes)  # type: ignore[attr-defined]
+    return replaced
+
+
+def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """`values` with the item at `index` replaced (per-player tuples aligned with the order)."""
+    return (*values[:index], value, *values[index + 1:])
 
 
 @lru_cache(maxsize=512)
@@ -121,43 +150,3 @@ def _options_map(options: tuple[tuple[str, Any], ...]) -> MappingProxyType[str, 
 
 def initial_state() -> TableState:
     return TableState()
-
-
-def state_to_json(state: TableState) -> dict[str, Any]:
-    """A JSON snapshot of the whole state (server-side: it may hold a live seed and cards)."""
-    data: dict[str, Any] = {
-        "status": state.status, "table_id": state.table_id, "variant": state.variant,
-        "options": dict(state.options),
-        "stacked_decks": [list(d) for d in state.stacked_decks] if state.stacked_decks else None,
-        "seats": [list(s) for s in state.seats],
-        "pot": state.pot, "reserve": state.reserve, "deal_no": state.deal_no,
-        "game_no": state.game_no, "game_open": state.game_open, "button": state.button,
-        "deal": None,
-    }
-    if state.deal is not None:
-        d = state.deal
-        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields}
-    return data
-
-
-def state_from_json(data: dict[str, Any]) -> TableState:
-    deal = None
-    if data["deal"] is not None:
-        raw = data["deal"]
-        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields if name in raw})
-    decks = data["stacked_decks"]
-    return TableState(
-        status=data["status"], table_id=data["table_id"], variant=data["variant"],
-        options=tuple(sorted(data["options"].items())),
-        stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
-        seats=tuple(Seat(*seat) for seat in data["seats"]),
-        pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],
-        game_open=data["game_open"], button=data["button"], deal=deal)
-
-
-def _jsonable(value: Any) -> Any:
-    return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
-
-
-def _tupled(value: Any) -> Any:
-    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value

@@ -17,14 +17,15 @@ from tables.engine.decider.decide import (
     check_declare,
     check_leave,
     check_start_deal,
+    declare_choices,
     in_cost,
 )
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.visibility import ROLES, Viewer, redact_event
+from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards
 
-__all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "redact_event", "table_view"]
+__all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "phase", "redact_event", "table_view"]
 
 _ANY_SEED = "00"          # legal_actions asks "could a deal start?"; the service draws the real seed
 
@@ -51,13 +52,14 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     deal = state.live
     if deal is not None and deal.passing and player_id in deal.awaiting:      # AO-06
         actions.append({"action": "pass", "deal_no": deal.deal_no,
-                        "choices": list(deal.hands[deal.index(player_id)]), "deadline": deal.deadline,
+                        "choices": list(deal.hand_of(player_id)), "deadline": deal.deadline,
                         "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
     elif deal is not None and player_id in deal.awaiting:
-        choices = [c for c in ("in", "out") if _allowed(check_declare, state, player_id, deal.deal_no, c)]
+        choices = [c for c in declare_choices(state)
+                   if _allowed(check_declare, state, player_id, deal.deal_no, c)]
         if choices:
-            actions.append({"action": "declare", "deal_no": deal.deal_no, "choices": choices,
-                            "in_cost": in_cost(state), "deadline": deal.deadline,
+            actions.append({"action": "declare", "deal_no": deal.deal_no, "stage": deal.stage,
+                            "choices": choices, "in_cost": in_cost(state), "deadline": deal.deadline,
                             "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
     if deal is None:
         _, high = buy_in_range(state, seat.stack)
@@ -95,8 +97,8 @@ def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, An
         "options": dict(state.options), "pot": state.pot, "reserve": state.reserve,
         "deal_no": state.deal_no, "game_no": state.game_no,
         "dealer": deal.dealer if deal is not None else None,
-        "phase": _phase(state),
-        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack,
+        "phase": phase(state),
+        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
                    "sitting_out": s.sitting_out, "timeouts": s.timeouts} for s in state.seats],
         "deal": _deal_view(state, deal, viewer) if deal is not None else None,
         "legal_actions": legal_actions(state, viewer.player_id, now),
@@ -104,13 +106,18 @@ def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, An
     return view
 
 
-def _phase(state: TableState) -> str:
+def phase(state: TableState) -> str:
+    """new | closed | between_deals | pass (AO-06) | the kind of the live deal's current step.
+    The one phase of a table, for the view and the projections alike."""
     if state.status != "open":
-        return state.status                  # "new" | "closed"
+        return state.status
+    live = state.live
+    if live is None:
+        return "between_deals"
+    if live.passing:
+        return "pass"
     step = state.current_step()
-    if state.live is not None and state.live.passing:
-        return "pass"                        # AO-06
-    return step.kind if step is not None else "between_deals"
+    return step.kind if step is not None else "dealing"
 
 
 def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
@@ -118,15 +125,17 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, 
     players = []
     for i, player in enumerate(deal.order):
         own = viewer.player_id == player
-        visible = own or player in deal.shown or (viewer.role == "auditor" and over)
+        visible = sees_cards(viewer, player, shown=deal.shown, compared=deal.compared, over=over)
         choice = deal.choices[i]
         if choice is not None and deal.sealed and not own:
             choice = "sealed"
         players.append({"player": player, "cards": list(deal.hands[i]) if visible else None,
+                        "face_up": list(deal.up[i]) if deal.up else [],
                         "card_count": len(deal.hands[i]), "declared": choice,
                         "timed_out": player in deal.timed_out, "forced_in": deal.forced == player})
     return {
         "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
+        "stage": deal.stage or None, "board": list(deal.board),
         "mode": declare_mode(state) or None, "turn": list(deal.awaiting), "deadline": deal.deadline,
         "players": players, "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,

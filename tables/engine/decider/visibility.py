@@ -15,12 +15,18 @@ hole cards back into 2,652 guesses).
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
+| ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 
-Cards reach other players only through ShowdownHeld, and sealed choices through
-DeclaresRevealed: both are public events.
+Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
+deck (DeckCompared) are public at once. Cards reach other players only through a public
+ShowdownHeld (or, among the players compared, a private one, 357-09, D-357-03), and sealed
+choices through DeclaresRevealed.
+
+`sees_cards` is the same rule for the folded state (the table view, the deal summaries).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +57,8 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return tuple(key for key in _EXCHANGED if key in data)
     if event_type == ev.DECLARED:
         return ("choice",) if data.get("sealed") else ()
+    if event_type == ev.SHOWDOWN_HELD:
+        return ("hands",) if data.get("private") else ()
     return ()
 
 
@@ -63,10 +71,23 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over
+    if event_type == ev.SHOWDOWN_HELD:
+        compared = {hand["player"] for hand in data.get("hands") or ()}
+        return viewer.player_id in compared or (viewer.role == "auditor" and deal_over)
     own = viewer.player_id is not None and viewer.player_id == data.get("player")
     if event_type == ev.DECLARED:
         return own or deal_over
     return own or (viewer.role == "auditor" and deal_over)
+
+
+def sees_cards(viewer: Viewer, holder: str, *, shown: Iterable[str], compared: Iterable[str],
+               over: bool) -> bool:
+    """Whether `viewer` may see every card `holder` holds: his own, a hand shown to all, a hand
+    compared privately with the viewer's, or any hand for an auditor once the deal is over."""
+    if viewer.player_id == holder or holder in shown or (viewer.role == "auditor" and over):
+        return True
+    compared = set(compared)
+    return holder in compared and viewer.player_id in compared
 
 
 def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,

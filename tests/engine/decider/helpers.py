@@ -9,7 +9,7 @@ from typing import Any
 from tables.engine.decider.commands import Command, Declare, OpenTable, SitDown, StartDeal
 from tables.engine.decider.decide import decide
 from tables.engine.decider.errors import DomainError
-from tables.engine.decider.events import Event
+from tables.engine.decider.events import PROGRESS, Event, parse
 from tables.engine.decider.evolve import evolve, fold
 from tables.engine.decider.state import TableState, initial_state
 
@@ -91,6 +91,12 @@ def types(events: Iterable[Event]) -> list[str]:
     return [e.type for e in events]
 
 
+def facts(events: Iterable[Event]) -> list[str]:
+    """The types of the events that are facts of play: without the program's StageStarted and
+    StepStarted position events."""
+    return [e.type for e in events if e.type not in PROGRESS]
+
+
 def short(account: str) -> str:
     """'seat:t1:a' -> 'seat:a', 'pot:t1' -> 'pot', 'player:a' stays."""
     kind, _, rest = account.partition(":")
@@ -106,7 +112,7 @@ def transfers(events: Iterable[Event]) -> list[tuple[str, str, int]]:
 
 def roundtrip(events: Iterable[Event]) -> list[Event]:
     """The events as the event store gives them back: data through JSON."""
-    return [Event(e.type, json.loads(json.dumps(e.data))) for e in events]
+    return [parse(e.type, json.loads(json.dumps(e.data))) for e in events]
 
 
 def initial() -> TableState:

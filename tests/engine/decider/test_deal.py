@@ -8,6 +8,8 @@ from tables.engine.decider.events import (
     DEAL_ENDED,
     DEAL_STARTED,
     DECLARE_OPENED,
+    STAGE_STARTED,
+    STEP_STARTED,
 )
 from tables.engine.deck import commitment, verify_deal
 
@@ -18,7 +20,8 @@ DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")
 
 def test_deal_started_then_antes_cards_and_the_first_turn() -> None:
     events = start(table(decks=[DECK], ante=5))
-    assert types(events) == [DEAL_STARTED, ANTES_POSTED, *[CARDS_DEALT] * 4, DECLARE_OPENED]
+    assert types(events) == [DEAL_STARTED, STAGE_STARTED, STEP_STARTED, ANTES_POSTED, STEP_STARTED,
+                            *[CARDS_DEALT] * 4, STEP_STARTED, DECLARE_OPENED]
     started = events[0].data
     assert started["deal_no"] == 1
     assert started["dealer"] == "a"
@@ -51,7 +54,7 @@ def test_sl_03_ante_every_deal_option() -> None:
     start(session)
     session.declare(1, ("b", "in"), ("c", "in"), ("d", "out"), ("a", "out"))
     start(session)
-    assert len(transfers(of_type(session.events[-6:], ANTES_POSTED))) == 4
+    assert len(transfers(of_type(session.events[-9:], ANTES_POSTED))) == 4
     assert session.state.pot == 40
 
 
@@ -138,7 +141,7 @@ def test_d_gen_06_a_player_who_cannot_cover_the_ante_sits_out() -> None:
     started = one(start(session), DEAL_STARTED).data
     assert started["sat_out"] == ["b", "c"]
     assert started["participants"] == ["a", "d"]                     # dealer d (seat 3)
-    antes = one(session.events[-5:], ANTES_POSTED).data
+    antes = one(session.events[-8:], ANTES_POSTED).data
     assert antes["paid"] == ["a", "d"]
     assert antes["sat_out"] == ["b", "c"]
 

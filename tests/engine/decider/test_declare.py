@@ -12,7 +12,7 @@ from tables.engine.decider.events import (
     SHOWDOWN_HELD,
 )
 
-from .helpers import later, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import facts, later, of_type, one, stack_deck, start, table, transfers, types
 
 DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")      # b, c, d, a (dealer a)
 
@@ -78,7 +78,7 @@ def test_sim_01_sim_04_simultaneous_window_sealed_then_revealed_together() -> No
     assert first[0].data["sealed"] is True
     session.declare(1, ("a", "out"), ("b", "in"))
     last = session.do(Declare("c", 1, "out"))
-    assert types(last)[:3] == [DECLARED, DECLARES_REVEALED, SHOWDOWN_HELD]
+    assert facts(last)[:3] == [DECLARED, DECLARES_REVEALED, SHOWDOWN_HELD]
     assert last[1].data["choices"] == {"b": "in", "c": "out", "d": "in", "a": "out"}
     assert one(last, POT_SETTLED).data["winners"] == ["b"]
 
@@ -121,7 +121,7 @@ def test_sim_timeout_puts_the_silent_out_and_reveals() -> None:
     start(session)
     session.declare(1, ("c", "in"), ("d", "in"))
     events = session.do(ExpireDeclare(1), later(31))
-    assert types(events)[:2] == [DECLARE_TIMED_OUT, DECLARES_REVEALED]
+    assert facts(events)[:2] == [DECLARE_TIMED_OUT, DECLARES_REVEALED]
     assert events[0].data["players"] == ["b", "a"]
     assert events[1].data["choices"] == {"b": "out", "c": "in", "d": "in", "a": "out"}
     assert one(events, POT_SETTLED).data["winners"] == ["c"]

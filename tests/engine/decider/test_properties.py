@@ -20,9 +20,9 @@ from tables.engine.decider.commands import (
     TopUp,
 )
 from tables.engine.decider.errors import DomainError
-from tables.engine.decider.events import DEAL_ENDED, Event
+from tables.engine.decider.events import DEAL_ENDED, Event, parse
 from tables.engine.decider.evolve import evolve, fold
-from tables.engine.decider.state import state_from_json, state_to_json
+from tables.engine.decider.snapshot import state_from_json, state_to_json
 
 from .helpers import SEED, T0, TABLE, Session, later, roundtrip, start, table
 
@@ -168,4 +168,4 @@ def test_a_command_costs_well_under_a_millisecond() -> None:
 
 def test_evolve_ignores_unknown_event_types() -> None:
     state = table("ab").state
-    assert evolve(state, Event("SomethingNew", {})) == state
+    assert evolve(state, parse("SomethingNew", {"x": 1})) == state

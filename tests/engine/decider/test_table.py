@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from tables.engine.decider.commands import CloseTable, Leave, OpenTable, SitDown, StartDeal, TopUp
-from tables.engine.decider.events import PLAYER_LEFT, TABLE_CLOSED, TABLE_OPENED, Event
+from tables.engine.decider.events import PLAYER_LEFT, TABLE_CLOSED, TABLE_OPENED, parse
 from tables.engine.decider.evolve import fold
 
 from .helpers import Session, one, stack_deck, start, table, transfers
@@ -134,5 +134,5 @@ def test_state_from_stored_events_equals_state_from_memory() -> None:
     """The store gives JSON back with keys sorted; the folded state must not depend on key order."""
     session = table("abc")
     start(session)
-    stored = [Event(e.type, json.loads(json.dumps(e.data, sort_keys=True))) for e in session.events]
+    stored = [parse(e.type, json.loads(json.dumps(e.data, sort_keys=True))) for e in session.events]
     assert fold(stored) == session.state

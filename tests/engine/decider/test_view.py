@@ -78,7 +78,7 @@ def test_table_view_shows_own_cards_and_hides_the_others() -> None:
     text = json.dumps(view)
     for card in ("Qd", "Jd", "2c", "7h", "3c", "8h"):
         assert card not in text
-    assert view["legal_actions"] == [{"action": "declare", "deal_no": 1, "choices": ["in", "out"],
+    assert view["legal_actions"] == [{"action": "declare", "deal_no": 1, "stage": 1, "choices": ["in", "out"],
                                       "in_cost": 20, "deadline": "2026-11-29T12:00:30.000000Z",
                                       "overdue": False},
                                      {"action": "sit_out"}]

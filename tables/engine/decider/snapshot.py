@@ -1,0 +1,51 @@
+"""JSON snapshots of the whole decider state (DESIGN §2.5): a snapshot plus the fold of the
+later events equals the full fold. Server-side only: a snapshot may hold a live seed and hole
+cards. The variant is stored by name and looked up again on load."""
+from __future__ import annotations
+
+from typing import Any
+
+from tables.engine.decider.state import DealState, Seat, TableState
+from tables.engine.decider.variants import get_variant
+
+
+def state_to_json(state: TableState) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "status": state.status, "table_id": state.table_id, "variant": state.variant,
+        "options": dict(state.options),
+        "stacked_decks": [list(d) for d in state.stacked_decks] if state.stacked_decks else None,
+        "seats": [list(s) for s in state.seats],
+        "pot": state.pot, "reserve": state.reserve, "deal_no": state.deal_no,
+        "game_no": state.game_no, "game_open": state.game_open, "button": state.button,
+        "last_in": list(state.last_in), "deal": None,
+    }
+    if state.deal is not None:
+        d = state.deal
+        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields}
+    return data
+
+
+def state_from_json(data: dict[str, Any]) -> TableState:
+    """The state of a snapshot; snapshots written before a field existed take its default."""
+    deal = None
+    if data["deal"] is not None:
+        raw = data["deal"]
+        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields if name in raw})
+    decks = data["stacked_decks"]
+    return TableState(
+        status=data["status"], table_id=data["table_id"], variant=data["variant"],
+        options=tuple(sorted(data["options"].items())),
+        stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
+        seats=tuple(Seat(*seat) for seat in data["seats"]),
+        pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],
+        game_open=data["game_open"], button=data["button"], deal=deal,
+        game=get_variant(data["variant"]) if data["variant"] else None,
+        last_in=tuple(data.get("last_in", ())))
+
+
+def _jsonable(value: Any) -> Any:
+    return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value

@@ -1,0 +1,154 @@
+"""What a step kind is (DESIGN §2.2): its parameter schema, `run`, `done`, `start` and the folds
+of its own events. Each kind is one module of this package; `steps.KINDS` is the registry.
+
+- `schema` is checked when a variant is built (`check_step`), so a bad program fails at import.
+- `run(ctx)` decides the step's next events at `ctx.now` ([] = it waits for players).
+- `interactive` kinds wait for players: the interpreter asks `done(ctx)` before each `run`.
+  Automatic kinds run exactly once, then the program moves on.
+- `start(deal, params)` resets the step's own facts when StepStarted enters it (each declare has
+  its own choices, each showdown its own result).
+- `folds` fold the kind's own events into the state (evolve dispatches to them).
+- `ends_deal(ctx)`: after the step, the deal is over (a lone "in" took the pot, the pot was
+  awarded), and the remaining steps are skipped.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from tables.engine.decider import events as ev
+from tables.engine.decider.state import DealState, TableState
+from tables.engine.deck import STANDARD_PACK, Deck
+
+if TYPE_CHECKING:
+    from tables.engine.decider.variants import Option, Step
+
+Fold = Callable[[TableState, Any], TableState]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a step kind: accepted types, default, allowed values."""
+
+    types: tuple[type, ...]
+    default: Any = None
+    required: bool = False
+    choices: tuple[Any, ...] = ()
+
+    def check(self, where: str, value: Any) -> None:
+        if isinstance(value, bool) and bool not in self.types:
+            raise ValueError(f"{where}: {value!r} is not {self._names()}")
+        if not isinstance(value, self.types):
+            raise ValueError(f"{where}: {value!r} is not {self._names()}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{where}: {value!r} is not one of {list(self.choices)}")
+
+    def _names(self) -> str:
+        return " or ".join(t.__name__ for t in self.types)
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """A step at work: the state, the live deal, the step's resolved parameters, where it is."""
+
+    state: TableState
+    deal: DealState
+    params: Mapping[str, Any]
+    stage: int                      # 1-based
+    step: int                       # 0-based within the stage
+    now: datetime
+
+
+def _no_change(deal: DealState, params: Mapping[str, Any]) -> DealState:
+    return deal
+
+
+def _always(ctx: Ctx) -> bool:
+    return True
+
+
+def _never(ctx: Ctx) -> bool:
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class StepKind:
+    name: str
+    schema: Mapping[str, Param]
+    run: Callable[[Ctx], list[ev.Event]]
+    interactive: bool = False
+    done: Callable[[Ctx], bool] = _always
+    start: Callable[[DealState, Mapping[str, Any]], DealState] = _no_change
+    folds: Mapping[type[ev.Event], Fold] = field(default_factory=dict)
+    ends_deal: Callable[[Ctx], bool] = _never
+
+
+def check_step(kind: StepKind, variant: str, raw: Mapping[str, Any], options: Mapping[str, Option]) -> None:
+    """A step's parameters against its kind's schema; a "$option" must name an option of the
+    variant whose every value the parameter accepts. Raises ValueError (at import)."""
+    for name in raw:
+        if name not in kind.schema:
+            raise ValueError(f"{variant}: step {kind.name} has no parameter {name!r}")
+    for name, param in kind.schema.items():
+        where = f"{variant}: {kind.name}.{name}"
+        if name not in raw:
+            if param.required:
+                raise ValueError(f"{where} is required")
+            continue
+        value = raw[name]
+        if isinstance(value, str) and value.startswith("$"):
+            option = options.get(value[1:])
+            if option is None:
+                raise ValueError(f"{where}: no option {value[1:]!r}")
+            for possible in option.choices or (option.default,):
+                param.check(where, possible)
+        else:
+            param.check(where, value)
+
+
+def resolve(kind: StepKind, step: Step, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The step's parameters with "$option" references resolved and defaults filled in."""
+    given = dict(step.params)
+    out: dict[str, Any] = {}
+    for name, param in kind.schema.items():
+        value = given.get(name, param.default)
+        if isinstance(value, str) and value.startswith("$"):
+            value = options[value[1:]]
+        out[name] = value
+    return out
+
+
+def iso(moment: datetime) -> str:
+    """ISO-8601 UTC with a Z, the one time format in events (`moment` must be timezone-aware)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def deadline(ctx: Ctx) -> str:
+    return iso(ctx.now + timedelta(seconds=ctx.state.opts.get("declare_timeout", 30)))
+
+
+def deck_for(state: TableState, deal: DealState) -> Deck:
+    """The deal's deck: the stacked deck of this deal, or the shuffle of its seed (DESIGN §2.7)."""
+    if deal.stacked:
+        assert state.stacked_decks is not None
+        cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
+        return Deck.stacked(list(cards), pack=STANDARD_PACK)
+    assert deal.seed is not None
+    return Deck.shuffled(deal.seed)
+
+
+def next_cards(ctx: Ctx, count: int) -> list[str]:
+    """The next `count` cards of the deck, after every card dealt so far in this deal."""
+    start = ctx.deal.dealt
+    return [str(card) for card in deck_for(ctx.state, ctx.deal).peek(start + count)[start:]]
+
+
+def with_hand(deal: DealState, player: str, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    i = deal.position(player)
+    return (*deal.hands[:i], cards, *deal.hands[i + 1:])

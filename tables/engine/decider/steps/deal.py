@@ -1,0 +1,65 @@
+"""deal: cards from the deck, one at a time clockwise from the dealer's left (D-G2-01).
+
+``count`` cards to each recipient; ``face`` ``down`` (secret to others: CardsDealt holds all the
+player's cards) or ``up`` (public at once: CardsDealt holds the new cards); ``to`` ``all`` (every
+participant, TSG-03: out players too), ``in_players`` (TPO-02, 422-05) or ``board`` (community
+cards, 423-02). Starting a deal step hides earlier shown hands again: they have new cards.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tables.engine.decider import events as ev
+from tables.engine.decider.state import DealState, TableState, set_at
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
+
+
+def run(ctx: Ctx) -> list[ev.Event]:
+    deal, count, face, to = ctx.deal, ctx.params["count"], ctx.params["face"], ctx.params["to"]
+    if to == "board":
+        return [ev.BoardDealt(deal_no=deal.deal_no, cards=next_cards(ctx, count))]
+    recipients = list(deal.order) if to == "all" else list(deal.in_players())
+    n = len(recipients)
+    if not n:
+        return []
+    cards = next_cards(ctx, count * n)
+    events: list[ev.Event] = []
+    for i, player in enumerate(recipients):
+        new = [cards[r * n + i] for r in range(count)]
+        held = [*deal.hand_of(player), *new] if face == "down" else new
+        events.append(ev.CardsDealt(deal_no=deal.deal_no, player=player, face=face, cards=held))
+    return events
+
+
+def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+    return deal._replace(shown=(), compared=())
+
+
+def fold_cards_dealt(state: TableState, e: ev.CardsDealt) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    i = deal.position(e.player)
+    held = deal.hands[i]
+    up = deal.up or ((),) * len(deal.order)
+    if e.face == "up":
+        return state.with_deal(hands=set_at(deal.hands, i, (*held, *e.cards)),
+                               up=set_at(up, i, (*up[i], *e.cards)), dealt=deal.dealt + len(e.cards))
+    return state.with_deal(hands=set_at(deal.hands, i, tuple(e.cards)), up=up,
+                           dealt=deal.dealt + len(e.cards) - len(held))
+
+
+def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(board=(*deal.board, *e.cards), dealt=deal.dealt + len(e.cards))
+
+
+KIND = StepKind(
+    name="deal",
+    schema={"count": Param((int,), required=True), "face": Param((str,), "down", choices=("down", "up")),
+            "to": Param((str,), "all", choices=("all", "in_players", "board"))},
+    run=run,
+    start=start,
+    folds={ev.CardsDealt: fold_cards_dealt, ev.BoardDealt: fold_board_dealt},
+)

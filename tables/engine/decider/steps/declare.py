@@ -1,0 +1,110 @@
+"""declare: every eligible player chooses, in turn (G2-08) or all at once, sealed (SIM-01..05).
+
+``mode`` ``sequential`` | ``simultaneous``; ``choices`` what may be declared (``["in", "out"]``);
+``who`` ``all`` (TSG-02: everyone dealt in, out players too) | ``in_players`` (TPO-04: only the
+players still "in" declare again; the others stay "out"); ``dealer_forced_in`` (G2-10, D-G2-05:
+sequential only, the dealer is "in" when everyone before him is "out").
+Each declare step starts with its own choices.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tables.engine.decider import events as ev
+from tables.engine.decider.state import DealState, Seat, TableState, copy_with
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline
+
+MODES = ("sequential", "simultaneous")
+
+
+def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+    keep_in = params["who"] == "in_players"
+    choices = tuple(None if not keep_in or c == "in" else "out" for c in deal.choices)
+    return deal._replace(choices=choices, sealed=False, forced=None, awaiting=(), deadline=None,
+                         timed_out=())
+
+
+def done(ctx: Ctx) -> bool:
+    return not ctx.deal.sealed and None not in ctx.deal.choices
+
+
+def run(ctx: Ctx) -> list[ev.Event]:
+    """Open the next turn or the window, force the dealer in (G2-10), or reveal (SIM-04)."""
+    deal = ctx.deal
+    if deal.awaiting:
+        return []
+    mode = ctx.params["mode"]
+    if mode == "simultaneous":
+        if deal.sealed:               # everyone has declared or timed out: reveal together (SIM-04)
+            return [ev.DeclaresRevealed(deal_no=deal.deal_no, choices={
+                p: c or "out" for p, c in zip(deal.order, deal.choices, strict=True)})]
+        waiting = [p for p, c in zip(deal.order, deal.choices, strict=True) if c is None]
+        return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=waiting,
+                                 deadline=deadline(ctx))]
+    nxt = deal.choices.index(None)
+    player = deal.order[nxt]
+    others_out = all(c == "out" for c in deal.choices[:nxt])
+    if nxt == len(deal.order) - 1 and others_out and ctx.params["dealer_forced_in"]:
+        return [ev.Declared(deal_no=deal.deal_no, player=player, choice="in", sealed=False,
+                            forced=True)]                              # G2-10, D-G2-05
+    return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=[player],
+                             deadline=deadline(ctx))]
+
+
+def _set_choices(deal: DealState, choices: Mapping[str, str]) -> tuple[str | None, ...]:
+    return tuple(choices.get(p, c) for p, c in zip(deal.order, deal.choices, strict=True))
+
+
+def with_seats(state: TableState, players: set[str], change: Any) -> TableState:
+    return state._replace(seats=tuple(change(s) if s.player in players else s for s in state.seats))
+
+
+def fold_opened(state: TableState, e: ev.DeclareOpened) -> TableState:
+    return state.with_deal(awaiting=tuple(e.players), deadline=e.deadline,
+                           sealed=e.mode == "simultaneous")
+
+
+def fold_declared(state: TableState, e: ev.Declared) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    if not e.forced:
+        state = with_seats(state, {e.player}, lambda s: copy_with(s, timeouts=0))
+    return state.with_deal(choices=_set_choices(deal, {e.player: e.choice}),
+                           awaiting=tuple(p for p in deal.awaiting if p != e.player),
+                           forced=e.player if e.forced else deal.forced)
+
+
+def fold_timed_out(state: TableState, e: ev.DeclareTimedOut) -> TableState:
+    deal = state.deal
+    assert deal is not None
+
+    def counted(seat: Seat) -> Seat:
+        return copy_with(seat, timeouts=seat.timeouts + 1)
+
+    state = with_seats(state, set(e.players), counted)
+    return state.with_deal(choices=_set_choices(deal, dict.fromkeys(e.players, e.effect)),
+                           awaiting=tuple(p for p in deal.awaiting if p not in e.players),
+                           timed_out=(*deal.timed_out, *e.players), deadline=None)
+
+
+def fold_revealed(state: TableState, e: ev.DeclaresRevealed) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(choices=_set_choices(deal, e.choices), sealed=False, awaiting=(),
+                           deadline=None)
+
+
+KIND = StepKind(
+    name="declare",
+    schema={"mode": Param((str,), required=True, choices=MODES),
+            "choices": Param((tuple, list), ("in", "out")),
+            "who": Param((str,), "all", choices=("all", "in_players")),
+            "dealer_forced_in": Param((bool,), False)},
+    run=run,
+    interactive=True,
+    done=done,
+    start=start,
+    folds={ev.DeclareOpened: fold_opened, ev.Declared: fold_declared,
+           ev.DeclareTimedOut: fold_timed_out, ev.DeclaresRevealed: fold_revealed},
+)

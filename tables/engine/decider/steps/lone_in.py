@@ -1,0 +1,93 @@
+"""lone_in: what exactly one "in" player gets before any further card or showdown.
+
+``rule``: ``takes_pot`` (G2-11, 422-08, D-TPO-01: he wins uncontested and the deal ends),
+``earns_leg`` (357-03, 357-08, 357-16, 357-22: a leg, and play goes on), ``vs_deck`` (42X-03,
+D-42X-04: his cards against the deck's next ``count`` cards by ``ranking`` with ``wild`` ranks;
+ties go to the deck; beating it takes the pot, losing matches it; the deal ends either way).
+Nobody or several "in": nothing happens here.
+"""
+from __future__ import annotations
+
+from tables.engine.decider import events as ev
+from tables.engine.decider.money import Book, Round, affordable, loser_cost, terms_of
+from tables.engine.decider.settlement import settle_match_pot_each
+from tables.engine.decider.state import TableState, copy_with
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
+from tables.engine.decider.steps.settle import settled_event
+from tables.engine.decider.steps.showdown import hand_value
+
+RULES = ("takes_pot", "earns_leg", "vs_deck")
+
+
+def _lone(ctx: Ctx) -> str | None:
+    players = ctx.deal.in_players()
+    return players[0] if len(players) == 1 else None
+
+
+def run(ctx: Ctx) -> list[ev.Event]:
+    player = _lone(ctx)
+    if player is None:
+        return []
+    rule, deal, state = ctx.params["rule"], ctx.deal, ctx.state
+    if rule == "earns_leg":
+        seat = state.seat_of(player)
+        legs = (seat.legs if seat is not None else 0) + 1
+        return [ev.LegAwarded(deal_no=deal.deal_no, stage=ctx.stage, player=player, legs=legs)]
+    if rule == "takes_pot":
+        return [settled_event(ctx.deal.deal_no, settle_match_pot_each(_round(ctx)))]
+    return _versus_deck(ctx, player)
+
+
+def _round(ctx: Ctx) -> Round:
+    state, deal = ctx.state, ctx.deal
+    return Round(table=state.table_id, order=deal.order, choices=deal.choices, winners=(),
+                 pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
+                 terms=terms_of(state.opts))
+
+
+def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
+    """42X-03, D-42X-04."""
+    params, deal = ctx.params, ctx.deal
+    cards = list(deal.hand_of(player))
+    deck_cards = next_cards(ctx, params["count"])
+    mine = hand_value(cards, params["ranking"], wild=params["wild"])
+    theirs = hand_value(deck_cards, params["ranking"], wild=params["wild"])
+    won = mine.beats(theirs)
+    compared = ev.DeckCompared(deal_no=deal.deal_no, player=player, cards=cards, deck_cards=deck_cards,
+                               player_value=str(mine), deck_value=str(theirs),
+                               winner="player" if won else "deck")
+    r = _round(ctx)
+    book = Book(r.table, r.pot)
+    if won:
+        book.to_seat(player, r.pot, "pot_won")
+        result = book.close("beat_the_deck", (player,), (), r.reserve, r.terms)
+    else:
+        book.to_pot(player, affordable(loser_cost(r.pot, r.terms), r.stacks[player], r.terms), "pot_matched")
+        result = book.close("deck_won", (), (player,), r.reserve, r.terms)
+    return [compared, settled_event(deal.deal_no, result)]
+
+
+def ends_deal(ctx: Ctx) -> bool:
+    return ctx.params["rule"] != "earns_leg" and _lone(ctx) is not None
+
+
+def fold_leg(state: TableState, e: ev.LegAwarded) -> TableState:
+    return state._replace(seats=tuple(copy_with(s, legs=e.legs) if s.player == e.player else s
+                                      for s in state.seats))
+
+
+def fold_deck(state: TableState, e: ev.DeckCompared) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(shown=(e.player,), dealt=deal.dealt + len(e.deck_cards),
+                           winners=(e.player,) if e.winner == "player" else ())
+
+
+KIND = StepKind(
+    name="lone_in",
+    schema={"rule": Param((str,), required=True, choices=RULES), "count": Param((int,), 4),
+            "ranking": Param((str,), "four_card"), "wild": Param((tuple, list), (2,))},
+    run=run,
+    ends_deal=ends_deal,
+    folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},
+)

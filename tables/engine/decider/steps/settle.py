@@ -1,0 +1,43 @@
+"""settle: the chips move by the named settlement rule (`decider.settlement.RULES`).
+
+``rule``: ``match_pot_each`` (G2-13) | ``losers_pay_winners`` (D-357-01/02); ``all_out``: the
+table's all-out rule (AO-*, 42X-02), for when nobody is "in". The caps (``max_loss``,
+``pot_limit`` with ``cap_rule``) are the table's money terms (`money.terms_of`).
+"""
+from __future__ import annotations
+
+from tables.engine.decider import all_out
+from tables.engine.decider import events as ev
+from tables.engine.decider.money import Round, Settlement, terms_of
+from tables.engine.decider.settlement import RULES
+from tables.engine.decider.state import TableState
+from tables.engine.decider.steps.base import Ctx, Param, StepKind
+
+
+def run(ctx: Ctx) -> list[ev.Event]:
+    state, deal = ctx.state, ctx.deal
+    result = RULES[ctx.params["rule"]](Round(
+        table=state.table_id, order=deal.order, choices=deal.choices, winners=deal.winners,
+        pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
+        terms=terms_of(state.opts), all_out=ctx.params["all_out"],
+        hands=dict(zip(deal.order, deal.hands, strict=True))))
+    return [settled_event(deal.deal_no, result)]
+
+
+def settled_event(deal_no: int, result: Settlement) -> ev.PotSettled:
+    return ev.PotSettled(deal_no=deal_no, outcome=result.outcome, winners=list(result.winners),
+                         matchers=list(result.matchers), transfers=[t.to_json() for t in result.transfers],
+                         pot=result.pot, reserve=result.reserve)
+
+
+def fold(state: TableState, e: ev.PotSettled) -> TableState:
+    return state.with_deal(outcome=e.outcome, winners=tuple(e.winners))
+
+
+KIND = StepKind(
+    name="settle",
+    schema={"rule": Param((str,), required=True, choices=tuple(RULES)),
+            "all_out": Param((str,), "carry", choices=all_out.RULES)},
+    run=run,
+    folds={ev.PotSettled: fold},
+)

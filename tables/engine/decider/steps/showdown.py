@@ -1,0 +1,87 @@
+"""showdown: the "in" players' hands are compared (G2-11, G2-12, 357-09..23, 422-05, 423-03).
+
+``ranking`` (a name `tables.engine.evaluate` knows); ``wild`` ranks (357: 3s, 5s, 7s in turn;
+422: 2s); ``best``: how many cards make a hand, chosen as the best of those held (0: as many as
+the ranking values, e.g. five of six or seven for poker); ``board``: the community cards count
+too (423-03); ``private``: compared among the "in" players only (357-09, D-357-03), everyone else
+learns only who won; ``all_out``: the table's all-out rule, which may have everyone show
+(AO-03..05) or judge the four cards held (42X-02); ``ace_low`` for rankings that accept it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from tables.engine import RANKINGS, evaluate, showdown
+from tables.engine.decider import all_out
+from tables.engine.decider import events as ev
+from tables.engine.decider.state import TableState
+from tables.engine.decider.steps.base import Ctx, Param, StepKind
+from tables.engine.hand_value import HandValue
+
+
+def hand_value(cards: Sequence[str], ranking: str, *, best: int = 0, wild: Sequence[int] = (),
+               options: Mapping[str, Any] | None = None) -> HandValue:
+    """The value of the best hand of `best` cards among `cards` (all of them when the ranking
+    values that many: poker picks the best five of seven itself)."""
+    extra: dict[str, Any] = dict(options or {})
+    if wild:
+        extra["wild_ranks"] = tuple(wild)
+    sizes = RANKINGS[ranking].hand_sizes
+    if len(cards) in sizes and (not best or best == len(cards) or best == min(sizes)):
+        return evaluate(list(cards), ranking, **extra)
+    size = best or max(s for s in sizes if s <= len(cards))
+    return max(evaluate(list(combo), ranking, **extra) for combo in combinations(cards, size))
+
+
+def run(ctx: Ctx) -> list[ev.Event]:
+    deal, params = ctx.deal, ctx.params
+    in_players = deal.in_players()
+    rule = params["all_out"]
+    ranking, wild = params["ranking"], tuple(params["wild"])
+    if len(in_players) == 1:                                   # G2-11: no need to show
+        reason, shown = "uncontested", ()
+    elif in_players:                                           # G2-12
+        reason, shown = "contested", in_players
+    elif all_out.shows_hands(rule):                            # AO-03..05, 42X-02: everyone shows
+        reason, shown = "all_out", deal.order
+        ranking, wild = all_out.judged_by(rule) or (ranking, wild)
+    else:
+        reason, shown = "all_out", ()
+    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None else {}
+    hands: list[dict[str, Any]] = []
+    winners, losers = list(in_players) if reason == "uncontested" else [], []
+    if shown:
+        board = deal.board if params["board"] else ()
+        cards = [deal.hand_of(p) for p in shown]
+        values = [hand_value((*c, *board), ranking, best=params["best"], wild=wild, options=options)
+                  for c in cards]
+        result = showdown(values)
+        hands = [{"player": p, "cards": list(c), "value": str(v), "category": v.category}
+                 for p, c, v in zip(shown, cards, values, strict=True)]
+        winners = [shown[i] for i in result.winners]
+        losers = [shown[i] for i in result.losers]
+    return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands, winners=winners,
+                            losers=losers, private=bool(params["private"] and shown))]
+
+
+def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
+    players = tuple(h["player"] for h in e.hands or ())
+    deal = state.deal
+    assert deal is not None
+    if e.private:
+        return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers))
+    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers))
+
+
+KIND = StepKind(
+    name="showdown",
+    schema={"ranking": Param((str,), required=True, choices=tuple(RANKINGS)),
+            "wild": Param((tuple, list), ()), "best": Param((int,), 0),
+            "board": Param((bool,), False), "private": Param((bool,), False),
+            "all_out": Param((str,), "carry", choices=all_out.RULES),
+            "ace_low": Param((bool, type(None)), None)},
+    run=run,
+    folds={ev.ShowdownHeld: fold},
+)

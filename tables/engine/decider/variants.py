@@ -1,0 +1,408 @@
+"""Variants as data (DESIGN §2.2): what a game is, written as a value the decider interprets.
+
+A `Variant` is a program of stages, each a tuple of steps; a step is a kind from the registry
+`tables.engine.decider.steps.KINDS` (ante, deal, declare, all_out, lone_in, showdown, settle,
+award_pot) with parameters. Each kind checks its parameters when the variant is built, so a bad
+program fails at import, not at deal 400. A parameter written ``"$name"`` takes the table option
+``name`` (``{"mode": "$declare_mode"}``), so one program serves every option setting; a step with
+``when="option"`` runs only when that boolean option is on (TPO-04's extra ante).
+`game_ends` names the rule that ends a game (`decider.game_end`).
+
+D-GEN-02: `capacity(options)` is how many players one pack serves (cards per player, the board,
+the deck cards of 42X-03); the ``seats`` option may not exceed it.
+
+Public interface (all JSON-friendly):
+
+- `get_variant(name) -> Variant` (DomainError ``unknown_variant``)
+- `validate_options(variant_name, options) -> dict` fills defaults, checks types, ranges and
+  cross-field constraints; raises DomainError ``invalid_option`` (``.detail["option"]`` names it)
+- `variant_catalog() -> list[dict]`: every variant with its stages, options, defaults and a JSON
+  schema of its options (for ``GET /variants``)
+
+Adding a game: see docs/variants.md (Three-Five-Seven is the worked example).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.game_end import GAME_END_RULES
+from tables.engine.decider.steps import KINDS, check_step, resolve
+
+PACK_SIZE = 52                    # GEN-04: standard pack, no jokers
+STEP_KINDS = frozenset(KINDS)     # what the decider runs
+RANKINGS_3C = ("guts3_sf_high", "guts3_trips_high", "guts3_classic")   # Table 3C, D-3C-01
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: its type, default, allowed values and the rule it implements."""
+
+    name: str
+    type: str                                   # "int" | "bool" | "choice"
+    default: Any
+    description: str
+    rule: str                                   # the RULES.md ID(s) it implements
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """The value if valid for this option, else DomainError invalid_option."""
+        if self.type == "bool":
+            ok = type(value) is bool
+        elif self.type == "int":
+            ok = (type(value) is int and (self.minimum is None or value >= self.minimum)
+                  and (self.maximum is None or value <= self.maximum))
+        else:
+            ok = isinstance(value, str) and value in self.choices
+        if not ok:
+            raise DomainError("invalid_option", f"invalid value for option {self.name}: {value!r}",
+                              option=self.name, value=value)
+        return value
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"description": f"{self.description} ({self.rule})",
+                                  "default": self.default}
+        if self.type == "bool":
+            schema["type"] = "boolean"
+        elif self.type == "int":
+            schema["type"] = "integer"
+            if self.minimum is not None:
+                schema["minimum"] = self.minimum
+            if self.maximum is not None:
+                schema["maximum"] = self.maximum
+        else:
+            schema["type"] = "string"
+            schema["enum"] = list(self.choices)
+        return schema
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default,
+                                "description": self.description, "rule": self.rule}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a stage: a kind of `steps.KINDS` and its parameters ("$option" references);
+    `when` names a boolean option that must be on for the step to run."""
+
+    kind: str
+    params: tuple[tuple[str, Any], ...] = ()
+    when: str | None = None
+
+    def param(self, name: str, options: Mapping[str, Any]) -> Any:
+        """The parameter's value (resolved, its kind's default if not given)."""
+        return resolve(KINDS[self.kind], self, options)[name]
+
+    def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve(KINDS[self.kind], self, options)
+
+    def enabled(self, options: Mapping[str, Any]) -> bool:
+        return self.when is None or bool(options.get(self.when))
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind,
+                                **{k: list(v) if isinstance(v, tuple) else v for k, v in self.params}}
+        if self.when is not None:
+            data["when"] = self.when
+        return data
+
+
+def step(kind: str, when: str | None = None, **params: Any) -> Step:
+    return Step(kind, tuple(params.items()), when)
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """A named run of steps; multi-stage games (TSG, 357, TPO) have several."""
+
+    name: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    title: str
+    rules: str                                  # the RULES.md prefixes this variant implements
+    stages: tuple[Stage, ...]
+    options: tuple[Option, ...]
+    deck: str = "standard52"
+    game_ends: str = "pot_empty"                # a rule of decider.game_end (D-GEN-08)
+    option_index: dict[str, Option] = field(init=False, repr=False, compare=False)
+    program: tuple[Step, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option_index", {o.name: o for o in self.options})
+        object.__setattr__(self, "program", tuple(s for stage in self.stages for s in stage.steps))
+        if self.game_ends not in GAME_END_RULES:
+            raise ValueError(f"{self.name}: unknown game-end rule {self.game_ends!r}")
+        for st in self.program:
+            kind = KINDS.get(st.kind)
+            if kind is None:
+                raise ValueError(f"{self.name}: unknown step kind {st.kind}")
+            check_step(kind, self.name, dict(st.params), self.option_index)
+            if st.when is not None and self.option_index.get(st.when, None) is None:
+                raise ValueError(f"{self.name}: step {st.kind} runs when {st.when!r}, not an option")
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def cards_needed(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """(cards per player, other cards: board and deck comparisons) a deal can take (D-GEN-02)."""
+        per_player = other = 0
+        for st in self.program:
+            if not st.enabled(options):
+                continue
+            params = st.resolved(options)
+            if st.kind == "deal":
+                if params["to"] == "board":
+                    other += params["count"]
+                else:
+                    per_player += params["count"]
+            elif st.kind == "lone_in" and params["rule"] == "vs_deck":
+                other += params["count"]
+        return per_player, other
+
+    def capacity(self, options: Mapping[str, Any]) -> int:
+        """D-GEN-02: the most players one pack serves in a deal of this variant."""
+        per_player, other = self.cards_needed(options)
+        return (PACK_SIZE - other) // per_player
+
+    @property
+    def cards_per_player(self) -> int:
+        return self.cards_needed(self.defaults)[0]
+
+    @property
+    def max_seats(self) -> int:
+        return self.capacity(self.defaults)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "title": self.title, "rules": self.rules, "deck": self.deck,
+            "cards_per_player": self.cards_per_player, "max_seats": self.max_seats,
+            "game_ends": self.game_ends,
+            "stages": [{"stage": i, "name": s.name, "steps": [x.to_json() for x in s.steps]}
+                       for i, s in enumerate(self.stages, start=1)],
+            "options": [o.to_json() for o in self.options],
+            "defaults": self.defaults,
+            "options_schema": options_json_schema(self),
+        }
+
+
+def options_json_schema(variant: Variant) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False,
+            "properties": {o.name: o.json_schema() for o in variant.options}}
+
+
+# --- options ------------------------------------------------------------------------------------
+
+def _table_options(max_seats: int, *, default_seats: int = 10) -> tuple[Option, ...]:
+    """Options every variant has: stakes, buy-ins, seats, timeouts, table stakes."""
+    return (
+        Option("ante", "int", 1, "chips each player antes", "G2-03", minimum=1),
+        Option("min_buy_in", "int", 100, "smallest buy-in (at least the ante)", "D-GEN-06", minimum=1),
+        Option("max_buy_in", "int", 0, "largest stack after a buy-in or top-up; 0 = no maximum",
+               "D-GEN-06", minimum=0),
+        Option("seats", "int", min(default_seats, max_seats), "seats at the table (at most what one "
+               "pack serves)", "GEN-07, D-GEN-02", minimum=2, maximum=max_seats),
+        Option("declare_timeout", "int", 30, "seconds per declare turn or window", "DESIGN 2.8",
+               minimum=1, maximum=3600),
+        Option("timeout_effect", "choice", "out", "what a declare timeout does", "DESIGN 2.8",
+               choices=("out",)),
+        Option("sit_out_after", "int", 0,
+               "sit a player out after this many consecutive declare timeouts; 0 = never",
+               "DESIGN 2.8", minimum=0, maximum=100),
+        Option("stack_policy", "choice", "default",
+               "table stakes; allow_debt extends credit; pay_what_you_have lets a short player in",
+               "D-GEN-06", choices=("default", "allow_debt", "pay_what_you_have")),
+    )
+
+
+DECLARE_MODE = Option("declare_mode", "choice", "sequential", "declare in turn or all at once, sealed",
+                      "G2-08, SIM-01, D-DECLARE, 357-06", choices=("sequential", "simultaneous"))
+MAX_LOSS = Option("max_loss", "int", 0, "most one player pays in one payment; 0 = no limit "
+                  "(CAP_PAY_LIMIT_ONLY)", "CAP-02, 422-07, EX-03", minimum=0)
+ACE_LOW = Option("ace_low", "bool", True, "an ace may play low in A-2-3 and A-2-3-4-5 (false: ace "
+                 "high only)", "D-GEN-04, Q-3C-02")
+RANKING_3C = Option("ranking", "choice", "guts3_sf_high", "three-card hand-ranking preset",
+                    "3C-04, Table 3C, D-3C-01", choices=RANKINGS_3C)
+ALL_OUT_CHOICES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card",
+                   "pass_right")
+
+
+def _guts_options(max_seats: int, all_out: tuple[str, ...] = ALL_OUT_CHOICES) -> tuple[Option, ...]:
+    """Options of two- and three-card Guts and their family (3C-05: all two-card rules carry over)."""
+    return (
+        *_table_options(max_seats),
+        Option("pot_limit", "int", 0, "most the pot may hold; 0 = no limit (e.g. 100 x ante)",
+               "G2-04, CAP-01, RES-01..03, D-RES-02", minimum=0),
+        Option("max_loss", "int", 0, "most one player pays in one deal; 0 = no limit", "CAP-02",
+               minimum=0),
+        Option("cap_rule", "choice", "reserve",
+               "pot above pot_limit: excess to a reserve, or losers pay at most pot_limit",
+               "CAP-01, D-CAP", choices=("reserve", "pay_limit_only")),
+        DECLARE_MODE,
+        Option("ante_rule", "choice", "pot_empty", "antes when the pot is empty, or every deal",
+               "G2-05, SL-03", choices=("pot_empty", "every_deal")),
+        Option("ties", "choice", "split", "tied best hands split the pot, or neither win nor pay",
+               "G2-14, D-G2-02, NSP-01..02", choices=("split", "no_split")),
+        Option("all_out", "choice", "carry",
+               "every player out: carry the pot, extra ante, wimp rules, best hand matches, or one "
+               "more card each and a new declare (best hand of the size dealt, of all cards held)",
+               "AO-01..07, D-AO", choices=all_out),
+        Option("dealer_forced_in", "bool", True,
+               "dealer automatically in when all others are out (sequential declare only)",
+               "G2-10, D-G2-05"),
+        Option("end_on_empty_pot", "bool", False,
+               "Dealer's Choice: the table closes when the pot empties (game over)",
+               "D-GEN-08, G2-15, Q-G2-04"),
+    )
+
+
+# --- programs -----------------------------------------------------------------------------------
+
+def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None) -> tuple[Stage, ...]:
+    return (Stage("deal", (
+        step("ante", who="$ante_rule"),
+        step("deal", count=cards, face="down"),
+        step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
+        step("all_out", rule="$all_out"),
+        step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low),
+        step("settle", rule="match_pot_each", all_out="$all_out"),
+    )),)
+
+
+GUTS2 = Variant(
+    name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP",
+    stages=_guts_program(2, "guts2"), options=_guts_options(PACK_SIZE // 2))
+
+GUTS3 = Variant(
+    name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP",
+    stages=_guts_program(3, "$ranking", "$ace_low"),
+    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW))
+
+TWO_PLUS_ONE = Variant(
+    name="two_plus_one", title="Two plus One", rules="TPO, D-TPO-01, G2, 3C, CAP, RES, SIM",
+    stages=(
+        Stage("two cards", (
+            step("ante", who="$ante_rule"),
+            step("deal", count=2, face="down"),                            # TPO-01
+            step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
+            step("lone_in", rule="takes_pot"),                              # D-TPO-01, G2-11
+        )),
+        Stage("plus one", (
+            step("ante", when="extra_ante_redeclare", who="in_players", reason="extra_ante"),  # TPO-04
+            step("deal", count=1, face="down", to="in_players"),           # TPO-02, D-TPO-01
+            step("declare", when="extra_ante_redeclare", mode="$declare_mode", who="in_players"),
+            step("showdown", ranking="$ranking", best=3, all_out="$all_out", ace_low="$ace_low"),  # TPO-03
+            step("settle", rule="match_pot_each", all_out="$all_out"),
+        )),
+    ),
+    options=(*_guts_options(PACK_SIZE // 3, all_out=("carry", "extra_ante")), RANKING_3C, ACE_LOW,
+             Option("extra_ante_redeclare", "bool", False, "the \"in\" players ante again for the "
+                    "third card, then declare again; going out then forfeits only the extra ante",
+                    "TPO-04, D-TPO-01")))
+
+
+def _four_two_x_options(max_seats: int) -> tuple[Option, ...]:
+    return (*_table_options(max_seats), MAX_LOSS,
+            Option("ties", "choice", "split", "tied best hands split the pot, or neither win nor pay",
+                   "G2-14, D-G2-02", choices=("split", "no_split")),
+            Option("lone_in", "choice", "takes_pot", "a lone \"in\" player: takes the pot and the "
+                   "game ends (LONE_IN_WINS), or must beat the deck's top four cards first "
+                   "(LONE_IN_VS_DECK4)", "422-08, 42X-03, Q-42X-01, D-42X-01",
+                   choices=("takes_pot", "vs_deck")))
+
+
+def _four_two_x(last: Step, board: bool) -> tuple[Stage, ...]:
+    return (Stage("four cards", (
+        step("ante", who="went_out_last_deal"),                           # 42X-01, D-42X-02
+        step("deal", count=4, face="down"),                               # 422-02
+        step("declare", mode="simultaneous"),                             # 422-04, SIM-05
+        step("lone_in", rule="$lone_in", count=4, ranking="four_card", wild=(2,)),   # 422-08, 42X-03
+        last,                                                             # 422-05 / 423-02
+        step("showdown", ranking="poker", wild=(2,), board=board, all_out="twos_match"),  # 422-03/05, 423-03
+        step("settle", rule="match_pot_each", all_out="twos_match"),      # 422-06/07, 42X-02
+    )),)
+
+
+FOUR_TWO_TWO = Variant(
+    name="four_two_two", title="Four-Two-Two", rules="422, 42X, D-42X-01..04, SIM-05",
+    stages=_four_two_x(step("deal", count=2, face="up", to="in_players"), board=False),
+    options=_four_two_x_options((PACK_SIZE - 4) // 6), game_ends="lone_in_wins")
+
+FOUR_TWO_THREE = Variant(
+    name="four_two_three", title="Four-Two-Three", rules="423, 422, 42X, D-42X-01..04, SIM-05",
+    stages=_four_two_x(step("deal", count=3, face="up", to="board"), board=True),
+    options=_four_two_x_options((PACK_SIZE - 3 - 4) // 4), game_ends="lone_in_wins")
+
+
+def _stage_357(name: str, cards: int, showdown: Step) -> Stage:
+    first = (step("ante", who="every_deal"),) if cards == 3 else ()      # 357-05, 357-24
+    return Stage(name, (
+        *first,
+        step("deal", count=cards, face="down"),                           # 357-05, 357-14, 357-19
+        step("declare", mode="$declare_mode"),                            # TSG-02, 357-06
+        step("lone_in", rule="earns_leg"),                                # 357-03, 357-08
+        showdown,
+        step("settle", rule="losers_pay_winners"),                        # 357-11..13, D-357-01/02
+        step("award_pot", legs=3),                                        # 357-04, 357-25
+    ))
+
+
+THREE_FIVE_SEVEN = Variant(
+    name="three_five_seven", title="Three-Five-Seven", rules="TSG, 357, D-357-01..03",
+    stages=(
+        _stage_357("three cards", 3, step("showdown", ranking="stage1_357", wild=(3,), private=True)),
+        _stage_357("five cards", 2, step("showdown", ranking="poker", wild=(5,), private=True,
+                                         ace_low="$ace_low")),
+        _stage_357("seven cards", 2, step("showdown", ranking="poker", wild=(7,), ace_low="$ace_low")),
+    ),
+    options=(*_table_options(PACK_SIZE // 7), DECLARE_MODE, MAX_LOSS, ACE_LOW),
+    game_ends="legs_reached")
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
+                                                    FOUR_TWO_THREE, THREE_FIVE_SEVEN)}
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        raise DomainError("unknown_variant", f"unknown variant: {name!r}", variant=name) from None
+
+
+def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The complete, checked options of a table: defaults filled in, every value validated."""
+    variant = get_variant(variant_name)
+    given = dict(options or {})
+    for name in given:
+        if name not in variant.option_index:
+            raise DomainError("invalid_option", f"unknown option: {name!r}", option=name)
+    result = {o.name: o.check(given.get(o.name, o.default)) for o in variant.options}
+    if result["min_buy_in"] < result["ante"]:
+        raise DomainError("invalid_option", "min_buy_in must cover the ante", option="min_buy_in")
+    if result["max_buy_in"] and result["max_buy_in"] < result["min_buy_in"]:
+        raise DomainError("invalid_option", "max_buy_in is below min_buy_in", option="max_buy_in")
+    capacity = variant.capacity(result)
+    if result["seats"] > capacity:                                       # D-GEN-02
+        raise DomainError("invalid_option", f"one pack serves at most {capacity} players in "
+                          f"{variant.title} with these options", option="seats", maximum=capacity)
+    return result
+
+
+def variant_catalog() -> list[dict[str, Any]]:
+    """Every variant as JSON: stages, options with defaults and rule IDs, options JSON schema."""
+    return [v.to_json() for v in VARIANTS.values()]
