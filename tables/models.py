@@ -47,6 +47,7 @@ class SeatView(models.Model):
     player = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField()
     stack = models.BigIntegerField()
+    legs = models.PositiveSmallIntegerField(default=0)       # tokens of the current game (357-03)
     status = models.CharField(max_length=20)                 # seated | sitting_out | left
 
     class Meta:
@@ -79,8 +80,12 @@ class DealSummary(models.Model):
     reserve_before = models.BigIntegerField()
     pot_after = models.BigIntegerField(null=True)
     reserve_after = models.BigIntegerField(null=True)
-    antes = models.JSONField(default=list)                  # transfers of AntesPosted
-    settlement = models.JSONField(default=list)             # transfers of PotSettled
+    antes = models.JSONField(default=list)                  # transfers of every AntesPosted
+    settlement = models.JSONField(default=list)             # transfers of every settlement and award
+    results = models.JSONField(default=list)                # every stage's results in order: PRIVATE
+    compared = models.JSONField(default=list)               # a private comparison's players (D-357-03)
+    board = models.JSONField(default=list)                  # community cards (423-02), public
+    face_up = models.JSONField(default=dict)                # {player: [face-up cards]}, public
     over = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True)

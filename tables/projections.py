@@ -108,24 +108,31 @@ def _note_deal_event(row: _DealRow, event: StoredEvent, previous: TableState,
                        "started_at": event.recorded_at}
         players.extend({"player": p, "table_id": table_id, "deal_no": data["deal_no"],
                         "started_at": event.recorded_at} for p in data["participants"])
-    elif event.type == ev.ANTES_POSTED:
-        row.fields["antes"] = data["transfers"]
     elif event.type == ev.POT_SETTLED:
-        row.fields.update(settlement=data["transfers"], pot_after=data["pot"], reserve_after=data["reserve"])
+        row.fields.update(pot_after=data["pot"], reserve_after=data["reserve"])
+    elif event.type == ev.POT_AWARDED:
+        row.fields.update(pot_after=0, reserve_after=0)
     elif event.type == ev.DEAL_ENDED:
         row.fields.update(ended_at=event.recorded_at, seed=data.get("seed") or "")
 
 
 def _deal_fields(deal: DealState) -> dict[str, Any]:
-    """The summary fields that follow from the deal's state (sealed declares stay out)."""
+    """The summary fields that follow from the deal's state (sealed declares stay out): every
+    stage's results, not only the last (issue 11)."""
     declares = {} if deal.sealed else {p: c for p, c in zip(deal.order, deal.choices, strict=True) if c}
+    results = list(deal.results)
     return {
         "game_no": deal.game_no, "dealer": deal.dealer, "participants": list(deal.order),
         "stacked": deal.stacked, "commitment": deal.commitment or "", "declares": declares,
         "timed_out": list(deal.timed_out), "hands": {p: list(h) for p, h in zip(deal.order, deal.hands,
                                                                                strict=True)},
         "shown": list(deal.shown), "winners": list(deal.winners), "losers": list(deal.losers),
-        "outcome": deal.outcome or "", "over": deal.over,
+        "outcome": deal.outcome or "", "over": deal.over, "results": results,
+        "compared": list(deal.compared), "board": list(deal.board),
+        "face_up": {p: list(u) for p, u in zip(deal.order, deal.up, strict=True) if u},
+        "antes": [t for r in results if r["type"] == ev.ANTES_POSTED for t in r["data"]["transfers"]],
+        "settlement": [t for r in results if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED)
+                       for t in r["data"].get("transfers", ())],
     }
 
 
@@ -154,13 +161,15 @@ def _write_seats(writes: Writes, table_id: str, before: tuple[Seat, ...], seated
     if before == after and len(seated) == len(before):
         return
     now = {s.player for s in after}
-    rows = [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": s.stack,
+    rows = [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
              "status": "sitting_out" if s.sitting_out else "seated"}
             for s in after if s not in before]
-    rows += [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": 0, "status": "left"}
+    rows += [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": 0, "legs": 0,
+              "status": "left"}
              for s in {s.player: s for s in seated}.values() if s.player not in now]
     if rows:
-        writes.insert(SeatView, rows, conflict=("table_id", "player"), update=("seat", "stack", "status"))
+        writes.insert(SeatView, rows, conflict=("table_id", "player"),
+                      update=("seat", "stack", "legs", "status"))
 
 
 def _write_deals(writes: Writes, table_id: str, deals: dict[int, _DealRow],

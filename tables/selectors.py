@@ -15,7 +15,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from guts_backend.roles import User, is_auditor, is_club_admin, is_player
 from ledger.selectors import player_get
-from tables.engine.decider.view import Viewer, table_view
+from tables.engine.decider.view import Viewer, redact_event, table_view
+from tables.engine.decider.visibility import sees_cards
 from tables.errors import UnknownTable
 from tables.models import DealPlayer, DealSummary, TableView
 from tables.service import canonical_table_id
@@ -86,14 +87,17 @@ def player_deals(*, player_id: int) -> QuerySet[DealSummary]:
 
 
 def deal_json(deal: DealSummary, viewer: Viewer) -> dict[str, Any]:
-    """A deal summary as `viewer` may see it: hands redacted by the table view's rule."""
+    """A deal summary as `viewer` may see it: hands and every stage's results redacted by the
+    engine's one visibility rule (`sees_cards`, `redact_event`)."""
     hands = []
     for player in deal.participants:
-        visible = (viewer.player_id == player or player in deal.shown
-                   or (viewer.role == "auditor" and deal.over))
+        visible = sees_cards(viewer, player, shown=deal.shown, compared=deal.compared, over=deal.over)
         cards = deal.hands.get(player, [])
         hands.append({"player": player, "cards": list(cards) if visible else None, "card_count": len(cards),
+                      "face_up": deal.face_up.get(player, []),
                       "declared": deal.declares.get(player), "timed_out": player in deal.timed_out})
+    results = [{**result, "data": redact_event(result["type"], result["data"], viewer, deal_over=deal.over)}
+               for result in deal.results]
     return {
         "table_id": str(deal.table_id), "deal_no": deal.deal_no, "game_no": deal.game_no,
         "dealer": deal.dealer, "participants": list(deal.participants), "hands": hands,
@@ -102,6 +106,6 @@ def deal_json(deal: DealSummary, viewer: Viewer) -> dict[str, Any]:
         "commitment": deal.commitment or None, "seed": deal.seed or None,
         "pot_before": deal.pot_before, "reserve_before": deal.reserve_before,
         "pot_after": deal.pot_after, "reserve_after": deal.reserve_after,
-        "transfers": [*deal.antes, *deal.settlement],
+        "transfers": [*deal.antes, *deal.settlement], "board": list(deal.board), "results": results,
         "started_at": deal.started_at, "ended_at": deal.ended_at,
     }

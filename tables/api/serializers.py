@@ -137,6 +137,7 @@ TransferSerializer = type("TransferSerializer", (serializers.Serializer,), {
 class DealHandSerializer(serializers.Serializer):
     player = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    face_up = serializers.ListField(child=serializers.CharField())
     card_count = serializers.IntegerField()
     declared = serializers.CharField(allow_null=True)
     timed_out = serializers.BooleanField()
@@ -167,6 +168,11 @@ class DealHistorySerializer(serializers.Serializer):
     pot_after = serializers.IntegerField(allow_null=True)
     reserve_after = serializers.IntegerField(allow_null=True)
     transfers = TransferSerializer(many=True)
+    board = serializers.ListField(child=serializers.CharField(), help_text="Community cards (423-02).")
+    results = serializers.JSONField(help_text=(
+        "Every stage's results in order: {stage, type, data} for each AntesPosted, ShowdownHeld, "
+        "DeckCompared, PotSettled, LegAwarded and PotAwarded, redacted for the caller (a private "
+        "comparison's hands only for the players compared, and auditors after the deal)."))
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
 

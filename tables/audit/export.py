@@ -21,7 +21,9 @@ from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer
 
-FORMAT = "guts-deal-history/1"
+FORMAT = "guts-deal-history/2"     # /2: every stage's results in order (issue 11)
+RESULT_TYPES = frozenset({ev.ANTES_POSTED, ev.SHOWDOWN_HELD, ev.DECK_COMPARED, ev.POT_SETTLED,
+                          ev.LEG_AWARDED, ev.POT_AWARDED})
 
 
 def player_names(players: Iterable[str]) -> dict[str, str]:
@@ -36,7 +38,6 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     events = events_json(record.events, viewer, lambda _: record.over)
     started = events[0]["data"]
     after = fold([ev.parse(event.type, event.data) for event in record.events], record.before)
-    by_type = _last_by_type(events)
     return {
         "format": FORMAT, "table_id": record.table_id, "deal_no": record.deal_no,
         "game_no": started["game_no"], "finished": record.over,
@@ -49,10 +50,10 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "before": {"pot": record.before.pot, "reserve": record.before.reserve,
                    "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack}
                              for s in record.before.seats]},
-        "antes": _data(by_type.get(ev.ANTES_POSTED)),
         "hands": _hands(events, started["participants"], _card_counts(after)),
-        "showdown": _data(by_type.get(ev.SHOWDOWN_HELD)),
-        "settlement": _data(by_type.get(ev.POT_SETTLED)),
+        "board": [card for event in events if event["type"] == ev.BOARD_DEALT
+                  for card in event["data"]["cards"]],
+        "results": _results(events),
         "after": {"pot": after.pot, "reserve": after.reserve,
                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
         "proof": proof_json(record, viewer) if record.over else None,
@@ -60,12 +61,16 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _last_by_type(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {event["type"]: event for event in events}
-
-
-def _data(event: dict[str, Any] | None) -> dict[str, Any] | None:
-    return event["data"] if event is not None else None
+def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
+    as the reader may see them (the same {stage, type, data} as the deal summaries)."""
+    stage, results = 1, []
+    for event in events:
+        if event["type"] == ev.STAGE_STARTED:
+            stage = event["data"]["stage"]
+        elif event["type"] in RESULT_TYPES:
+            results.append({"stage": stage, "type": event["type"], "data": event["data"]})
+    return results
 
 
 def _card_counts(after: TableState) -> dict[str, int]:
@@ -79,12 +84,16 @@ def _card_counts(after: TableState) -> dict[str, int]:
 def _hands(events: list[dict[str, Any]], participants: list[str],
            counts: dict[str, int]) -> list[dict[str, Any]]:
     """Each participant's cards (as the reader may see them) and declare, from the events."""
-    hands = {player: {"player": player, "cards": None, "card_count": counts.get(player, 0), "declared": None,
-                      "forced": False, "timed_out": False} for player in participants}
+    hands = {player: {"player": player, "cards": None, "face_up": [], "card_count": counts.get(player, 0),
+                      "declared": None, "forced": False, "timed_out": False} for player in participants}
     for event in events:
         data, kind = event["data"], event["type"]
-        if kind == ev.CARDS_DEALT or (kind == ev.CARDS_EXCHANGED and data.get("cards") is not None):  # AO-06
-            hands[data["player"]]["cards"] = data["cards"]
+        if kind == ev.CARDS_DEALT and data.get("face") == "up":                  # public (422-05)
+            hands[data["player"]]["face_up"] += data["cards"]
+            if hands[data["player"]]["cards"] is not None:
+                hands[data["player"]]["cards"] += data["cards"]
+        elif kind == ev.CARDS_DEALT or (kind == ev.CARDS_EXCHANGED and data.get("cards") is not None):
+            hands[data["player"]]["cards"] = data["cards"]                      # AO-06 exchanges too
         elif kind == ev.DECLARED:
             hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))
         elif kind == ev.DECLARE_TIMED_OUT:
@@ -116,18 +125,17 @@ def deal_text(history: dict[str, Any]) -> str:
              f"Dealer: {who(history['dealer'])}",
              f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}"]
     lines += _seat_lines(history["before"]["seats"], who)
-    antes = history["antes"]
-    if antes is not None:
-        paid = ", ".join(who(p) for p in antes["paid"]) or "nobody (the pot carries)"
-        lines.append(f"Antes of {antes['ante']}: {paid}")
     lines.append("Cards and declares (dealing order from the dealer's left):")
     for hand in history["hands"]:
         cards = " ".join(hand["cards"]) if hand["cards"] else f"[{hand['card_count']} cards, hidden]"
         declared = hand["declared"] or ("sealed" if hand["card_count"] else "-")
         notes = " (forced in, G2-10)" if hand["forced"] else " (timed out)" if hand["timed_out"] else ""
-        lines.append(f"  {who(hand['player'])}: {cards}; declared {declared}{notes}")
-    lines += _showdown_lines(history["showdown"], who)
-    lines += _settlement_lines(history["settlement"], who)
+        up = f" (face up: {' '.join(hand['face_up'])})" if hand["face_up"] else ""
+        lines.append(f"  {who(hand['player'])}: {cards}{up}; declared {declared}{notes}")
+    if history["board"]:
+        lines.append(f"Board: {' '.join(history['board'])}")
+    for result in history["results"]:
+        lines += _result_lines(result, who)
     after = history["after"]
     lines.append(f"After the deal: pot {after['pot']}, reserve {after['reserve']}")
     lines += _seat_lines(after["seats"], who)
@@ -139,22 +147,30 @@ def _seat_lines(seats: list[dict[str, Any]], who: Callable[[str], str]) -> list[
     return [f"  seat {s['seat']}: {who(s['player'])} stack {s['stack']}" for s in seats]
 
 
-def _showdown_lines(showdown: dict[str, Any] | None, who: Callable[[str], str]) -> list[str]:
-    if showdown is None:
-        return []
-    lines = [f"Showdown ({showdown['reason']}):"]
-    lines += [f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}" for h in showdown["hands"]]
-    winners = ", ".join(who(p) for p in showdown["winners"]) or "nobody"
-    return [*lines, f"  best hand: {winners}"]
-
-
-def _settlement_lines(settlement: dict[str, Any] | None, who: Callable[[str], str]) -> list[str]:
-    if settlement is None:
-        return []
-    lines = [f"Settlement: {settlement['outcome']}"]
-    for transfer in settlement["transfers"]:
-        lines.append(f"  {transfer['from']} -> {transfer['to']}: {transfer['amount']} ({transfer['reason']})")
-    return lines
+def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str]:
+    """One stage result as text, from the redacted data only."""
+    data, kind, stage = result["data"], result["type"], f"[stage {result['stage']}] "
+    if kind == ev.ANTES_POSTED:
+        paid = ", ".join(who(p) for p in data["paid"]) or "nobody (the pot carries)"
+        return [f"{stage}Antes of {data['ante']}: {paid}"]
+    if kind == ev.SHOWDOWN_HELD:
+        private = " privately" if data.get("private") else ""
+        lines = [f"{stage}Showdown{private} ({data['reason']}):"]
+        if data.get("hands") is None:
+            lines.append("  hands compared privately (not shown to you)")
+        lines += [f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}"
+                  for h in data.get("hands") or ()]
+        winners = ", ".join(who(p) for p in data["winners"]) or "nobody"
+        return [*lines, f"  best hand: {winners}"]
+    if kind == ev.DECK_COMPARED:
+        return [f"{stage}{who(data['player'])} {' '.join(data['cards'])} ({data['player_value']}) against "
+                f"the deck {' '.join(data['deck_cards'])} ({data['deck_value']}): {data['winner']} wins"]
+    if kind == ev.LEG_AWARDED:
+        return [f"{stage}{who(data['player'])} earns a leg ({data['legs']} in all)"]
+    title = f"Settlement: {data['outcome']}" if kind == ev.POT_SETTLED else \
+        f"{who(data['player'])} takes the pot with {data['legs']} legs"
+    return [f"{stage}{title}", *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})"
+                                 for t in data["transfers"])]
 
 
 def _proof_lines(proof: dict[str, Any] | None) -> list[str]:

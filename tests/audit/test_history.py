@@ -19,17 +19,18 @@ def test_the_text_history_tells_the_whole_deal(club: Club, session: Session) -> 
     mine = " ".join(hole_cards(session.table_id, deal_no)[str(me.pk)])
     document = json.loads(history(client_for(me), session, deal_no, "json").content)
     after = document["after"]
+    showdown, settlement = (only(document, kind) for kind in ("ShowdownHeld", "PotSettled"))
     for expected in (f"Deal {deal_no} (game 1) at table {session.table_id}", "Variant guts2",
                      f"seat 0: {me.username} (#{me.pk}) stack 1000", "Antes of 10:",
                      f"{me.username} (#{me.pk}): {mine}; declared in", "Showdown (contested):",
-                     "best hand:", f"Settlement: {document['settlement']['outcome']}",
+                     "best hand:", f"Settlement: {settlement['outcome']}",
                      f"After the deal: pot {after['pot']}, reserve {after['reserve']}",
                      "every dealt card matches"):
         assert expected in text, expected
     assert all(f"shows {' '.join(hand['cards'])}: {hand['value']}" in text
-               for hand in document["showdown"]["hands"])
+               for hand in showdown["hands"])
     assert all(f"-> {t['to']}: {t['amount']} ({t['reason']})" in text
-               for t in document["settlement"]["transfers"])
+               for t in settlement["transfers"])
 
 
 def test_the_json_history_is_canonical_and_complete(club: Club, session: Session) -> None:
@@ -39,11 +40,11 @@ def test_the_json_history_is_canonical_and_complete(club: Club, session: Session
     document = json.loads(response.content)
     canonical = json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
     assert response.content.decode() == canonical
-    assert document["format"] == "guts-deal-history/1"
+    assert document["format"] == "guts-deal-history/2"
     assert (document["deal_no"], document["finished"], document["variant"]) == (deal_no, True, "guts2")
     assert document["before"]["pot"] == 0
-    assert document["after"]["pot"] == document["settlement"]["pot"]
-    assert document["antes"]["paid"] == document["participants"]
+    assert document["after"]["pot"] == only(document, "PotSettled")["pot"]
+    assert only(document, "AntesPosted")["paid"] == document["participants"]
     hands = hole_cards(session.table_id, deal_no)
     assert [hand["cards"] for hand in document["hands"]] == list(hands.values())
     assert document["proof"]["ok"] is True
@@ -54,7 +55,8 @@ def test_the_json_history_is_canonical_and_complete(club: Club, session: Session
 def test_a_live_deal_history_has_no_proof_yet(club: Club, session: Session) -> None:
     deal_no = session.start()
     document = json.loads(history(client_for(club.auditor), session, deal_no, "json").content)
-    assert (document["finished"], document["proof"], document["settlement"]) == (False, None, None)
+    assert (document["finished"], document["proof"]) == (False, None)
+    assert [r["type"] for r in document["results"]] == ["AntesPosted"]
     text = history(client_for(club.auditor), session, deal_no, "text").content.decode()
     assert "the seed stays secret until the deal ends" in text
 
@@ -89,3 +91,10 @@ def test_text_by_accept_header_and_unknown_formats(club: Club, session: Session)
     missing = api.get(f"/api/v1/tables/{session.table_id}/deals/7/history", {"format": "text"})
     assert missing.status_code == 404
     assert json.loads(missing.content)["code"] == "unknown_deal"
+
+
+def only(document: dict, kind: str) -> dict:
+    """The data of the deal's one result of this type (a one-stage game)."""
+    found = [r["data"] for r in document["results"] if r["type"] == kind]
+    assert len(found) == 1, [r["type"] for r in document["results"]]
+    return found[0]

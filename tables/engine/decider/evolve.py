@@ -29,8 +29,16 @@ def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableSt
     return state
 
 
+# What the read models keep of each stage (issue 11 item 7): every result, not the last of each.
+RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded)
+
+
 def evolve(state: TableState, event: ev.Event) -> TableState:
     state = _fold(state, event)
+    if isinstance(event, RESULTS) and state.deal is not None:
+        deal = state.deal
+        result = {"stage": deal.stage, "type": event.type, "data": event.to_json()}
+        state = copy_with(state, deal=copy_with(deal, results=(*deal.results, result)))
     transfers = ev.transfers_of(event)
     if transfers:
         state = apply_transfers(state, transfers)

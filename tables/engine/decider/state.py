@@ -60,6 +60,7 @@ class DealState(NamedTuple):
     board: tuple[str, ...] = ()               # community cards (423-02)
     compared: tuple[str, ...] = ()            # players in a private comparison (D-357-03)
     dealt: int = 0                            # cards taken from the deck so far
+    results: tuple[dict[str, Any], ...] = ()  # every stage's antes, showdown, settlement, leg, award
 
     def position(self, player: str) -> int:
         return self.order.index(player)
