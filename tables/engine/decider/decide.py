@@ -22,6 +22,7 @@ from tables.engine.decider.evolve import evolve
 from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
 from tables.engine.decider.state import Seat, TableState
+from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
 from tables.engine.deck import DeckError
 
@@ -89,8 +90,9 @@ def check_deal(state: TableState, deal_no: int) -> None:
 
 
 def in_cost(state: TableState) -> int:
-    """D-GEN-06: the most declaring "in" can cost in this deal."""
-    return loser_cost(state.pot, terms_of(state.opts))
+    """D-GEN-06: the most declaring "in" can cost in this deal: matching the pot (as capped), and
+    the extra ante the "in" players owe before the next declare (TPO-04)."""
+    return loser_cost(state.pot, terms_of(state.opts)) + owed_by_in_players(state)
 
 
 def declare_choices(state: TableState) -> tuple[str, ...]:

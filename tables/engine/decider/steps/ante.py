@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ledger.accounts import Transfer, pot_account, seat_account
 from tables.engine.decider import events as ev
-from tables.engine.decider.money import rebalance_reserve, terms_of
+from tables.engine.decider.money import affordable, rebalance_reserve, terms_of
 from tables.engine.decider.state import TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 
@@ -34,14 +34,35 @@ def due_before_deal(who: str, state: TableState) -> bool:
     return who in ("every_deal", "went_out_last_deal") or (who == "pot_empty" and state.pot == 0)
 
 
+def owed_by_in_players(state: TableState) -> int:
+    """TPO-04: the antes a player declaring "in" now owes before the next declare (D-GEN-06
+    counts them in what "in" costs)."""
+    deal, opts = state.live, state.opts
+    if deal is None or deal.stage < 1:
+        return 0
+    owed = 0
+    for number, stage in enumerate(state.rules.stages[deal.stage - 1:], start=deal.stage):
+        for index, step in enumerate(stage.steps):
+            if (number == deal.stage and index <= deal.step) or not step.enabled(opts):
+                continue
+            if step.kind == "declare":
+                return owed
+            if step.kind == "ante" and step.param("who", opts) == "in_players":
+                owed += step.param("amount", opts) or opts.get("ante", 1)
+    return owed
+
+
 def run(ctx: Ctx) -> list[ev.Event]:
+    """Everyone due pays the ante; a short "in" player's extra ante (TPO-04) is what he has,
+    unless the table extends credit (D-GEN-06: no stack goes below zero without allow_debt)."""
     state, deal, table = ctx.state, ctx.deal, ctx.state.table_id
-    ante = ctx.params["amount"] or state.opts.get("ante", 1)
-    paid = payers(ctx)
-    transfers = [Transfer(seat_account(table, p), pot_account(table), ante, ctx.params["reason"])
+    ante, terms = ctx.params["amount"] or state.opts.get("ante", 1), terms_of(state.opts)
+    amounts = {p: affordable(ante, state.stack_of(p), terms) for p in payers(ctx)}
+    paid = [p for p, amount in amounts.items() if amount > 0]
+    transfers = [Transfer(seat_account(table, p), pot_account(table), amounts[p], ctx.params["reason"])
                  for p in paid]
-    pot = state.pot + ante * len(paid)
-    transfers += rebalance_reserve(table, pot, state.reserve, terms_of(state.opts))   # RES-01
+    pot = state.pot + sum(amounts.values())
+    transfers += rebalance_reserve(table, pot, state.reserve, terms)                  # RES-01
     sat_out = [s.player for s in state.seats if s.player not in deal.order]           # D-GEN-06
     return [ev.AntesPosted(deal_no=deal.deal_no, due=bool(paid), ante=ante, paid=paid,
                            sat_out=sat_out, transfers=[t.to_json() for t in transfers])]
