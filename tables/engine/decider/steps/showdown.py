@@ -40,20 +40,24 @@ def run(ctx: Ctx) -> list[ev.Event]:
     in_players = deal.in_players()
     rule = params["all_out"]
     ranking, wild = params["ranking"], tuple(params["wild"])
+    shown: tuple[str, ...] = ()
+    board: tuple[str, ...] = deal.board if params["board"] else ()
     if len(in_players) == 1:                                   # G2-11: no need to show
-        reason, shown = "uncontested", ()
+        reason = "uncontested"
     elif in_players:                                           # G2-12
         reason, shown = "contested", in_players
     elif all_out.shows_hands(rule):                            # AO-03..05, 42X-02: everyone shows
         reason, shown = "all_out", deal.order
-        ranking, wild = all_out.judged_by(rule) or (ranking, wild)
+        judged = all_out.judged_by(rule)
+        if judged is not None:                  # 42X-02, D-42X-03: the cards held, not the board
+            (ranking, wild), board = judged, ()
     else:
-        reason, shown = "all_out", ()
+        reason = "all_out"
     options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None else {}
     hands: list[dict[str, Any]] = []
-    winners, losers = list(in_players) if reason == "uncontested" else [], []
+    winners: list[str] = list(in_players) if reason == "uncontested" else []
+    losers: list[str] = []
     if shown:
-        board = deal.board if params["board"] else ()
         cards = [deal.hand_of(p) for p in shown]
         values = [hand_value((*c, *board), ranking, best=params["best"], wild=wild, options=options)
                   for c in cards]
