@@ -1,16 +1,15 @@
 """Deals logged before the program's position was explicit (no StageStarted/StepStarted).
 
 Those logs are Two- and Three-card Guts deals whose position advanced as a side effect of the
-step events. `walk` replays exactly that rule, so an old log folds to the same state as it did
-when it was written; the first StageStarted or StepStarted makes the deal explicit and this
-module steps aside. Nothing new is written this way.
+step events. `walk` replays that rule on today's Guts program, so an old log folds to the same
+state as it did when it was written, and a deal left in progress plays on (the all_out step, which
+the old program lacked, follows the declare: AO-06/AO-07 still happen). The first StageStarted or
+StepStarted makes the deal explicit and this module steps aside. Nothing new is written this way.
 """
 from __future__ import annotations
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState, copy_with
-
-_OLD_PROGRAM = ("ante", "deal", "declare", "showdown", "settle")
 
 
 def walk(state: TableState, event: ev.Event) -> TableState:
@@ -25,9 +24,13 @@ def walk(state: TableState, event: ev.Event) -> TableState:
     if _rewinds(event, deal):                               # AO-06/AO-07: a new declare
         deal = copy_with(deal, step=kinds.index("declare"), choices=(None,) * len(deal.order),
                          forced=None, passing=False, passed=())
-    elif 0 <= deal.step < len(kinds) and _done(kinds[deal.step], event, deal):
-        later = [i for i in range(deal.step + 1, len(kinds)) if kinds[i] in _OLD_PROGRAM]
-        deal = copy_with(deal, step=later[0] if later else len(kinds))
+    else:
+        # The event ends the first step at or after the position it completes: the declare's end
+        # moves to all_out, and a ShowdownHeld passes over all_out to the settle.
+        done = next((i for i in range(max(deal.step, 0), len(kinds)) if _done(kinds[i], event, deal)),
+                    None)
+        if done is not None:
+            deal = copy_with(deal, step=done + 1)
     return copy_with(state, deal=deal)
 
 
