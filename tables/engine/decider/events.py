@@ -13,6 +13,7 @@ by `visibility.secret_keys`; the store seals them, the read side redacts them.
 """
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
@@ -47,8 +48,9 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls: type[E], data: Mapping[str, Any]) -> E:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+    def from_json(cls: builtins.type[E], data: Mapping[str, Any]) -> E:
+        made: E = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        return made
 
 
 # --- the table --------------------------------------------------------------------------------------

@@ -42,8 +42,8 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     transfers = ev.transfers_of(event)
     if transfers:
         state = apply_transfers(state, transfers)
-    deal = state.live
-    if deal is not None and not deal.explicit:
+    live = state.live
+    if live is not None and not live.explicit:
         state = legacy.walk(state, event)
     return state
 
