@@ -38,7 +38,7 @@ class DealSummaryAdmin(ReadOnlyAdmin):
                     "over", "started_at")
     list_filter = ("over", "outcome")
     search_fields = ("table_id",)
-    exclude = ("hands",)           # hole cards: only through the redacting selectors
+    exclude = ("hands", "results")   # hole cards, private comparisons: only through the redacting selectors
 
 
 admin.site.unregister(Event)

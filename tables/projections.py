@@ -74,19 +74,20 @@ class TablesProjector(Projector):
         seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
         snapshots: list[dict[str, Any]] = []           # one per deal boundary, also when rebuilding
         for event in events:
-            previous, state = state, evolve(state, ev.parse(event.type, event.data))
+            typed = ev.parse(event.type, event.data)
+            previous, state = state, evolve(state, typed)
             if event.type in SNAPSHOT_AFTER:
                 snapshots.append({"table_id": table_id, "version": event.version,
                                   "state": state_to_json(state)})
-            if event.type == ev.TABLE_OPENED:
+            if isinstance(typed, ev.TableOpened):
                 opened_at = event.recorded_at
-            elif event.type == ev.PLAYER_SEATED:
-                seated.extend(s for s in state.seats if s.player == event.data["player"])
-            deal_no = event.data.get("deal_no")
+            elif isinstance(typed, ev.PlayerSeated):
+                seated.extend(s for s in state.seats if s.player == typed.player)
+            deal_no = getattr(typed, "deal_no", None)
             if deal_no is None:
                 continue
             row = deals.setdefault(deal_no, _DealRow())
-            _note_deal_event(row, event, previous, players, table_id)
+            _note_deal_event(row, typed, event.recorded_at, previous, players, table_id)
             if state.deal is not None and state.deal.deal_no == deal_no:
                 row.deal = state.deal
         last = events[-1]
@@ -100,20 +101,20 @@ class TablesProjector(Projector):
         cache.put(table_id, Loaded(state, last.version, last.hash))
 
 
-def _note_deal_event(row: _DealRow, event: StoredEvent, previous: TableState,
+def _note_deal_event(row: _DealRow, event: ev.Event, recorded_at: datetime, previous: TableState,
                      players: list[dict[str, Any]], table_id: str) -> None:
-    data = event.data
-    if event.type == ev.DEAL_STARTED:
-        row.created = {"pot_before": previous.pot, "reserve_before": previous.reserve,
-                       "started_at": event.recorded_at}
-        players.extend({"player": p, "table_id": table_id, "deal_no": data["deal_no"],
-                        "started_at": event.recorded_at} for p in data["participants"])
-    elif event.type == ev.POT_SETTLED:
-        row.fields.update(pot_after=data["pot"], reserve_after=data["reserve"])
-    elif event.type == ev.POT_AWARDED:
-        row.fields.update(pot_after=0, reserve_after=0)
-    elif event.type == ev.DEAL_ENDED:
-        row.fields.update(ended_at=event.recorded_at, seed=data.get("seed") or "")
+    match event:
+        case ev.DealStarted():
+            row.created = {"pot_before": previous.pot, "reserve_before": previous.reserve,
+                           "started_at": recorded_at}
+            players.extend({"player": p, "table_id": table_id, "deal_no": event.deal_no,
+                            "started_at": recorded_at} for p in event.participants)
+        case ev.PotSettled():
+            row.fields.update(pot_after=event.pot, reserve_after=event.reserve)
+        case ev.PotAwarded():
+            row.fields.update(pot_after=0, reserve_after=0)
+        case ev.DealEnded():
+            row.fields.update(ended_at=recorded_at, seed=event.seed or "")
 
 
 def _deal_fields(deal: DealState) -> dict[str, Any]:

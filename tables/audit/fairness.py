@@ -29,39 +29,50 @@ from tables.errors import DealNotFinished
 @dataclass(frozen=True, slots=True)
 class DealtCard:
     index: int          # 0 = the top card of the deck, the first card dealt
-    player: str
+    player: str         # the holder; "board" for community cards, "deck" for 42X-03's deck cards
     card: str
+    public: bool = False    # dealt face up, to the board, or turned against a lone "in" player
 
 
 def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[DealtCard]:
-    """Every card dealt, in the order it left the deck.
+    """Every card taken from the deck, in the order it left it.
 
-    A deal step is a run of CardsDealt events, one per player from the dealer's left; each event
-    holds the player's whole hand, so the step's new cards are the hand minus what he held. The
-    program deals them one at a time round the table (program._deal), which is the order here."""
+    A deal step is a run of CardsDealt events, one per recipient from the dealer's left; a face-down
+    event holds the player's whole hand (the new cards are the hand minus what he held), a face-up
+    one only its new cards. The program deals them one at a time round the table
+    (steps/deal.py), which is the order here. Board cards (BoardDealt) and the deck's cards turned
+    against a lone player (DeckCompared) leave the deck in one run each."""
     held: dict[str, int] = {}
-    step: list[tuple[str, list[str]]] = []
-    order: list[tuple[str, str]] = []
+    step: list[tuple[str, list[str], bool]] = []
+    order: list[tuple[str, str, bool]] = []
     for event in events:
-        if event.type != ev.CARDS_DEALT or any(player == event.data["player"] for player, _ in step):
+        data = event.data
+        if event.type != ev.CARDS_DEALT or any(player == data["player"] for player, _, _ in step):
             order += _round_robin(step)
             step = []
         if event.type == ev.CARDS_DEALT:
-            player, cards = event.data["player"], event.data["cards"]
-            step.append((player, cards[held.get(player, 0):]))
-            held[player] = len(cards)
+            player, cards, up = data["player"], data["cards"], data.get("face") == "up"
+            new = cards if up else cards[held.get(player, 0):]
+            step.append((player, new, up))
+            held[player] = held.get(player, 0) + len(new)
+        elif event.type == ev.BOARD_DEALT:
+            order += [("board", card, True) for card in data["cards"]]
+        elif event.type == ev.DECK_COMPARED:
+            order += [("deck", card, True) for card in data["deck_cards"]]
     order += _round_robin(step)
-    return [DealtCard(index, player, card) for index, (player, card) in enumerate(order)]
+    return [DealtCard(index, player, card, public) for index, (player, card, public) in enumerate(order)]
 
 
-def _round_robin(step: list[tuple[str, list[str]]]) -> list[tuple[str, str]]:
-    rounds = max((len(cards) for _, cards in step), default=0)
-    return [(player, cards[r]) for r in range(rounds) for player, cards in step if r < len(cards)]
+def _round_robin(step: list[tuple[str, list[str], bool]]) -> list[tuple[str, str, bool]]:
+    rounds = max((len(cards) for _, cards, _ in step), default=0)
+    return [(player, cards[r], up) for r in range(rounds) for player, cards, up in step if r < len(cards)]
 
 
 def visible_hands(events: tuple[StoredEvent, ...], viewer: Viewer, *, deal_over: bool) -> set[str]:
-    """The players whose dealt cards this viewer may see (per the engine's redact_event)."""
-    return {event.data["player"] for event in events if event.type == ev.CARDS_DEALT
+    """The players whose face-down cards this viewer may see (per the engine's redact_event; a
+    face-up event shows only its own cards, which `DealtCard.public` covers)."""
+    return {event.data["player"] for event in events
+            if event.type == ev.CARDS_DEALT and event.data.get("face") != "up"
             and redact_event(event.type, event.data, viewer, deal_over=deal_over)["cards"] is not None}
 
 
@@ -85,13 +96,14 @@ def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         return {**common, "provable": False, "ok": None, "commitment_ok": None, "deck": None,
                 "reason": "This table was opened with a stacked deck (tests and demos): the card "
                           "order was chosen, not shuffled from a seed, so there is nothing to prove.",
-                "dealt": [_dealt_json(card, None, None, card.player in seen) for card in dealt]}
+                "dealt": [_dealt_json(card, None, None, card.public or card.player in seen)
+                          for card in dealt]}
     proof = verify_deal(ended["seed"], started["commitment"], [card.card for card in dealt], pack)
     everything = viewer.role == "auditor"
     return {**common, "provable": True, "ok": proof.ok, "commitment_ok": proof.commitment_ok,
             "reason": None,
             "deck": [str(card) for card in shuffled_deck(ended["seed"], pack)] if everything else None,
-            "dealt": [_dealt_json(card, str(expected), match, card.player in seen)
+            "dealt": [_dealt_json(card, str(expected), match, card.public or card.player in seen)
                       for card, expected, match in zip(dealt, proof.expected, proof.matches, strict=True)]}
 
 
