@@ -14,7 +14,7 @@ from typing import Any
 
 from tables.engine.decider import events as ev
 from tables.engine.decider import legacy
-from tables.engine.decider.state import DealState, Seat, TableState, copy_with, initial_state
+from tables.engine.decider.state import DealState, Seat, TableState, copy_with, initial_state, with_seats
 from tables.engine.decider.steps import KINDS, Fold
 from tables.engine.decider.variants import get_variant
 
@@ -64,9 +64,9 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
         case ev.TableClosed():
             return copy_with(state, status="closed", seats=(), game_open=False)
         case ev.PlayerSatOut():
-            return with_seats(state, {event.player}, {"sitting_out": True})
+            return with_seats(state, {event.player}, sitting_out=True)
         case ev.PlayerSatIn():
-            return with_seats(state, {event.player}, {"sitting_out": False, "timeouts": 0})
+            return with_seats(state, {event.player}, sitting_out=False, timeouts=0)
         case ev.DealStarted():
             return _deal_started(state, event)
         case ev.StageStarted():
@@ -129,7 +129,3 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
                       for s in seats)
     return copy_with(state, seats=seats, pot=pot, reserve=reserve)
 
-
-def with_seats(state: TableState, players: set[str], changes: Mapping[str, Any]) -> TableState:
-    return copy_with(state, seats=tuple(copy_with(s, **changes) if s.player in players else s
-                                        for s in state.seats))

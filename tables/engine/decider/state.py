@@ -139,6 +139,12 @@ def copy_with(value: T, **changes: Any) -> T:
     return replaced
 
 
+def with_seats(state: TableState, players: set[str], **changes: Any) -> TableState:
+    """The state with these players' seats changed."""
+    return state._replace(seats=tuple(s._replace(**changes) if s.player in players else s
+                                      for s in state.seats))
+
+
 def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`values` with the item at `index` replaced (per-player tuples aligned with the order)."""
     return (*values[:index], value, *values[index + 1:])

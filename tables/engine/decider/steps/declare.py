@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tables.engine.decider import events as ev
-from tables.engine.decider.state import DealState, Seat, TableState, copy_with
+from tables.engine.decider.state import DealState, TableState, copy_with, with_seats
 from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline
 
 MODES = ("sequential", "simultaneous")
@@ -56,10 +56,6 @@ def _set_choices(deal: DealState, choices: Mapping[str, str]) -> tuple[str | Non
     return tuple(choices.get(p, c) for p, c in zip(deal.order, deal.choices, strict=True))
 
 
-def with_seats(state: TableState, players: set[str], change: Any) -> TableState:
-    return state._replace(seats=tuple(change(s) if s.player in players else s for s in state.seats))
-
-
 def fold_opened(state: TableState, e: ev.DeclareOpened) -> TableState:
     return state.with_deal(awaiting=tuple(e.players), deadline=e.deadline,
                            sealed=e.mode == "simultaneous")
@@ -69,7 +65,7 @@ def fold_declared(state: TableState, e: ev.Declared) -> TableState:
     deal = state.deal
     assert deal is not None
     if not e.forced:
-        state = with_seats(state, {e.player}, lambda s: copy_with(s, timeouts=0))
+        state = with_seats(state, {e.player}, timeouts=0)
     return state.with_deal(choices=_set_choices(deal, {e.player: e.choice}),
                            awaiting=tuple(p for p in deal.awaiting if p != e.player),
                            forced=e.player if e.forced else deal.forced)
@@ -79,10 +75,8 @@ def fold_timed_out(state: TableState, e: ev.DeclareTimedOut) -> TableState:
     deal = state.deal
     assert deal is not None
 
-    def counted(seat: Seat) -> Seat:
-        return copy_with(seat, timeouts=seat.timeouts + 1)
-
-    state = with_seats(state, set(e.players), counted)
+    state = state._replace(seats=tuple(copy_with(s, timeouts=s.timeouts + 1) if s.player in e.players
+                                       else s for s in state.seats))
     return state.with_deal(choices=_set_choices(deal, dict.fromkeys(e.players, e.effect)),
                            awaiting=tuple(p for p in deal.awaiting if p not in e.players),
                            timed_out=(*deal.timed_out, *e.players), deadline=None)
