@@ -7,10 +7,14 @@ by an event on the player's stream `player-<id>` (DESIGN §2.4). Refusals are do
 Deposits and withdrawals on one bankroll take its lock (`lock_bankroll`) before reading the stream
 version, so they queue instead of clashing: 50 concurrent deposits to one player all land. The
 retry on a version clash remains for table commands, which move a bankroll without that lock.
+
+Both answer with what they did (`CashierResult`): the event and the bankroll after it, as the
+append's balance projection left it, so the API reads neither again.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -22,13 +26,29 @@ from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, InvalidInput, Overdraft, UsernameTaken
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
 from ledger.selectors import player_get, player_stream
-from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, lock_and_read_head
+from ledger.store import (
+    ConcurrencyError,
+    NewEvent,
+    StoredEvent,
+    StreamWrite,
+    append,
+    append_with_balances,
+    lock_and_read_head,
+)
 
 MAX_CASHIER_AMOUNT = 10**12       # one cashier operation; far above any real deposit
 MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then gives up
 BANKROLL_LOCK_CLASS = 0x62616E6B  # "bank": first key of the per-bankroll advisory locks
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CashierResult:
+    """What a deposit or withdrawal did: the event it appended and the bankroll after it."""
+
+    event: StoredEvent
+    balance: int
 
 
 def player_create(*, username: str, password: str, display_name: str = "",
@@ -54,13 +74,13 @@ def player_create(*, username: str, password: str, display_name: str = "",
 
 
 def cashier_deposit(*, player_id: int, amount: int, note: str = "",
-                    meta: Mapping[str, Any] | None = None) -> StoredEvent:
+                    meta: Mapping[str, Any] | None = None) -> CashierResult:
     """Chips come in from the outside world: cashier -> player:<id>, event `DepositMade`."""
     check_amount(amount)
     player_get(player_id=player_id)
     transfer = Transfer(CASHIER, player_account(player_id), amount, "deposit", UNIT_CHIPS)
 
-    def attempt() -> StoredEvent:
+    def attempt() -> CashierResult:
         version = lock_bankroll_and_read_version(player_id)
         return _append_one(player_id, version, "DepositMade", transfer, note, meta)
 
@@ -68,7 +88,7 @@ def cashier_deposit(*, player_id: int, amount: int, note: str = "",
 
 
 def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
-                     meta: Mapping[str, Any] | None = None) -> StoredEvent:
+                     meta: Mapping[str, Any] | None = None) -> CashierResult:
     """Chips go out to the outside world: player:<id> -> cashier, event `WithdrawalMade`.
 
     Never overdraws: the balance is checked in the append's transaction after reading the stream
@@ -80,7 +100,7 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
     account = player_account(player_id)
     transfer = Transfer(account, CASHIER, amount, "withdrawal", UNIT_CHIPS)
 
-    def attempt() -> StoredEvent:
+    def attempt() -> CashierResult:
         version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
         held = balance(account, UNIT_CHIPS)
         if held < amount:
@@ -115,15 +135,17 @@ def lock_bankroll_and_read_version(player_id: int) -> int:
 
 
 def _append_one(player_id: int, version: int, event_type: str, transfer: Transfer, note: str,
-                meta: Mapping[str, Any] | None) -> StoredEvent:
+                meta: Mapping[str, Any] | None) -> CashierResult:
     data = {"player_id": player_id, "amount": transfer.amount, "note": note,
             "transfers": [transfer.to_json()]}
     try:
-        [stored] = append([StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
-                          meta=meta, savepoint=False)      # `_with_retries` retries the whole attempt
+        appended = append_with_balances(
+            [StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
+            meta=meta, savepoint=False)      # `_with_retries` retries the whole attempt
     except InsufficientFunds as exc:
         raise Overdraft(str(exc)) from exc
-    return stored
+    [stored] = appended.events
+    return CashierResult(stored, appended.balances[(player_account(player_id), UNIT_CHIPS)])
 
 
 def _with_retries(attempt: Callable[[], T]) -> T:
@@ -136,4 +158,3 @@ def _with_retries(attempt: Callable[[], T]) -> T:
             continue
     raise ConcurrencyConflict(
         f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.")
-

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 import psycopg.sql
@@ -33,6 +33,15 @@ EventRow = tuple[str, int, str, str, str, datetime, str, str]   # stream .. hash
 # account, unit, signed amount, position, stream, event type, recorded_at, counterparty, reason
 Move = tuple[str, str, int, int, str, str, datetime, str, str]
 Overdraft = tuple[str, str, int, int]   # account, unit, amount (negative), balance_after
+Balances = dict[tuple[str, str], int]   # (account, unit) -> balance
+
+
+class Applied(NamedTuple):
+    """What `apply_moves` did: the outgoing moves that left their account below zero, in order,
+    and the balance each moved account was left with."""
+
+    overdrafts: list[Overdraft]
+    balances: Balances
 
 
 def on_postgres() -> bool:
@@ -148,33 +157,39 @@ def save_checkpoints(positions: dict[str, int]) -> None:
                         [item for pair in positions.items() for item in pair])
 
 
-def apply_moves(moves: Sequence[Move]) -> Callable[[], list[Overdraft]]:
+def apply_moves(moves: Sequence[Move]) -> Callable[[], Applied]:
     """Add signed `moves` to AccountBalance and write one AccountEntry each, in order.
 
-    Returns a function that gives the outgoing moves that left their account below zero, in
-    order, as (account, unit, amount, balance_after), for the caller to hold against the debt
-    policy: call it after the pipeline the statement was sent in (if any) has synced, so that
-    the balances, the other projections and the checkpoints travel in one round trip.
+    Returns a function that gives what it did (`Applied`): the outgoing moves that left their
+    account below zero, for the caller to hold against the debt policy, and the new balances of
+    the moved accounts, which the append hands back to its caller (a cashier answers with them
+    instead of reading them again). Call it after the pipeline the statement was sent in (if any)
+    has synced, so that the balances, the other projections and the checkpoints travel in one
+    round trip.
     On PostgreSQL this is one statement, the moves passed as one JSON array (psycopg dumps big
     arrays element by element in Python; json.dumps is C): the balances are upserted with each
     account's net change, and each entry's balance_after is the new balance minus the changes
     that follow it in the batch.
     """
     if not moves:
-        return list
+        return lambda: Applied([], {})
     if on_postgres():
         connection.ensure_connection()
         cur = psycopg.Cursor(connection.connection)
         cur.execute(APPLY_MOVES, [json.dumps(moves, default=_iso_default)])
 
-        def overdrafts() -> list[Overdraft]:
+        def applied() -> Applied:
             with cur:
-                return cur.fetchall()
-        return overdrafts
+                rows = cur.fetchall()
+            return Applied([(account, unit, amount, balance) for account, unit, amount, balance in rows
+                            if amount is not None],
+                           {(account, unit): balance for account, unit, amount, balance in rows
+                            if amount is None})
+        return applied
     return _sqlite_apply_moves(moves)
 
 
-def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], list[Overdraft]]:
+def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], Applied]:
     changes: dict[tuple[str, str], int] = {}
     for account, unit, amount, *_ in moves:
         changes[(account, unit)] = changes.get((account, unit), 0) + amount
@@ -192,7 +207,7 @@ def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], list[Overdraft]]:
             params = [value for row in chunk for value in _sqlite_row(row, 5)]
             cur.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
                         f"VALUES {', '.join([placeholder] * len(chunk))}", params)
-    return lambda: overdrafts
+    return lambda: Applied(overdrafts, running)
 
 
 def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
@@ -256,9 +271,12 @@ WITH moves AS (
 ), inserted AS (
     INSERT INTO ledger_accountentry ({ENTRY_COLUMNS})
     SELECT {ENTRY_COLUMNS} FROM entries ORDER BY ord
-)
-SELECT account, unit, amount, balance_after FROM entries
-WHERE amount < 0 AND balance_after < 0 ORDER BY ord
+)   -- the overdrafts in order, then each moved account's new balance (amount NULL)
+SELECT account, unit, amount, balance_after FROM (
+    SELECT account, unit, amount, balance_after, ord FROM entries WHERE amount < 0 AND balance_after < 0
+    UNION ALL
+    SELECT account, unit, NULL, balance, NULL FROM balances
+) AS answer ORDER BY ord
 """
 
 

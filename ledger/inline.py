@@ -11,9 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ledger.dbapi import Balances
     from ledger.store import StoredEvent
 
-InlineRunner = Callable[[Sequence["StoredEvent"]], None]
+# Applies the events; returns the balances they left on the accounts they moved.
+InlineRunner = Callable[[Sequence["StoredEvent"]], "Balances"]
 
 _runner: InlineRunner | None = None
 
@@ -24,8 +26,9 @@ def set_inline_runner(runner: InlineRunner) -> None:
     _runner = runner
 
 
-def run_inline(events: Sequence[StoredEvent]) -> None:
-    """Apply freshly appended events to the inline projections; called by `store.append`."""
+def run_inline(events: Sequence[StoredEvent]) -> Balances:
+    """Apply freshly appended events to the inline projections; called by `store.append`.
+    Returns the balances the events left on the accounts they moved."""
     if _runner is None:
         raise RuntimeError("no inline projection runner: the ledger app's ready() sets one")
-    _runner(events)
+    return _runner(events)

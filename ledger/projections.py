@@ -30,11 +30,13 @@ from django.db import connection, models, transaction
 
 from ledger import dbapi, registry, store
 from ledger.accounts import UNIT_CHIPS
+from ledger.dbapi import Balances
 from ledger.models import AccountBalance, AccountEntry, ProjectionCheckpoint
 from ledger.money import InsufficientFunds, may_go_negative
 from ledger.store import StoredEvent
 
-Deferred = Callable[[], None]     # work left for after a batch's statements reached the database
+# Work left for after a batch's statements reached the database; it may report balances.
+Deferred = Callable[[], Balances | None]
 
 REBUILD_BATCH = 5000
 
@@ -55,7 +57,9 @@ class Projector(ABC):
     def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> Deferred | None:
         """Apply events (already filtered by `wants`) in position order. May return a check to run
         once the batch's statements have reached the database (they are sent together: one round
-        trip for every projector and the checkpoints); the check may raise to roll back."""
+        trip for every projector and the checkpoints); the check may raise to roll back, and may
+        return the balances the batch left on the accounts it moved (the balance projector does:
+        the append hands them to its caller, so nobody reads them again)."""
 
     def reset(self) -> None:
         """Drop everything this projector built."""
@@ -96,11 +100,12 @@ def registered_projectors() -> list[Projector]:
     return list(_projectors.values())
 
 
-def run_inline(events: Sequence[StoredEvent]) -> None:
+def run_inline(events: Sequence[StoredEvent]) -> Balances:
     """Apply freshly appended events to every projector; called by append inside its transaction.
 
     Every projector's writes and the checkpoints go to the database in one pipeline (one round
-    trip on PostgreSQL); the projectors' deferred checks (the debt policy) run once it has synced."""
+    trip on PostgreSQL); the projectors' deferred checks (the debt policy) run once it has synced.
+    Returns the balances the events left on the accounts they moved."""
     advanced: dict[str, int] = {}
     checks: list[Deferred] = []
     with dbapi.pipeline():
@@ -112,8 +117,10 @@ def run_inline(events: Sequence[StoredEvent]) -> None:
                     checks.append(check)
                 advanced[projector.name] = wanted[-1].position
         dbapi.save_checkpoints(advanced)
+    balances: Balances = {}
     for check in checks:
-        check()
+        balances.update(check() or {})
+    return balances
 
 
 def checkpoint(name: str) -> int:
@@ -202,9 +209,10 @@ class BalanceProjector(Projector):
     """AccountBalance (one row per account and unit) and AccountEntry (statement lines).
 
     Each transfer is two moves (out of the source, into the target); `dbapi.apply_moves` applies a
-    whole batch at once. When live, a move that leaves an account below zero that may not go
-    negative raises InsufficientFunds, which rolls back the append. Stored transfers were validated
-    when appended, so replay reads them without re-validating.
+    whole batch at once and reports the moved accounts' new balances. When live, a move that
+    leaves an account below zero that may not go negative raises InsufficientFunds, which rolls
+    back the append. Stored transfers were validated when appended, so replay reads them without
+    re-validating.
     """
 
     name = "ledger.balances"
@@ -228,10 +236,12 @@ class BalanceProjector(Projector):
                 unit, reason = transfer.get("unit", UNIT_CHIPS), transfer["reason"]
                 moves.append((source, unit, -amount, *where, target, reason))
                 moves.append((target, unit, amount, *where, source, reason))
-        overdrafts = dbapi.apply_moves(moves)
+        applied = dbapi.apply_moves(moves)
 
-        def hold_to_policy() -> None:
-            for account, unit, amount, balance_after in overdrafts():
+        def hold_to_policy() -> Balances:
+            overdrafts, balances = applied()
+            for account, unit, amount, balance_after in overdrafts:
                 if live and not may_go_negative(account):
                     raise InsufficientFunds(account, unit, balance_after - amount, -amount)
+            return balances
         return hold_to_policy

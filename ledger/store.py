@@ -51,6 +51,7 @@ from django.utils import timezone
 
 from ledger import dbapi, inline, notify, registry
 from ledger.accounts import InvalidTransfer, transfers_of
+from ledger.dbapi import Balances
 from ledger.hashing import (
     GENESIS_HASH,
     SALT_KEY,
@@ -134,26 +135,42 @@ class _Prepared:
 # --- append ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """What an append wrote: the stored events in order, and the balance each account they moved
+    chips on was left with, `(account, unit) -> balance`, as the inline projection computed it in
+    the append's transaction (so a command can answer with it without reading it again)."""
+
+    events: list[StoredEvent]
+    balances: Balances
+
+
 def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None,
            savepoint: bool = True) -> list[StoredEvent]:
     """Append to one or several streams in ONE transaction, checking each expected version.
 
     Joins the caller's transaction.atomic block if there is one, runs the inline projectors in the
-    same transaction and returns the stored events in order. Nested, it takes a savepoint, so a
-    failed append leaves the caller's transaction usable; a caller that retries its whole
-    transaction anyway (the command services) passes `savepoint=False` and saves the two
-    SAVEPOINT/RELEASE round trips.
+    same transaction and returns the stored events in order (`append_with_balances` also returns
+    the balances they left). Nested, it takes a savepoint, so a failed append leaves the caller's
+    transaction usable; a caller that retries its whole transaction anyway (the command services)
+    passes `savepoint=False` and saves the two SAVEPOINT/RELEASE round trips.
     Invalid events (floats, bad transfers, ...) raise before anything touches the database.
     """
+    return append_with_balances(writes, meta=meta, savepoint=savepoint).events
+
+
+def append_with_balances(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None,
+                         savepoint: bool = True) -> Appended:
+    """`append`, returning the stored events and the balances they left on the accounts they moved."""
     prepared = _prepare(writes, meta or {})
     with transaction.atomic(savepoint=savepoint):
         stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
         if stored is None:
             stored = _append_after_reading_heads(writes, prepared)
-        inline.run_inline(stored)
+        balances = inline.run_inline(stored)
         _remember_on_commit(stored)
         notify.publish_on_commit({event.stream for event in stored})
-    return stored
+    return Appended(stored, balances)
 
 
 def _append_after_reading_heads(writes: Sequence[StreamWrite],

@@ -27,9 +27,14 @@ from ledger.api.serializers import (
     PlayerIdField,
     PlayerOutputSerializer,
 )
-from ledger.cashier import MAX_CASHIER_AMOUNT, cashier_deposit, cashier_withdraw, player_create
+from ledger.cashier import (
+    MAX_CASHIER_AMOUNT,
+    CashierResult,
+    cashier_deposit,
+    cashier_withdraw,
+    player_create,
+)
 from ledger.selectors import player_balance, player_get, player_list, player_statement
-from ledger.store import StoredEvent
 
 RETRY_AFTER_HEADER = OpenApiParameter(
     "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429],
@@ -229,10 +234,12 @@ class CashierInputSerializer(serializers.Serializer):
         ref_name = "CashierOperationInput"
 
 
-def cashier_response(*, player_id: int, event: StoredEvent) -> Response:
+def cashier_response(*, player_id: int, result: CashierResult) -> Response:
+    """201 with the event and the bankroll the command returned: nothing is read again."""
+    event = result.event
     body = {
         "player_id": player_id, "amount": event.data["amount"], "note": event.data["note"],
-        "balance": player_balance(player_id=player_id).balance,
+        "balance": result.balance,
         "event": {"position": event.position, "stream": event.stream, "version": event.version,
                   "type": event.type},
     }
@@ -265,9 +272,9 @@ class DepositApi(APIView):
     @idempotent
     def post(self, request: Request, player_id: int) -> Response:
         data = validated(CashierInputSerializer, request)
-        event = cashier_deposit(player_id=player_id, amount=data["amount"], note=data["note"],
+        result = cashier_deposit(player_id=player_id, amount=data["amount"], note=data["note"],
                                 meta=request_meta(request))
-        return cashier_response(player_id=player_id, event=event)
+        return cashier_response(player_id=player_id, result=result)
 
 
 class WithdrawalApi(APIView):
@@ -287,9 +294,9 @@ class WithdrawalApi(APIView):
     @idempotent
     def post(self, request: Request, player_id: int) -> Response:
         data = validated(CashierInputSerializer, request)
-        event = cashier_withdraw(player_id=player_id, amount=data["amount"], note=data["note"],
+        result = cashier_withdraw(player_id=player_id, amount=data["amount"], note=data["note"],
                                  meta=request_meta(request))
-        return cashier_response(player_id=player_id, event=event)
+        return cashier_response(player_id=player_id, result=result)
 
 
 class BalanceApi(APIView):

@@ -55,7 +55,7 @@ def test_a_database_outage_is_503_not_stored_and_the_retry_lands(
         raise outage
 
     with monkeypatch.context() as patched:
-        patched.setattr(ledger.cashier, "append", append)
+        patched.setattr(ledger.cashier, "append_with_balances", append)
         failed = post_json(admin_api, deposits_url(player.pk), {"amount": 25}, **key)
     assert (failed.status_code, failed.json()["code"]) == (503, "service_unavailable")
     assert failed["Retry-After"] == "1"

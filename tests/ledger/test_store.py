@@ -6,17 +6,19 @@ import pytest
 from ledger.accounts import InvalidTransfer
 from ledger.hashing import GENESIS_HASH, InvalidEventData
 from ledger.models import AppendOnlyError, Event
+from ledger.money import CASHIER, balance, player_account
 from ledger.store import (
     ConcurrencyError,
     InvalidAppend,
     NewEvent,
     StreamWrite,
     append,
+    append_with_balances,
     read_all,
     read_stream,
     stream_version,
 )
-from tests.ledger.conftest import deposit_event, unique
+from tests.ledger.conftest import deposit_event, unique, withdraw_event
 
 pytestmark = pytest.mark.django_db
 
@@ -181,6 +183,19 @@ def test_a_failed_nested_append_leaves_the_callers_transaction_usable() -> None:
             append([StreamWrite(stream, 0, [NewEvent("B", {})])])
         append([StreamWrite(stream, 1, [NewEvent("C", {})])])
     assert [e.type for e in read_stream(stream)] == ["A", "C"]
+
+
+def test_append_with_balances_returns_the_balances_the_append_left() -> None:
+    """What the balance projection computed in the append's transaction: every account moved."""
+    alice, bob = unique("alice"), unique("bob")
+    append([StreamWrite(unique("s"), 0, [deposit_event(alice, 70)])])
+    appended = append_with_balances([StreamWrite(unique("s"), 0, [
+        deposit_event(alice, 30), deposit_event(bob, 5), withdraw_event(alice, 40)])])
+    assert [e.type for e in appended.events] == ["DepositMade", "DepositMade", "WithdrawalMade"]
+    assert appended.balances[(player_account(alice), "chips")] == 60 == balance(player_account(alice))
+    assert appended.balances[(player_account(bob), "chips")] == 5
+    assert appended.balances[(CASHIER, "chips")] == balance(CASHIER)
+    assert append_with_balances([StreamWrite(unique("s"), 0, [NewEvent("A", {})])]).balances == {}
 
 
 def test_model_refuses_save_and_delete() -> None:
