@@ -11,9 +11,17 @@ the record exists exactly when the request's events do:
 - a retry while the first request is still running is 409 `idempotency_in_progress`.
   On PostgreSQL the first request holds a transaction-level advisory lock on (caller, key);
   on SQLite writers serialise at BEGIN IMMEDIATE, so a retry waits and then replays.
-- a finished key is looked up before any lock is taken, so retries sent together after the first
-  answer was stored all replay it; only a key with no stored answer takes the lock (and re-reads
-  under it: the first may have committed in between).
+- a finished key replays whether or not its lock is free, so retries sent together after the
+  first answer was stored all replay it: the request tries the lock and then reads the key's
+  record (in that order, so the read sees whatever the previous holder committed; on PostgreSQL
+  both travel with the transaction's BEGIN in one round trip), and only a key with no record
+  needs the lock.
+
+The record rides in the command's own transaction, with no savepoint of its own around the view
+(a SAVEPOINT and its RELEASE are two more round trips on PostgreSQL): a success commits with its
+record. An error answer must not keep its effects, so its transaction rolls back; the answer is
+then stored in a second, short transaction that claims the key again (and, should another request
+with the key have run in between, answers as that one's retry would).
 
 The replay carries the first answer's ETag, Location and Content-Type. Transient answers are never
 stored, so a retry with their key runs the request again: any 5xx (503 `service_unavailable` when
@@ -32,6 +40,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import psycopg.sql
 from django.conf import settings
 from django.db import connection, transaction
 from django.http.request import RawPostDataException
@@ -43,6 +52,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, Problem
 from guts_backend.models import IdempotencyRecord
+from ledger import dbapi
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -79,22 +89,22 @@ def idempotent(post: PostHandler) -> PostHandler:
             return post(view, request, *args, **kwargs)
         fingerprint = request_fingerprint(request)
         caller_id = request.user.pk
-        record = _stored(caller_id, key)        # a finished key replays without the lock
-        if record is not None:
-            return _replay(record, fingerprint)
-        with transaction.atomic():
-            check_not_in_progress(caller_id=caller_id, key=key)
-            record = _stored(caller_id, key)    # the first may have finished since the read above
-            if record is not None:
-                return _replay(record, fingerprint)
+        with transaction.atomic():              # the command's transaction: no savepoint inside
+            replay = _claim(caller_id, key, fingerprint)
+            if replay is not None:
+                return replay
             response = _first_answer(view, post, request, args, kwargs)
-            if is_transient(response):
-                transaction.set_rollback(True)  # no record: a retry with this key runs again
+            if response.status_code < 400:
+                _store(caller_id, key, fingerprint, request, response)
                 return response
-            IdempotencyRecord.objects.create(
-                caller_id=caller_id, key=key, request_hash=fingerprint, method=request.method,
-                path=request.get_full_path()[:2048], status_code=response.status_code,
-                body=_json_value(response.data), headers=_headers_to_store(response))
+            transaction.set_rollback(True)      # an error keeps no effects
+        if is_transient(response):
+            return response                     # no record: a retry with this key runs again
+        with transaction.atomic():              # store the error in a transaction of its own
+            replay = _claim(caller_id, key, fingerprint)
+            if replay is not None:              # another request with the key ran meanwhile
+                return replay
+            _store(caller_id, key, fingerprint, request, response)
         return response
 
     return extend_schema(parameters=[IDEMPOTENCY_KEY_HEADER])(wrapper)
@@ -156,41 +166,72 @@ def is_transient(response: Response) -> bool:
     return isinstance(data, dict) and data.get("code") in TRANSIENT_CODES
 
 
-def check_not_in_progress(*, caller_id: int, key: str) -> None:
-    """Take the (caller, key) transaction lock, or 409 if another transaction holds it.
-
-    Must run inside a transaction; the lock is released at its commit or rollback.
-    """
-    if not try_lock_key(caller_id=caller_id, key=key):
-        raise Problem("idempotency_in_progress",
-                      f"A request with this {HEADER} is still being processed; retry later.")
-
-
 def try_lock_key(*, caller_id: int, key: str) -> bool:
-    """pg_try_advisory_xact_lock on (caller, key); always True where writers already serialise."""
+    """pg_try_advisory_xact_lock on (caller, key); always True where writers already serialise.
+
+    Must run inside a transaction; the lock is released at its commit or rollback. (A request
+    takes it with `_lock_and_read`; this is the same lock, on its own.)
+    """
     if connection.vendor != "postgresql":
         return True
-    digest = hashlib.sha256(f"{caller_id}\n{key}".encode()).digest()
-    lock_id = int.from_bytes(digest[:4], "big", signed=True)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [_ADVISORY_LOCK_CLASS, lock_id])
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", _lock_of(caller_id, key))
         return bool(cursor.fetchone()[0])
+
+
+def _lock_of(caller_id: int, key: str) -> list[int]:
+    """The (caller, key) advisory lock: our lock class and 32 bits of a hash of both."""
+    digest = hashlib.sha256(f"{caller_id}\n{key}".encode()).digest()
+    return [_ADVISORY_LOCK_CLASS, int.from_bytes(digest[:4], "big", signed=True)]
+
+
+def _claim(caller_id: int, key: str, fingerprint: str) -> Response | None:
+    """Inside a transaction: make the key this request's, or answer for it. The replay of the
+    key's record if it has one (422 if that was a different request); 409 if another request
+    holds the key; None once the key's lock is held and nothing is stored yet."""
+    locked, record = _lock_and_read(caller_id, key)
+    if record is not None:
+        return _replay(record, fingerprint)
+    if not locked:
+        raise Problem("idempotency_in_progress",
+                      f"A request with this {HEADER} is still being processed; retry later.")
+    return None
+
+
+def _lock_and_read(caller_id: int, key: str) -> tuple[bool, IdempotencyRecord | None]:
+    """Try the (caller, key) lock, then read the key's record with a snapshot taken after it.
+    PostgreSQL: guts_idempotency_claim() (migration 0006), in one round trip with the
+    transaction's BEGIN. Elsewhere writers serialise at BEGIN: no lock to take."""
+    if connection.vendor != "postgresql":
+        return True, _stored(caller_id, key)
+    query = psycopg.sql.SQL("SELECT * FROM guts_idempotency_claim({}, {}, {}, {})").format(
+        *map(psycopg.sql.Literal, [*_lock_of(caller_id, key), caller_id, key]))
+    locked, request_hash, status_code, body, headers = dbapi.first_statement(query)
+    if request_hash is None:
+        return locked == "true", None
+    record = IdempotencyRecord(caller_id=caller_id, key=key, request_hash=request_hash,
+                               status_code=int(status_code), headers=json.loads(headers),
+                               body=None if body is None else json.loads(body))
+    return locked == "true", record
 
 
 def _first_answer(view: APIView, post: PostHandler, request: Request, args: tuple[Any, ...],
                   kwargs: dict[str, Any]) -> Response:
-    """Run the view in a savepoint; an error answer rolls its effects back and is stored too."""
+    """Run the view in the caller's transaction (no savepoint): its answer, errors included."""
     try:
-        with transaction.atomic():
-            response = post(view, request, *args, **kwargs)
-            if response.status_code >= 400:
-                transaction.set_rollback(True)
+        return post(view, request, *args, **kwargs)
     except Exception as exc:
         # DRF's handler turns known errors into problem responses (a database outage into a 503,
         # which the caller does not store) and re-raises the rest (500s), which roll the whole
         # transaction back so nothing is stored.
-        response = view.handle_exception(exc)
-    return response
+        return view.handle_exception(exc)
+
+
+def _store(caller_id: int, key: str, fingerprint: str, request: Request, response: Response) -> None:
+    IdempotencyRecord.objects.create(
+        caller_id=caller_id, key=key, request_hash=fingerprint, method=request.method,
+        path=request.get_full_path()[:2048], status_code=response.status_code,
+        body=_json_value(response.data), headers=_headers_to_store(response))
 
 
 def _stored(caller_id: int, key: str) -> IdempotencyRecord | None:

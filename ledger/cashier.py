@@ -14,12 +14,13 @@ append's balance projection left it, so the API reads neither again.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
@@ -149,12 +150,27 @@ def _append_one(player_id: int, version: int, event_type: str, transfer: Transfe
 
 
 def _with_retries(attempt: Callable[[], T]) -> T:
-    """Run `attempt` in a savepoint; on a version clash reload and retry, then ConcurrencyConflict."""
+    """Run `attempt` in a transaction; on a version clash reload and retry, then ConcurrencyConflict.
+
+    Each attempt is a transaction of its own, unless the caller has one open (an Idempotency-Key
+    request, whose record rides in it): then the attempts run in it, without a savepoint. A clash
+    is found before anything is written and leaves that transaction usable (`store.append`), so the
+    next attempt re-reads and appends in it; a clash it cannot get past (a newer transaction wrote
+    the head, or the unique key refused the insert: `actual` unknown) ends the retries at once,
+    and the caller's transaction rolls back.
+    """
     for _ in range(MAX_APPEND_ATTEMPTS):
         try:
-            with transaction.atomic():
+            with _attempt_transaction():
                 return attempt()
-        except ConcurrencyError:
-            continue
+        except ConcurrencyError as clash:
+            if connection.in_atomic_block and clash.actual is None:
+                break
     raise ConcurrencyConflict(
         f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.")
+
+
+def _attempt_transaction() -> AbstractContextManager[Any]:
+    """A transaction of the attempt's own, or none inside the caller's (no SAVEPOINT round trips)."""
+    return nullcontext() if connection.in_atomic_block else transaction.atomic()
+

@@ -90,7 +90,8 @@ def first_statement(query: psycopg.sql.Composable) -> tuple[Any, ...]:
     psycopg sends BEGIN on its own before the first statement of a transaction and waits for it.
     Here "BEGIN; <query>" goes as one simple-protocol message (parameters inlined as literals);
     psycopg reads the server's transaction status afterwards, so it sends no BEGIN of its own and
-    COMMIT/ROLLBACK work as usual. Inside a started transaction it is a plain statement."""
+    COMMIT/ROLLBACK work as usual; the values come back as text (NULL as None), so queries cast
+    what they return to text. Inside a started transaction it is a plain statement."""
     connection.ensure_connection()
     raw = connection.connection
     if raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
@@ -104,7 +105,8 @@ def first_statement(query: psycopg.sql.Composable) -> tuple[Any, ...]:
         if result.status == pq.ExecStatus.FATAL_ERROR:
             raise psycopg.errors.error_from_result(result, encoding=raw.pgconn._encoding)
     rows = results[-1]
-    return tuple(rows.get_value(0, column).decode() for column in range(rows.nfields))
+    values = (rows.get_value(0, column) for column in range(rows.nfields))
+    return tuple(None if value is None else value.decode() for value in values)
 
 
 def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:

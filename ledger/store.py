@@ -153,7 +153,9 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
     same transaction and returns the stored events in order (`append_with_balances` also returns
     the balances they left). Nested, it takes a savepoint, so a failed append leaves the caller's
     transaction usable; a caller that retries its whole transaction anyway (the command services)
-    passes `savepoint=False` and saves the two SAVEPOINT/RELEASE round trips.
+    passes `savepoint=False` and saves the two SAVEPOINT/RELEASE round trips. A version clash
+    (ConcurrencyError) found before anything was written never marks the caller's transaction for
+    rollback, savepoint or not: the caller may re-read the stream and try again in it.
     Invalid events (floats, bad transfers, ...) raise before anything touches the database.
     """
     return append_with_balances(writes, meta=meta, savepoint=savepoint).events
@@ -164,25 +166,37 @@ def append_with_balances(writes: Sequence[StreamWrite], *, meta: Mapping[str, An
     """`append`, returning the stored events and the balances they left on the accounts they moved."""
     prepared = _prepare(writes, meta or {})
     with transaction.atomic(savepoint=savepoint):
-        stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
-        if stored is None:
-            stored = _append_after_reading_heads(writes, prepared)
-        balances = inline.run_inline(stored)
-        _remember_on_commit(stored)
-        notify.publish_on_commit({event.stream for event in stored})
+        outcome = _write(writes, prepared)
+    if isinstance(outcome, ConcurrencyError):
+        raise outcome       # out here: raised through the block, it would mark a savepoint-less
+                            # caller's transaction for rollback, although nothing was written
+    return outcome
+
+
+def _write(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> Appended | ConcurrencyError:
+    """Insert and project the events, or return the version clash found before anything was written."""
+    stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
+    if stored is None:
+        stored = _append_after_reading_heads(writes, prepared)
+        if isinstance(stored, ConcurrencyError):
+            return stored
+    balances = inline.run_inline(stored)
+    _remember_on_commit(stored)
+    notify.publish_on_commit({event.stream for event in stored})
     return Appended(stored, balances)
 
 
 def _append_after_reading_heads(writes: Sequence[StreamWrite],
-                                prepared: list[_Prepared]) -> list[StoredEvent]:
-    """The general path: lock and read the heads, check the versions, insert."""
+                                prepared: list[_Prepared]) -> list[StoredEvent] | ConcurrencyError:
+    """The general path: lock and read the heads, check the versions, insert. A clash is returned,
+    not raised: nothing is written yet (`append_with_balances` raises it outside its block)."""
     heads, newer = _lock_and_read_heads([write.stream for write in writes], _accounts(prepared))
     for write in writes:
         actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
         if actual != write.expected_version:
-            raise ConcurrencyError(write.stream, write.expected_version, actual)
+            return ConcurrencyError(write.stream, write.expected_version, actual)
         if write.stream in newer:       # written by a newer transaction: retry in a new one
-            raise ConcurrencyError(write.stream, write.expected_version, None)
+            return ConcurrencyError(write.stream, write.expected_version, None)
     now = timezone.now()
     rows = _chain(prepared, heads, now)
     return _stored(rows, _insert_rows(rows, now), now)

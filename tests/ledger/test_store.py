@@ -185,6 +185,22 @@ def test_a_failed_nested_append_leaves_the_callers_transaction_usable() -> None:
     assert [e.type for e in read_stream(stream)] == ["A", "C"]
 
 
+def test_a_version_clash_without_a_savepoint_leaves_the_callers_transaction_usable() -> None:
+    """The command services append with savepoint=False inside a caller's transaction (an
+    Idempotency-Key request's) and retry a clash in it: the clash is found before anything is
+    written, so it must not mark that transaction for rollback."""
+    from django.db import connection, transaction
+
+    stream = unique("s")
+    with transaction.atomic():
+        append([StreamWrite(stream, 0, [NewEvent("A", {})])], savepoint=False)
+        with pytest.raises(ConcurrencyError):
+            append([StreamWrite(stream, 0, [NewEvent("B", {})])], savepoint=False)
+        assert not connection.needs_rollback
+        append([StreamWrite(stream, 1, [NewEvent("C", {})])], savepoint=False)
+    assert [e.type for e in read_stream(stream)] == ["A", "C"]
+
+
 def test_append_with_balances_returns_the_balances_the_append_left() -> None:
     """What the balance projection computed in the append's transaction: every account moved."""
     alice, bob = unique("alice"), unique("bob")
