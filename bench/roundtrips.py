@@ -8,6 +8,9 @@ it waits for the database (BEGIN, a statement or a pipelined group of statements
 
     python bench/roundtrips.py
 
+The cashier's commands are measured as services and as HTTP POSTs (a warm token, so
+authentication costs nothing), with and without an Idempotency-Key, and a replay of a finished key.
+
 Runs in a scratch database it creates and drops on DATABASE_URL (default: the local PostgreSQL).
 Target: a table command in at most 4 round trips.
 """
@@ -175,15 +178,51 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
                 act()
         return prepare
 
+    post = http_poster(players[0])
     return [
         ("deposit (cashier)", proxy.round_trips(
             lambda: lambda: cashier_deposit(player_id=players[0], amount=5), repeat=repeat)),
         ("withdrawal (cashier)", proxy.round_trips(
             lambda: lambda: cashier_withdraw(player_id=players[0], amount=5), repeat=repeat)),
+        ("deposit (HTTP)", proxy.round_trips(lambda: post("deposits"), repeat=repeat)),
+        ("deposit (HTTP, Idempotency-Key)", proxy.round_trips(lambda: post("deposits", key=True),
+                                                             repeat=repeat)),
+        ("withdrawal (HTTP)", proxy.round_trips(lambda: post("withdrawals"), repeat=repeat)),
+        ("withdrawal (HTTP, Idempotency-Key)", proxy.round_trips(lambda: post("withdrawals", key=True),
+                                                                repeat=repeat)),
+        ("replay of a deposit (HTTP)", proxy.round_trips(lambda: post("deposits", replay=True),
+                                                        repeat=repeat)),
         ("deal start (table)", proxy.round_trips(deal_start, repeat=repeat)),
         ("declare (table)", proxy.round_trips(declare(last=False), repeat=repeat)),
         ("last declare, settles (table)", proxy.round_trips(declare(last=True), repeat=repeat)),
     ]
+
+
+def http_poster(player: int) -> Callable[..., Callable[[], object]]:
+    """`post(kind, key=, replay=)` sets up a cashier POST over HTTP by a club admin whose token is
+    in the auth cache already (so only the command's own round trips count) and returns it."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from guts_backend.roles import CLUB_ADMIN, grant_role
+    from guts_backend.tokens import token_issue
+
+    admin = get_user_model().objects.create_user(username=f"rt-admin-{os.urandom(4).hex()}")
+    grant_role(admin, CLUB_ADMIN)
+    client = Client(HTTP_AUTHORIZATION=f"Token {token_issue(user=admin).key}")
+
+    def send(kind: str, key: str | None) -> None:
+        headers = {"Idempotency-Key": key} if key else {}
+        response = client.post(f"/api/v1/players/{player}/{kind}", {"amount": 5}, secure=True,
+                               content_type="application/json", headers=headers)
+        assert response.status_code == 201, response.content
+
+    def post(kind: str, *, key: bool = False, replay: bool = False) -> Callable[[], object]:
+        fresh = os.urandom(8).hex() if key or replay else None
+        send(kind, fresh if replay else None)           # warms the auth cache (or stores the key)
+        return lambda: send(kind, fresh)
+
+    return post
 
 
 if __name__ == "__main__":
