@@ -17,6 +17,7 @@ RULES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extr
          "twos_match")
 SHOWS_HANDS = frozenset({"wimp_all", "wimp_others", "best_matches", "twos_match"})   # AO-03..05, 42X-02
 REDECLARE = frozenset({"extra_card", "pass_right"})                                 # AO-06, AO-07
+WIMP = frozenset({"wimp_all", "wimp_others"})                                       # AO-03, AO-04
 WILD_TWO = "2"
 
 
@@ -40,10 +41,7 @@ def settle_all_out(book: Book, r: Round) -> tuple[str, list[str]]:
                 book.to_pot(player, ante, "extra_ante")
         return rule, []
     if rule in ("wimp_all", "wimp_others", "best_matches"):       # AO-03, AO-04, AO-05
-        if rule == "best_matches":
-            amount = loser_cost(book.pot, r.terms)
-        else:
-            amount = ante * (len(r.order) if rule == "wimp_all" else len(r.order) - 1)
+        amount = loser_cost(book.pot, r.terms) if rule == "best_matches" else wimp_antes(rule, r) * ante
         for player, share in zip(best, split_evenly(amount, best), strict=True):
             book.to_pot(player, affordable(share, r.stacks[player], r.terms), rule)
         return rule, best
@@ -55,6 +53,20 @@ def settle_all_out(book: Book, r: Round) -> tuple[str, list[str]]:
         return rule, payers
     # AO-01; extra_card settles only when the pack cannot serve another round: the pot carries
     return "all_out_carry", []
+
+
+def wimp_antes(rule: str, r: Round) -> int:
+    """How many antes the best hand pays (D-AO, D-AO-02): N under wimp_all; N - 1 for the others
+    under wimp_others, plus his own when antes are due every deal (his payment stands in for the
+    next deal's antes, so he pays N in all)."""
+    n = len(r.order)
+    return n if rule == "wimp_all" or r.antes_every_deal else n - 1
+
+
+def next_ante_exempt(rule: str, r: Round) -> list[str]:
+    """D-AO-02: when antes are due every deal, a wimp payment stands in for the next deal's
+    antes, so nobody dealt in now antes next deal (a newcomer does: nobody paid for him)."""
+    return list(r.order) if rule in WIMP and r.antes_every_deal else []
 
 
 def _holds_a_two(cards: tuple[str, ...]) -> bool:

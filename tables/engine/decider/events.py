@@ -153,12 +153,14 @@ class StepStarted(Event):
 @dataclass(frozen=True, slots=True)
 class AntesPosted(Event):
     TYPE: ClassVar[str] = "AntesPosted"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"exempt"})
     deal_no: int
     due: bool                                        # false: the pot carries (G2-05)
     ante: int
     paid: list[str]
     sat_out: list[str]                               # seated, not dealt in (D-GEN-06)
     transfers: Transfers
+    exempt: list[str] | None = None                  # excused by the last deal (SL-04, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +279,7 @@ class DeckCompared(Event):
 @dataclass(frozen=True, slots=True)
 class PotSettled(Event):
     TYPE: ClassVar[str] = "PotSettled"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"ante_exempt"})
     deal_no: int
     outcome: str
     winners: list[str]
@@ -284,6 +287,7 @@ class PotSettled(Event):
     transfers: Transfers
     pot: int                                         # balances after
     reserve: int
+    ante_exempt: list[str] | None = None             # skip the next deal's ante (SL-04, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)

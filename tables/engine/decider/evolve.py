@@ -77,7 +77,7 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
             deal = state.deal
             assert deal is not None
             return copy_with(state, deal=copy_with(deal, over=True, awaiting=(), deadline=None),
-                             last_in=deal.in_players())
+                             last_in=deal.in_players(), ante_exempt=deal.ante_exempt)
         case ev.GameEnded():
             return copy_with(state, game_open=False,
                              seats=tuple(copy_with(s, legs=0) for s in state.seats))

@@ -61,6 +61,7 @@ class Settlement:
     transfers: tuple[Transfer, ...]
     pot: int
     reserve: int
+    ante_exempt: tuple[str, ...] = ()        # skip the next deal's ante (SL-04, D-MC-01, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,7 @@ class Round:
     terms: Mapping[str, Any]
     all_out: str = "carry"                   # the all-out rule (AO-*, 42X-02)
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # every hand held
+    antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
 
     def in_players(self) -> list[str]:
         return [p for p, c in zip(self.order, self.choices, strict=True) if c == "in"]
@@ -112,15 +114,16 @@ class Book:
                                            seat_account(self.table, payee), amount, reason))
 
     def close(self, outcome: str, winners: Sequence[str], matchers: Sequence[str], reserve: int,
-              terms: Mapping[str, Any]) -> Settlement:
-        """The settlement, with the reserve rebalanced after it (D-RES-01)."""
+              terms: Mapping[str, Any], ante_exempt: Sequence[str] = ()) -> Settlement:
+        """The settlement, with the reserve rebalanced after it (D-RES-01); `ante_exempt` skip the
+        next deal's ante."""
         moves = rebalance_reserve(self.table, self.pot, reserve, terms)
         pot = self.pot
         for move in moves:
             delta = move.amount if move.target == pot_account(self.table) else -move.amount
             pot, reserve = pot + delta, reserve - delta
         return Settlement(outcome, tuple(winners), tuple(matchers), (*self.transfers, *moves), pot,
-                          reserve)
+                          reserve, tuple(ante_exempt))
 
 
 def rebalance_reserve(table: str, pot: int, reserve: int, terms: Mapping[str, Any]) -> list[Transfer]:

@@ -3,7 +3,8 @@
 The settle step names one rule of `RULES`:
 
 - `match_pot_each` (G2-11..15, NSP-01..02, CAP): one "in" takes the pot; several: the best hand(s)
-  take it and each loser matches it; all out, the table's all-out rule decides (`all_out`).
+  take it and each loser matches it; all out, the table's all-out rule decides (`all_out`; a
+  wimp payment excuses everyone from the next deal's antes when they are due every deal, D-AO-02).
 - `losers_pay_winners` (357-11..13, 357-18, D-357-01/02): each losing "in" player pays the amount
   of the pot to the winner(s), shared among tied winners (D-GEN-01); the pot is untouched.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from tables.engine.decider.all_out import settle_all_out
+from tables.engine.decider.all_out import next_ante_exempt, settle_all_out
 from tables.engine.decider.money import Book, Round, Settlement, affordable, loser_cost, split_evenly
 
 
@@ -22,8 +23,10 @@ def settle_match_pot_each(r: Round) -> Settlement:
     in_players = r.in_players()
     winners = r.ordered(r.winners)
     matchers: list[str] = []
+    exempt: list[str] = []
     if not in_players:
         outcome, matchers = settle_all_out(book, r)
+        exempt = next_ante_exempt(r.all_out, r)                   # D-AO-02
     elif len(in_players) == 1:
         outcome = "uncontested"                                   # G2-11
         book.to_seat(in_players[0], r.pot, "pot_won")
@@ -39,7 +42,7 @@ def settle_match_pot_each(r: Round) -> Settlement:
         for player in losers:                                     # G2-13, D-G2-03
             book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
         matchers = losers
-    return book.close(outcome, winners, matchers, r.reserve, r.terms)
+    return book.close(outcome, winners, matchers, r.reserve, r.terms, exempt)
 
 
 def settle_losers_pay_winners(r: Round) -> Settlement:

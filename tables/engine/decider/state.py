@@ -61,6 +61,7 @@ class DealState(NamedTuple):
     compared: tuple[str, ...] = ()            # players in a private comparison (D-357-03)
     dealt: int = 0                            # cards taken from the deck so far
     results: tuple[dict[str, Any], ...] = ()  # every stage's antes, showdown, settlement, leg, award
+    ante_exempt: tuple[str, ...] = ()         # the settlement excused them from the next deal's ante
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -91,6 +92,8 @@ class TableState(NamedTuple):
     deal: DealState | None = None             # the current deal, or the last one once over
     game: Variant | None = None               # the variant's definition (not in snapshots: its name is)
     last_in: tuple[str, ...] = ()             # who was "in" at the last deal's end (D-42X-02)
+    ante_exempt: tuple[str, ...] = ()         # skip this deal's ante: the last deal's settlement
+                                              # said so (SL-04, D-MC-01, D-AO-02)
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:

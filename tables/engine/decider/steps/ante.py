@@ -5,6 +5,8 @@
 357-05) | ``went_out_last_deal`` (D-42X-02: a new game antes in full; then only the players who
 were not "in" at the end of the last deal) | ``in_players`` (TPO-04: the current "in" players).
 ``amount``: chips each (default the table's ante); ``reason``: the transfers' reason.
+Whoever the last deal's settlement excused (``TableState.ante_exempt``: SL-04, D-MC-01, D-AO-02)
+does not pay the deal's first antes.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ WHO = ("pot_empty", "every_deal", "went_out_last_deal", "in_players")
 
 
 def payers(ctx: Ctx) -> list[str]:
+    """Who antes now, before the last deal's exemptions."""
     who, state, deal = ctx.params["who"], ctx.state, ctx.deal
     if who == "in_players":
         return list(deal.in_players())
@@ -26,6 +29,22 @@ def payers(ctx: Ctx) -> list[str]:
     if who == "went_out_last_deal":
         return [p for p in deal.order if p not in state.last_in]
     return []                                                   # G2-05: the pot carries
+
+
+def exempt(ctx: Ctx, due: list[str]) -> list[str]:
+    """SL-04, D-MC-01, D-AO-02: those of `due` the last deal's settlement excused from this
+    deal's ante (never from TPO-04's extra ante of the "in" players)."""
+    if ctx.params["who"] == "in_players":
+        return []
+    return [p for p in due if p in ctx.state.ante_exempt]
+
+
+def antes_every_deal(state: TableState) -> bool:
+    """Whether the program's first ante is due every deal (SL-03, 357-05): D-AO-02 asks."""
+    for step in state.rules.program:
+        if step.kind == "ante" and step.enabled(state.opts):
+            return bool(step.param("who", state.opts) == "every_deal")
+    return False
 
 
 def due_before_deal(who: str, state: TableState) -> bool:
@@ -57,7 +76,9 @@ def run(ctx: Ctx) -> list[ev.Event]:
     unless the table extends credit (D-GEN-06: no stack goes below zero without allow_debt)."""
     state, deal, table = ctx.state, ctx.deal, ctx.state.table_id
     ante, terms = ctx.params["amount"] or state.opts.get("ante", 1), terms_of(state.opts)
-    amounts = {p: affordable(ante, state.stack_of(p), terms) for p in payers(ctx)}
+    due = payers(ctx)
+    excused = exempt(ctx, due)
+    amounts = {p: affordable(ante, state.stack_of(p), terms) for p in due if p not in excused}
     paid = [p for p, amount in amounts.items() if amount > 0]
     transfers = [Transfer(seat_account(table, p), pot_account(table), amounts[p], ctx.params["reason"])
                  for p in paid]
@@ -65,7 +86,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
     transfers += rebalance_reserve(table, pot, state.reserve, terms)                  # RES-01
     sat_out = [s.player for s in state.seats if s.player not in deal.order]           # D-GEN-06
     return [ev.AntesPosted(deal_no=deal.deal_no, due=bool(paid), ante=ante, paid=paid,
-                           sat_out=sat_out, transfers=[t.to_json() for t in transfers])]
+                           sat_out=sat_out, transfers=[t.to_json() for t in transfers],
+                           exempt=excused or None)]
 
 
 KIND = StepKind(

@@ -2,7 +2,9 @@
 
 ``rule``: ``match_pot_each`` (G2-13) | ``losers_pay_winners`` (D-357-01/02); ``all_out``: the
 table's all-out rule (AO-*, 42X-02), for when nobody is "in". The caps (``max_loss``,
-``pot_limit`` with ``cap_rule``) are the table's money terms (`money.terms_of`).
+``pot_limit`` with ``cap_rule``) are the table's money terms (`money.terms_of`). A rule may excuse
+players from the next deal's ante (``PotSettled.ante_exempt``: SL-04, D-MC-01, D-AO-02); the
+ante step of the next deal skips them.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.money import Round, Settlement, terms_of
 from tables.engine.decider.settlement import RULES
 from tables.engine.decider.state import TableState
+from tables.engine.decider.steps.ante import antes_every_deal
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 
 
@@ -20,18 +23,20 @@ def run(ctx: Ctx) -> list[ev.Event]:
         table=state.table_id, order=deal.order, choices=deal.choices, winners=deal.winners,
         pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
-        hands=dict(zip(deal.order, deal.hands, strict=True))))
+        hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state)))
     return [settled_event(deal.deal_no, result)]
 
 
 def settled_event(deal_no: int, result: Settlement) -> ev.PotSettled:
     return ev.PotSettled(deal_no=deal_no, outcome=result.outcome, winners=list(result.winners),
                          matchers=list(result.matchers), transfers=[t.to_json() for t in result.transfers],
-                         pot=result.pot, reserve=result.reserve)
+                         pot=result.pot, reserve=result.reserve,
+                         ante_exempt=list(result.ante_exempt) or None)
 
 
 def fold(state: TableState, e: ev.PotSettled) -> TableState:
-    return state.with_deal(outcome=e.outcome, winners=tuple(e.winners))
+    return state.with_deal(outcome=e.outcome, winners=tuple(e.winners),
+                           ante_exempt=tuple(e.ante_exempt or ()))
 
 
 KIND = StepKind(
