@@ -12,6 +12,8 @@ class SeatSerializer(serializers.Serializer):
                                               "without legs.")
     sitting_out = serializers.BooleanField(help_text="Keeps the seat; not dealt in.")
     timeouts = serializers.IntegerField(help_text="Consecutive declare timeouts.")
+    waiting = serializers.BooleanField(help_text="Seated during a Monte Carlo or Survivor round: "
+                                                 "dealt in from the next round (MC-07).")
 
     class Meta:
         ref_name = "TableSeat"

@@ -147,6 +147,10 @@ class VariantsApi(APIView):
         cards_per_player = serializers.IntegerField()
         max_seats = serializers.IntegerField()
         game_ends = serializers.CharField()
+        new_players_wait = serializers.BooleanField(help_text="Players seated during a game (a Monte "
+                                                    "Carlo round) are dealt in from the next (MC-07).")
+        min_buy_in_antes = serializers.IntegerField(help_text="The smallest buy-in in antes, 0 = no "
+                                                    "such rule (MC-08: 100).")
         stages = serializers.JSONField()
         options = serializers.JSONField()
         defaults = serializers.JSONField()

@@ -130,14 +130,17 @@ def check_declare(state: TableState, player: str, deal_no: int, choice: str,
 
 def eligible_players(state: TableState) -> list[Seat]:
     """Who can be dealt in (D-GEN-06): anyone under allow_debt; else stacks covering a due ante,
-    or any chips when no ante is due or the last deal excused the player (SL-04, D-AO-02)."""
+    or any chips when no ante is due or the last deal excused the player (SL-04, D-AO-02). MC-07:
+    players seated during the game wait for the next, unless the game cannot go on without them
+    (fewer than two others could play)."""
     policy, ante = state.opts.get("stack_policy", "default"), state.opts.get("ante", 1)
     playing = [s for s in state.seats if not s.sitting_out]
-    if policy == "allow_debt":
-        return playing
-    due = antes_due(state)
-    return [s for s in playing
-            if s.stack >= (ante if due and s.player not in state.ante_exempt else 1)]
+    if policy != "allow_debt":
+        due = antes_due(state)
+        playing = [s for s in playing
+                   if s.stack >= (ante if due and s.player not in state.ante_exempt else 1)]
+    settled = [s for s in playing if s.player not in state.waiting]
+    return settled if len(settled) >= 2 else playing
 
 
 def check_start_deal(state: TableState, by_player: str | None, seed: str | None) -> list[Seat]:

@@ -250,16 +250,18 @@ class CardsExchanged(Event):
 @dataclass(frozen=True, slots=True)
 class ShowdownHeld(Event):
     """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
-    the deal) see `hands`; who won and lost is public."""
+    the deal) see `hands`; who won and lost is public. `worst` (Survivor, SV-02/03): the worst
+    shown hand(s), written only by a showdown step that names them."""
 
     TYPE: ClassVar[str] = "ShowdownHeld"
-    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private"})
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst"})
     deal_no: int
     reason: str                                      # "contested" | "uncontested" | "all_out"
     hands: list[dict[str, Any]] | None               # [{player, cards, value, category}]
     winners: list[str]
     losers: list[str]
     private: bool = False
+    worst: list[str] | None = None                   # the worst shown hand(s) (SV-02), if asked for
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,11 +58,14 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
                              game=get_variant(event.variant))
         case ev.PlayerSeated():
             seats = tuple(sorted((*state.seats, Seat(event.player, event.seat, 0)), key=lambda s: s.seat))
-            return copy_with(state, seats=seats)
+            waits = state.game_open and state.rules.new_players_wait                      # MC-07
+            return copy_with(state, seats=seats,
+                             waiting=(*state.waiting, event.player) if waits else state.waiting)
         case ev.PlayerLeft():                # the cash-out transfers then touch no seat of this table
-            return copy_with(state, seats=tuple(s for s in state.seats if s.player != event.player))
+            return copy_with(state, seats=tuple(s for s in state.seats if s.player != event.player),
+                             waiting=tuple(p for p in state.waiting if p != event.player))
         case ev.TableClosed():
-            return copy_with(state, status="closed", seats=(), game_open=False)
+            return copy_with(state, status="closed", seats=(), game_open=False, waiting=())
         case ev.PlayerSatOut():
             return with_seats(state, {event.player}, sitting_out=True)
         case ev.PlayerSatIn():
@@ -79,7 +82,7 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
             return copy_with(state, deal=copy_with(deal, over=True, awaiting=(), deadline=None),
                              last_in=deal.in_players(), ante_exempt=deal.ante_exempt)
         case ev.GameEnded():
-            return copy_with(state, game_open=False,
+            return copy_with(state, game_open=False, waiting=(),
                              seats=tuple(copy_with(s, legs=0) for s in state.seats))
         case _:
             step_fold = _STEP_FOLDS.get(type(event))
@@ -93,7 +96,8 @@ def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
                      seed=e.seed, commitment=e.commitment, stacked=e.stacked)
     dealer_seat = state.seat_of(e.dealer)
     return copy_with(state, deal_no=e.deal_no, game_no=e.game_no, game_open=True, deal=deal,
-                     button=dealer_seat.seat if dealer_seat is not None else state.button)
+                     button=dealer_seat.seat if dealer_seat is not None else state.button,
+                     waiting=tuple(p for p in state.waiting if p not in order))
 
 
 def _step_started(state: TableState, e: ev.StepStarted) -> TableState:

@@ -22,6 +22,16 @@ def lone_in_wins(state: TableState, deal: DealState) -> bool:
     return deal.outcome in ("uncontested", "beat_the_deck") or pot_empty(state, deal)
 
 
+ROUND_OVER = frozenset({"uncontested", "beat_the_deck", "all_tied"})
+
+
+def round_over(state: TableState, deal: DealState) -> bool:
+    """MC-05, Q-MC-02: a Monte Carlo round ends when the pot is taken with nobody obliged to
+    replenish it: an uncontested win (MCA-02: beating the deck) or an all-tie deal."""
+    return deal.outcome in ROUND_OVER or pot_empty(state, deal)
+
+
 GAME_END_RULES: Mapping[str, Callable[[TableState, DealState], bool]] = {
     "pot_empty": pot_empty, "legs_reached": legs_reached, "lone_in_wins": lone_in_wins,
+    "round_over": round_over,
 }

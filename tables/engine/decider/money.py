@@ -17,7 +17,7 @@ from ledger.accounts import Transfer, pot_account, reserve_account, seat_account
 # The money terms settlement reads, with their values where a variant has no such option.
 TERMS: Mapping[str, Any] = MappingProxyType({
     "ante": 1, "pot_limit": 0, "max_loss": 0, "cap_rule": "reserve", "stack_policy": "default",
-    "ties": "split"})
+    "ties": "split", "replenish_cap": 0})
 
 
 def terms_of(opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,11 +34,14 @@ def split_evenly(amount: int, parties: Sequence[str]) -> list[int]:
 
 
 def loser_cost(pot: int, terms: Mapping[str, Any]) -> int:
-    """What a losing "in" player pays: the whole pot (G2-13), capped by max_loss (CAP-02, 422-07)
-    and, under cap_rule pay_limit_only, by pot_limit (CAP-01)."""
+    """What a losing "in" player pays: the whole pot (G2-13), capped by max_loss (CAP-02, 422-07),
+    by replenish_cap antes (MC-13, D-CAP) and, under cap_rule pay_limit_only, by pot_limit (CAP-01).
+    Where losers share one amount (MC-12, SV-03) this is the amount shared."""
     cost = pot
     if terms["max_loss"]:
         cost = min(cost, terms["max_loss"])
+    if terms["replenish_cap"]:
+        cost = min(cost, terms["replenish_cap"] * terms["ante"])
     if terms["cap_rule"] == "pay_limit_only" and terms["pot_limit"]:
         cost = min(cost, terms["pot_limit"])
     return cost
@@ -80,6 +83,7 @@ class Round:
     all_out: str = "carry"                   # the all-out rule (AO-*, 42X-02)
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # every hand held
     antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
+    worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
 
     def in_players(self) -> list[str]:
         return [p for p, c in zip(self.order, self.choices, strict=True) if c == "in"]

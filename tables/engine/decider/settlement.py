@@ -7,10 +7,15 @@ The settle step names one rule of `RULES`:
   wimp payment excuses everyone from the next deal's antes when they are due every deal, D-AO-02).
 - `losers_pay_winners` (357-11..13, 357-18, D-357-01/02): each losing "in" player pays the amount
   of the pot to the winner(s), shared among tied winners (D-GEN-01); the pot is untouched.
+- `losers_share` (Monte Carlo, MC-04, MC-11..13): the best hand(s) take the pot; the losing "in"
+  players together replenish one pot amount (capped) in equal shares (D-GEN-01).
+- `worst_replenishes` (Survivor, SV-01..03): as `losers_share`, but only the worst shown hand
+  replenishes; identical worst hands share the amount.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from tables.engine.decider.all_out import next_ante_exempt, settle_all_out
 from tables.engine.decider.money import Book, Round, Settlement, affordable, loser_cost, split_evenly
@@ -64,7 +69,44 @@ def settle_losers_pay_winners(r: Round) -> Settlement:
     return book.close(outcome, winners, losers, r.reserve, r.terms)
 
 
+def settle_losers_share(r: Round) -> Settlement:
+    """MC-11..13, MC-04: the best hand(s) take the pot (identical best hands split it); every
+    losing "in" player pays an equal share of one pot amount, capped (CAP_PAY_LIMIT_ONLY, D-CAP),
+    into the next pot; the payers nearest the dealer's left pay the odd chips (D-GEN-01). One
+    "in" takes the pot uncontested; nobody "in": the all-out rule (MC-15 carry, MCA-01)."""
+    return _replenish(r, lambda losers: losers)
+
+
+def settle_worst_replenishes(r: Round) -> Settlement:
+    """SV-02, SV-03: as `losers_share`, but only the worst shown hand replenishes; identical worst
+    hands replenish in equal shares (unlike SL-02, where each tied worst hand matches in full)."""
+    return _replenish(r, lambda losers: [p for p in losers if p in r.worst])
+
+
+def _replenish(r: Round, payers_of: Callable[[list[str]], list[str]]) -> Settlement:
+    """The shared Monte Carlo / Survivor settlement; whoever pays into the pot skips the next
+    deal's ante (MC-14, D-MC-01), MCA-01's best hand too."""
+    in_players = r.in_players()
+    if len(in_players) < 2:
+        result = settle_match_pot_each(r)                         # uncontested, or all out
+        return replace(result, ante_exempt=(*result.ante_exempt, *(
+            p for p in result.matchers if p not in result.ante_exempt)))
+    book = Book(r.table, r.pot)
+    winners = r.ordered(r.winners)
+    losers = [p for p in in_players if p not in r.winners]
+    payers = payers_of(losers)
+    amount = loser_cost(r.pot, r.terms)
+    for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
+        book.to_seat(player, share, "pot_won")                   # MC-04, D-GEN-01
+    for player, share in zip(payers, split_evenly(amount, payers) if payers else (), strict=True):
+        book.to_pot(player, affordable(share, r.stacks[player], r.terms), "pot_replenished")
+    outcome = "won" if len(winners) == 1 else ("all_tied" if not losers else "split")
+    return book.close(outcome, winners, payers, r.reserve, r.terms, payers)
+
+
 RULES: Mapping[str, Callable[[Round], Settlement]] = {
     "match_pot_each": settle_match_pot_each,
     "losers_pay_winners": settle_losers_pay_winners,
+    "losers_share": settle_losers_share,
+    "worst_replenishes": settle_worst_replenishes,
 }

@@ -17,7 +17,8 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         "seats": [list(s) for s in state.seats],
         "pot": state.pot, "reserve": state.reserve, "deal_no": state.deal_no,
         "game_no": state.game_no, "game_open": state.game_open, "button": state.button,
-        "last_in": list(state.last_in), "ante_exempt": list(state.ante_exempt), "deal": None,
+        "last_in": list(state.last_in), "ante_exempt": list(state.ante_exempt),
+        "waiting": list(state.waiting), "deal": None,
     }
     if state.deal is not None:
         d = state.deal
@@ -40,7 +41,8 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],
         game_open=data["game_open"], button=data["button"], deal=deal,
         game=get_variant(data["variant"]) if data["variant"] else None,
-        last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())))
+        last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())),
+        waiting=tuple(data.get("waiting", ())))
 
 
 def _jsonable(value: Any) -> Any:

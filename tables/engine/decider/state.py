@@ -62,6 +62,7 @@ class DealState(NamedTuple):
     dealt: int = 0                            # cards taken from the deck so far
     results: tuple[dict[str, Any], ...] = ()  # every stage's antes, showdown, settlement, leg, award
     ante_exempt: tuple[str, ...] = ()         # the settlement excused them from the next deal's ante
+    worst: tuple[str, ...] = ()               # the worst shown hand(s), when the showdown names them (SV-02)
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -94,6 +95,7 @@ class TableState(NamedTuple):
     last_in: tuple[str, ...] = ()             # who was "in" at the last deal's end (D-42X-02)
     ante_exempt: tuple[str, ...] = ()         # skip this deal's ante: the last deal's settlement
                                               # said so (SL-04, D-MC-01, D-AO-02)
+    waiting: tuple[str, ...] = ()             # seated during a game, dealt in from the next (MC-07)
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:

@@ -139,6 +139,8 @@ class Variant:
     options: tuple[Option, ...]
     deck: str = "standard52"
     game_ends: str = "pot_empty"                # a rule of decider.game_end (D-GEN-08)
+    new_players_wait: bool = False              # MC-07: seated during a game, dealt in from the next
+    min_buy_in_antes: int = 0                   # MC-08: the smallest buy-in, in antes (0: no rule)
     option_index: dict[str, Option] = field(init=False, repr=False, compare=False)
     program: tuple[Step, ...] = field(init=False, repr=False, compare=False)
 
@@ -192,7 +194,8 @@ class Variant:
         return {
             "name": self.name, "title": self.title, "rules": self.rules, "deck": self.deck,
             "cards_per_player": self.cards_per_player, "max_seats": self.max_seats,
-            "game_ends": self.game_ends,
+            "game_ends": self.game_ends, "new_players_wait": self.new_players_wait,
+            "min_buy_in_antes": self.min_buy_in_antes,
             "stages": [{"stage": i, "name": s.name, "steps": [x.to_json() for x in s.steps]}
                        for i, s in enumerate(self.stages, start=1)],
             "options": [o.to_json() for o in self.options],
@@ -373,8 +376,62 @@ THREE_FIVE_SEVEN = Variant(
     options=(*_table_options(PACK_SIZE // 7), DECLARE_MODE, MAX_LOSS, ACE_LOW),
     game_ends="legs_reached")
 
+MC_PLAYERS = 10                                                           # MC-01, PLAYERS_001
+
+
+def _monte_carlo_options() -> tuple[Option, ...]:
+    return (
+        *_table_options(MC_PLAYERS),
+        Option("replenish_cap", "int", 50, "most the losers replenish together, in antes; the winner "
+               "still takes the whole pot (CAP_PAY_LIMIT_ONLY); 0 = the whole pot",
+               "MC-13, CAP-01, CAP-02, D-CAP", minimum=0),
+        Option("pot_limit", "int", 0, "an additional limit on the pot, in chips; 0 = none",
+               "MCA-03, CAP-01", minimum=0),
+        Option("cap_rule", "choice", "pay_limit_only", "pot above pot_limit: losers pay at most "
+               "pot_limit, or the excess waits in a reserve", "MCA-03, CAP-01, D-CAP, RES-01..03",
+               choices=("pay_limit_only", "reserve")),
+        Option("all_out", "choice", "carry", "every player out: the pot carries (MC-15); the best "
+               "hand replenishes it (MCA-01); each passes a card right and declares again (MCA-06); "
+               "one more card each and a new declare (MCA-07)",
+               "MC-15, MCA-01, MCA-06, MCA-07, AO-01, AO-05..07, D-AO",
+               choices=("carry", "best_matches", "pass_right", "extra_card")),
+        Option("lone_in", "choice", "takes_pot", "a lone \"in\" player takes the pot (MC-11), or "
+               "must beat the deck's top two cards, else replenishes it (MCA-02, Q-MC-03 (a))",
+               "MC-11, MCA-02, Q-MC-03", choices=("takes_pot", "vs_deck")),
+        ACE_LOW,
+    )
+
+
+def _monte_carlo(settle_rule: str, *, worst: bool) -> tuple[Stage, ...]:
+    ranking = "guts3_sf_high"                                             # MC-02, 3C-06
+    return (Stage("deal", (
+        step("ante", who="every_deal"),                                   # MC-09, MC-14, D-MC-01
+        step("deal", count=3, face="down"),                               # MC-01, MC-09
+        step("declare", mode="simultaneous"),                             # MC-10, SIM-01
+        step("all_out", rule="$all_out"),                                 # MCA-06, MCA-07
+        step("lone_in", rule="$lone_in", count=2, ranking=ranking, wild=(), ace_low="$ace_low",
+             loser_skips_ante=True),                                      # MC-11, MCA-02, D-MC-01
+        step("showdown", ranking=ranking, best=3, all_out="$all_out", ace_low="$ace_low",
+             worst=worst),                                                # MC-02..04, MCA-01
+        step("settle", rule=settle_rule, all_out="$all_out"),             # MC-12/13, SV-02/03, MC-15
+    )),)
+
+
+MONTE_CARLO = Variant(
+    name="monte_carlo", title="Monte Carlo Guts",
+    rules="MC, MCA-01..03, MCA-06, MCA-07, SIM, CAP, D-MC-01, D-CAP",
+    stages=_monte_carlo("losers_share", worst=False), options=_monte_carlo_options(),
+    game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
+
+SURVIVOR = Variant(
+    name="survivor", title="Survivor Guts",
+    rules="SV, MC, MCA-01..03, MCA-06, MCA-07, SIM, CAP, D-MC-01, D-CAP",
+    stages=_monte_carlo("worst_replenishes", worst=True), options=_monte_carlo_options(),
+    game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
+
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
-                                                    FOUR_TWO_THREE, THREE_FIVE_SEVEN)}
+                                                    FOUR_TWO_THREE, THREE_FIVE_SEVEN, MONTE_CARLO,
+                                                    SURVIVOR)}
 
 
 def get_variant(name: str) -> Variant:
@@ -392,6 +449,7 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         if name not in variant.option_index:
             raise DomainError("invalid_option", f"unknown option: {name!r}", option=name)
     result = {o.name: o.check(given.get(o.name, o.default)) for o in variant.options}
+    _check_buy_in_antes(variant, result, given)
     if result["min_buy_in"] < result["ante"]:
         raise DomainError("invalid_option", "min_buy_in must cover the ante", option="min_buy_in")
     if result["max_buy_in"] and result["max_buy_in"] < result["min_buy_in"]:
@@ -401,6 +459,17 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         raise DomainError("invalid_option", f"one pack serves at most {capacity} players in "
                           f"{variant.title} with these options", option="seats", maximum=capacity)
     return result
+
+
+def _check_buy_in_antes(variant: Variant, result: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """MC-08: a buy-in of at least `min_buy_in_antes` antes; an unset `min_buy_in` takes that."""
+    floor = variant.min_buy_in_antes * result["ante"]
+    if "min_buy_in" not in given:
+        result["min_buy_in"] = max(result["min_buy_in"], floor)
+    elif result["min_buy_in"] < floor:
+        raise DomainError("invalid_option", f"the minimum buy-in of {variant.title} is "
+                          f"{variant.min_buy_in_antes} antes ({floor})", option="min_buy_in",
+                          minimum=floor)
 
 
 def variant_catalog() -> list[dict[str, Any]]:

@@ -99,7 +99,8 @@ def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, An
         "dealer": deal.dealer if deal is not None else None,
         "phase": phase(state),
         "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
-                   "sitting_out": s.sitting_out, "timeouts": s.timeouts} for s in state.seats],
+                   "sitting_out": s.sitting_out, "timeouts": s.timeouts,
+                   "waiting": s.player in state.waiting} for s in state.seats],
         "deal": _deal_view(state, deal, viewer) if deal is not None else None,
         "legal_actions": legal_actions(state, viewer.player_id, now),
     }

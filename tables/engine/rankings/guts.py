@@ -125,3 +125,13 @@ def evaluate_guts3_trips_high(cards: Sequence[Card], *, wild_ranks: Sequence[int
 def evaluate_guts3_classic(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
                            wild_cards: Sequence[Card] = (), ace_low: bool = True) -> HandValue:
     return _evaluate(cards, "guts3_classic", wild_ranks, wild_cards, ace_low)
+
+
+def evaluate_guts3_short(cards: Sequence[Card], ranking: str) -> HandValue:
+    """Q-MC-03 (a): fewer than three cards (MCA-02: the deck's top two against a lone "in" hand)
+    valued in a three-card preset's order by the only categories they make, pair or high card.
+    A missing card counts below any card, so K-7 loses to K-7-2 and a pair of nines to a pair of
+    nines with a kicker: two cards never tie three."""
+    order = GUTS3_ORDERS[ranking]
+    category, ranks = of_a_kind((card.rank for card in cards), 0)
+    return value_of(ranking, len(order) - order.index(category), category, ranks, size=len(cards))

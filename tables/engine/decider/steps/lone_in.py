@@ -2,12 +2,20 @@
 
 ``rule``: ``takes_pot`` (G2-11, 422-08, D-TPO-01: he wins uncontested and the deal ends),
 ``earns_leg`` (357-03, 357-08, 357-16, 357-22: a leg, and play goes on), ``vs_deck`` (42X-03,
-D-42X-04: his cards against the deck's next ``count`` cards by ``ranking`` with ``wild`` ranks;
-ties go to the deck; beating it takes the pot, losing matches it; the deal ends either way).
+D-42X-04: his cards against the deck's next ``count`` cards by ``ranking`` with ``wild`` ranks and
+``ace_low``; ties go to the deck; beating it takes the pot, losing matches it; the deal ends either
+way; ``loser_skips_ante``: losing to the deck excuses him from the next deal's ante, D-MC-01).
+MCA-02: two deck cards against a three-card preset are valued as pair or high card (Q-MC-03 (a),
+`rankings.guts.evaluate_guts3_short`).
 Nobody or several "in": nothing happens here.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tables.engine import RANKINGS
+from tables.engine.cards import parse_card
 from tables.engine.decider import events as ev
 from tables.engine.decider.money import Book, Round, affordable, loser_cost, terms_of
 from tables.engine.decider.settlement import settle_match_pot_each
@@ -15,6 +23,8 @@ from tables.engine.decider.state import TableState, copy_with
 from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
 from tables.engine.decider.steps.settle import settled_event
 from tables.engine.decider.steps.showdown import hand_value
+from tables.engine.hand_value import HandValue
+from tables.engine.rankings.guts import GUTS3_ORDERS, evaluate_guts3_short
 
 RULES = ("takes_pot", "earns_leg", "vs_deck")
 
@@ -50,8 +60,9 @@ def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
     params, deal = ctx.params, ctx.deal
     cards = list(deal.hand_of(player))
     deck_cards = next_cards(ctx, params["count"])
-    mine = hand_value(cards, params["ranking"], wild=params["wild"])
-    theirs = hand_value(deck_cards, params["ranking"], wild=params["wild"])
+    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None else {}
+    mine = hand_value(cards, params["ranking"], wild=params["wild"], options=options)
+    theirs = _deck_value(deck_cards, params["ranking"], params["wild"], options)
     won = mine.beats(theirs)
     compared = ev.DeckCompared(deal_no=deal.deal_no, player=player, cards=cards, deck_cards=deck_cards,
                                player_value=str(mine), deck_value=str(theirs),
@@ -63,8 +74,17 @@ def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
         result = book.close("beat_the_deck", (player,), (), r.reserve, r.terms)
     else:
         book.to_pot(player, affordable(loser_cost(r.pot, r.terms), r.stacks[player], r.terms), "pot_matched")
-        result = book.close("deck_won", (), (player,), r.reserve, r.terms)
+        exempt = (player,) if params["loser_skips_ante"] else ()
+        result = book.close("deck_won", (), (player,), r.reserve, r.terms, exempt)
     return [compared, settled_event(deal.deal_no, result)]
+
+
+def _deck_value(cards: list[str], ranking: str, wild: Sequence[int],
+                options: Mapping[str, Any]) -> HandValue:
+    """The deck cards' value; fewer than a three-card preset's hand: Q-MC-03 (a)."""
+    if ranking in GUTS3_ORDERS and len(cards) < min(RANKINGS[ranking].hand_sizes) and not wild:
+        return evaluate_guts3_short([parse_card(c) for c in cards], ranking)
+    return hand_value(cards, ranking, wild=wild, options=options)
 
 
 def ends_deal(ctx: Ctx) -> bool:
@@ -86,7 +106,8 @@ def fold_deck(state: TableState, e: ev.DeckCompared) -> TableState:
 KIND = StepKind(
     name="lone_in",
     schema={"rule": Param((str,), required=True, choices=RULES), "count": Param((int,), 4),
-            "ranking": Param((str,), "four_card"), "wild": Param((tuple, list), (2,))},
+            "ranking": Param((str,), "four_card"), "wild": Param((tuple, list), (2,)),
+            "ace_low": Param((bool, type(None)), None), "loser_skips_ante": Param((bool,), False)},
     run=run,
     ends_deal=ends_deal,
     folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},

@@ -23,7 +23,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
         table=state.table_id, order=deal.order, choices=deal.choices, winners=deal.winners,
         pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
-        hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state)))
+        hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
+        worst=deal.worst))
     return [settled_event(deal.deal_no, result)]
 
 

@@ -5,7 +5,8 @@
 the ranking values, e.g. five of six or seven for poker); ``board``: the community cards count
 too (423-03); ``private``: compared among the "in" players only (357-09, D-357-03), everyone else
 learns only who won; ``all_out``: the table's all-out rule, which may have everyone show
-(AO-03..05) or judge the four cards held (42X-02); ``ace_low`` for rankings that accept it.
+(AO-03..05) or judge the four cards held (42X-02); ``ace_low`` for rankings that accept it;
+``worst``: also name the worst shown hand(s) (SV-02, SV-03: identical worst hands all count).
 """
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     hands: list[dict[str, Any]] = []
     winners: list[str] = list(in_players) if reason == "uncontested" else []
     losers: list[str] = []
+    worst: list[str] | None = [] if params["worst"] else None
     if shown:
         cards = [deal.hand_of(p) for p in shown]
         values = [hand_value((*c, *board), ranking, best=params["best"], wild=wild, options=options)
@@ -66,17 +68,21 @@ def run(ctx: Ctx) -> list[ev.Event]:
                  for p, c, v in zip(shown, cards, values, strict=True)]
         winners = [shown[i] for i in result.winners]
         losers = [shown[i] for i in result.losers]
+        if worst is not None:
+            worst = [shown[i] for i in result.worst]
     return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands, winners=winners,
-                            losers=losers, private=bool(params["private"] and shown))]
+                            losers=losers, private=bool(params["private"] and shown), worst=worst)]
 
 
 def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
     players = tuple(h["player"] for h in e.hands or ())
     deal = state.deal
     assert deal is not None
+    worst = tuple(e.worst or ())
     if e.private:
-        return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers))
-    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers))
+        return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers),
+                               worst=worst)
+    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers), worst=worst)
 
 
 KIND = StepKind(
@@ -85,7 +91,7 @@ KIND = StepKind(
             "wild": Param((tuple, list), ()), "best": Param((int,), 0),
             "board": Param((bool,), False), "private": Param((bool,), False),
             "all_out": Param((str,), "carry", choices=all_out.RULES),
-            "ace_low": Param((bool, type(None)), None)},
+            "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False)},
     run=run,
     folds={ev.ShowdownHeld: fold},
 )
