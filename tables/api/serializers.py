@@ -36,6 +36,18 @@ class DealPlayerSerializer(serializers.Serializer):
         ref_name = "TableDealPlayer"
 
 
+class GhostSerializer(serializers.Serializer):
+    cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                  help_text="Null until a showdown shows the ghost (GH-03); auditors see "
+                                            "it once the deal is over.")
+    card_count = serializers.IntegerField()
+    shown = serializers.BooleanField(help_text="The ghost took part in the showdown (GH-04, GH-08).")
+    won = serializers.BooleanField(help_text="No \"in\" player beat it: each matched (GH-05, D-GH-02).")
+
+    class Meta:
+        ref_name = "TableGhost"
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -51,6 +63,8 @@ class DealSerializer(serializers.Serializer):
         "ISO-8601 UTC deadline of the open declare turn, window or pass; when it passes the timer "
         "applies the table's timeout effect (default: out)."))
     players = DealPlayerSerializer(many=True)
+    ghost = GhostSerializer(allow_null=True, help_text="The ghost hand (option ghost, GH-01..08); null "
+                                                       "when none is dealt.")
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()

@@ -160,7 +160,11 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
             lines.append("  hands compared privately (not shown to you)")
         lines += [f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}"
                   for h in data.get("hands") or ()]
-        winners = ", ".join(who(p) for p in data["winners"]) or "nobody"
+        ghost = data.get("ghost")
+        if ghost:                                                              # GH-03
+            lines.append(f"  the ghost hand shows {' '.join(ghost['cards'])}: {ghost['value']}")
+        winners = ", ".join(who(p) for p in data["winners"]) or (
+            "the ghost hand" if ghost and ghost["won"] else "nobody")
         return [*lines, f"  best hand: {winners}"]
     if kind == ev.DECK_COMPARED:
         return [f"{stage}{who(data['player'])} {' '.join(data['cards'])} ({data['player_value']}) against "

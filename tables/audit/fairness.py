@@ -19,6 +19,7 @@ from tables.audit.deals import DealRecord, deal_load
 from tables.engine import shuffled_deck, verify_deal
 from tables.engine.cards import Card
 from tables.engine.decider import events as ev
+from tables.engine.decider import ghost
 from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
@@ -29,7 +30,8 @@ from tables.errors import DealNotFinished
 @dataclass(frozen=True, slots=True)
 class DealtCard:
     index: int          # 0 = the top card of the deck, the first card dealt
-    player: str         # the holder; "board" for community cards, "deck" for 42X-03's deck cards
+    player: str         # the holder; "board" for community cards, "deck" for 42X-03's deck cards,
+                        # "ghost" for the ghost hand (GH-02)
     card: str
     public: bool = False    # dealt face up, to the board, or turned against a lone "in" player
 
@@ -41,17 +43,19 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
     event holds the player's whole hand (the new cards are the hand minus what he held), a face-up
     one only its new cards. The program deals them one at a time round the table
     (steps/deal.py), which is the order here. Board cards (BoardDealt) and the deck's cards turned
-    against a lone player (DeckCompared) leave the deck in one run each."""
+    against a lone player (DeckCompared) leave the deck in one run each. The ghost hand (GhostDealt)
+    is the last recipient of its deal step's rounds (D-GH-03)."""
     held: dict[str, int] = {}
     step: list[tuple[str, list[str], bool]] = []
     order: list[tuple[str, str, bool]] = []
     for event in events:
         data = event.data
-        if event.type != ev.CARDS_DEALT or any(player == data["player"] for player, _, _ in step):
+        holder = _recipient(event)
+        if holder is None or any(player == holder for player, _, _ in step):
             order += _round_robin(step)
             step = []
-        if event.type == ev.CARDS_DEALT:
-            player, cards, up = data["player"], data["cards"], data.get("face") == "up"
+        if holder is not None:
+            player, cards, up = holder, data["cards"], data.get("face") == "up"
             new = cards if up else cards[held.get(player, 0):]
             step.append((player, new, up))
             held[player] = held.get(player, 0) + len(new)
@@ -63,16 +67,23 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
     return [DealtCard(index, player, card, public) for index, (player, card, public) in enumerate(order)]
 
 
+def _recipient(event: StoredEvent) -> str | None:
+    """Who a dealing event deals to, one card a round: a player, or the ghost (GH-02)."""
+    if event.type == ev.CARDS_DEALT:
+        return str(event.data["player"])
+    return ghost.HOLDER if event.type == ev.GHOST_DEALT else None
+
+
 def _round_robin(step: list[tuple[str, list[str], bool]]) -> list[tuple[str, str, bool]]:
     rounds = max((len(cards) for _, cards, _ in step), default=0)
     return [(player, cards[r], up) for r in range(rounds) for player, cards, up in step if r < len(cards)]
 
 
 def visible_hands(events: tuple[StoredEvent, ...], viewer: Viewer, *, deal_over: bool) -> set[str]:
-    """The players whose face-down cards this viewer may see (per the engine's redact_event; a
-    face-up event shows only its own cards, which `DealtCard.public` covers)."""
-    return {event.data["player"] for event in events
-            if event.type == ev.CARDS_DEALT and event.data.get("face") != "up"
+    """The players (and the ghost) whose face-down cards this viewer may see (per the engine's
+    redact_event; a face-up event shows only its own cards, which `DealtCard.public` covers)."""
+    return {holder for event in events
+            if (holder := _recipient(event)) is not None and event.data.get("face") != "up"
             and redact_event(event.type, event.data, viewer, deal_over=deal_over)["cards"] is not None}
 
 

@@ -8,7 +8,8 @@ Data is plain JSON: lists, not tuples; times ISO-8601 UTC; cards as strings ("As
 Every chip movement is in ``transfers`` (`Transfer.to_json()` dicts); an event's transfers are
 its whole money effect, and `evolve` applies them for every event type alike.
 
-Hidden facts (hole cards, sealed declares, passed cards, the seed, private comparisons) are named
+Hidden facts (hole cards, the ghost hand, sealed declares, passed cards, the seed, private
+comparisons) are named
 by `visibility.secret_keys`; the store seals them, the read side redacts them.
 """
 from __future__ import annotations
@@ -178,6 +179,16 @@ class CardsDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GhostDealt(Event):
+    """The ghost hand (GH-01, GH-02), dealt last in each round (D-GH-03): `cards` is every card it
+    holds, SECRET to everyone (auditors once the deal is over); the showdown shows it (GH-03)."""
+
+    TYPE: ClassVar[str] = "GhostDealt"
+    deal_no: int
+    cards: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
     """Community cards face up in the middle (423-02), public."""
 
@@ -251,10 +262,11 @@ class CardsExchanged(Event):
 class ShowdownHeld(Event):
     """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
     the deal) see `hands`; who won and lost is public. `worst` (Survivor, SV-02/03): the worst
-    shown hand(s), written only by a showdown step that names them."""
+    shown hand(s), written only by a showdown step that names them. `ghost` (GH-03..05): the ghost
+    hand when it took part, shown to everyone: {cards, value, category, won}."""
 
     TYPE: ClassVar[str] = "ShowdownHeld"
-    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst"})
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst", "ghost"})
     deal_no: int
     reason: str                                      # "contested" | "uncontested" | "all_out"
     hands: list[dict[str, Any]] | None               # [{player, cards, value, category}]
@@ -262,6 +274,7 @@ class ShowdownHeld(Event):
     losers: list[str]
     private: bool = False
     worst: list[str] | None = None                   # the worst shown hand(s) (SV-02), if asked for
+    ghost: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,8 +361,8 @@ class Unknown(Event):
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
-    DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, BoardDealt, DeclareOpened,
-    Declared, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed, CardsExchanged,
+    DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, GhostDealt, BoardDealt,
+    DeclareOpened, Declared, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed, CardsExchanged,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
@@ -360,6 +373,7 @@ TABLE_OPENED, PLAYER_SEATED, STACK_TOPPED_UP, PLAYER_LEFT = (
 TABLE_CLOSED, PLAYER_SAT_OUT, PLAYER_SAT_IN = "TableClosed", "PlayerSatOut", "PlayerSatIn"
 DEAL_STARTED, STAGE_STARTED, STEP_STARTED = "DealStarted", "StageStarted", "StepStarted"
 ANTES_POSTED, CARDS_DEALT, BOARD_DEALT = "AntesPosted", "CardsDealt", "BoardDealt"
+GHOST_DEALT = "GhostDealt"
 DECLARE_OPENED, DECLARED, DECLARE_TIMED_OUT = "DeclareOpened", "Declared", "DeclareTimedOut"
 DECLARES_REVEALED, PASS_OPENED, CARD_PASSED = "DeclaresRevealed", "PassOpened", "CardPassed"
 CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld", "DeckCompared"

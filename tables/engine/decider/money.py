@@ -84,6 +84,7 @@ class Round:
     hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # every hand held
     antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
     worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
+    ghost_played: bool = False               # the ghost hand was in the showdown (GH-04, GH-08)
 
     def in_players(self) -> list[str]:
         return [p for p, c in zip(self.order, self.choices, strict=True) if c == "in"]

@@ -97,7 +97,7 @@ def antes_due(state: TableState) -> bool:
     """Whether a deal starting now asks for antes (by the program's first ante step)."""
     for step in state.rules.program:
         if step.kind == "ante" and step.enabled(state.opts):
-            return due_before_deal(step.param("who", state.opts), state)
+            return due_before_deal(step.param("who", state.opts), state, step.param("ghost", state.opts))
     return False
 
 

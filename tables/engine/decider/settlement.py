@@ -5,6 +5,8 @@ The settle step names one rule of `RULES`:
 - `match_pot_each` (G2-11..15, NSP-01..02, CAP): one "in" takes the pot; several: the best hand(s)
   take it and each loser matches it; all out, the table's all-out rule decides (`all_out`; a
   wimp payment excuses everyone from the next deal's antes when they are due every deal, D-AO-02).
+  With the ghost in the showdown (GH-04), only a hand that beat it wins; when none did, every
+  "in" player matches and the pot stays (GH-05).
 - `losers_pay_winners` (357-11..13, 357-18, D-357-01/02): each losing "in" player pays the amount
   of the pot to the winner(s), shared among tied winners (D-GEN-01); the pot is untouched.
 - `losers_share` (Monte Carlo, MC-04, MC-11..13): the best hand(s) take the pot; the losing "in"
@@ -32,13 +34,15 @@ def settle_match_pot_each(r: Round) -> Settlement:
     if not in_players:
         outcome, matchers = settle_all_out(book, r)
         exempt = next_ante_exempt(r.all_out, r)                   # D-AO-02
-    elif len(in_players) == 1:
+    elif len(in_players) == 1 and not r.ghost_played:
         outcome = "uncontested"                                   # G2-11
         book.to_seat(in_players[0], r.pot, "pot_won")
     else:
         losers = [p for p in in_players if p not in r.winners]
         cost = loser_cost(r.pot, r.terms)
-        if len(winners) > 1 and r.terms["ties"] == "no_split":
+        if not winners:
+            outcome = "ghost_won"                                 # GH-05: the pot stays
+        elif len(winners) > 1 and r.terms["ties"] == "no_split":
             outcome = "no_split"                                  # NSP-01, NSP-02: the pot stays
         else:
             for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):

@@ -12,7 +12,6 @@ result) are reset when their step starts. Snapshots are in `snapshot`.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -63,6 +62,9 @@ class DealState(NamedTuple):
     results: tuple[dict[str, Any], ...] = ()  # every stage's antes, showdown, settlement, leg, award
     ante_exempt: tuple[str, ...] = ()         # the settlement excused them from the next deal's ante
     worst: tuple[str, ...] = ()               # the worst shown hand(s), when the showdown names them (SV-02)
+    ghost: tuple[str, ...] = ()               # the ghost hand (GH-02): secret until shown (GH-03)
+    ghost_shown: bool = False                 # the ghost took part in the showdown (GH-04, GH-08)
+    ghost_won: bool = False                   # no "in" player beat it (GH-05, D-GH-02)
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -81,7 +83,7 @@ class TableState(NamedTuple):
     status: str = "new"                       # "new" | "open" | "closed"
     table_id: str = ""
     variant: str = ""
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()  # as recorded in TableOpened, sorted
     stacked_decks: tuple[tuple[str, ...], ...] | None = None
     seats: tuple[Seat, ...] = ()              # sorted by seat number
     pot: int = 0
@@ -99,7 +101,16 @@ class TableState(NamedTuple):
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:
-        return _options_map(self.options)
+        """The table's options; one its variant gained after the table opened (the ghost hand,
+        issue 12) reads as its default, so an old log plays on as it did."""
+        key = (self.options, self.variant)
+        found = _OPTIONS.get(key)
+        if found is None:
+            if len(_OPTIONS) >= _OPTIONS_KEPT:
+                _OPTIONS.clear()
+            defaults = self.game.defaults if self.game is not None else {}
+            found = _OPTIONS[key] = MappingProxyType({**defaults, **dict(self.options)})
+        return found
 
     @property
     def rules(self) -> Variant:
@@ -155,9 +166,10 @@ def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1:])
 
 
-@lru_cache(maxsize=512)
-def _options_map(options: tuple[tuple[str, Any], ...]) -> MappingProxyType[str, Any]:
-    return MappingProxyType(dict(options))
+# opts of recent tables: (options, variant name) -> options with defaults (the variant named is
+# always the state's `game`, so the name is key enough)
+_OPTIONS: dict[tuple[tuple[tuple[str, Any], ...], str], MappingProxyType[str, Any]] = {}
+_OPTIONS_KEPT = 512
 
 
 def initial_state() -> TableState:

@@ -9,7 +9,7 @@ program fails at import, not at deal 400. A parameter written ``"$name"`` takes 
 `game_ends` names the rule that ends a game (`decider.game_end`).
 
 D-GEN-02: `capacity(options)` is how many players one pack serves (cards per player, the board,
-the deck cards of 42X-03); the ``seats`` option may not exceed it.
+the deck cards of 42X-03, the ghost hand); the ``seats`` option may not exceed it.
 
 Public interface (all JSON-friendly):
 
@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tables.engine.decider import ghost
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.game_end import GAME_END_RULES
 from tables.engine.decider.steps import KINDS, check_step, resolve
@@ -173,6 +174,8 @@ class Variant:
                     other += params["count"]
                 else:
                     per_player += params["count"]
+                if params["to"] == "all" and ghost.dealt(params["ghost"]):
+                    other += params["count"]                      # D-GEN-02: the ghost hand
             elif st.kind == "lone_in" and params["rule"] == "vs_deck":
                 other += params["count"]
         return per_player, other
@@ -239,6 +242,11 @@ MAX_LOSS = Option("max_loss", "int", 0, "most one player pays in one payment; 0 
                   "(CAP_PAY_LIMIT_ONLY)", "CAP-02, 422-07, EX-03", minimum=0)
 ACE_LOW = Option("ace_low", "bool", True, "an ace may play low in A-2-3 and A-2-3-4-5 (false: ace "
                  "high only)", "D-GEN-04, Q-3C-02")
+GHOST = Option("ghost", "choice", ghost.NONE, "a ghost hand (Kitty) dealt to nobody, last in each "
+               "round, secret until shown at the showdown: the \"in\" players must beat it in every "
+               "showdown (always) or a lone \"in\" must (only_if_one_in); a tie with it loses; when "
+               "it wins every \"in\" player matches; everyone out: everyone antes anew",
+               "GH-01..08, D-GH-02, D-GH-03", choices=ghost.RULES)
 RANKING_3C = Option("ranking", "choice", "guts3_sf_high", "three-card hand-ranking preset",
                     "3C-04, Table 3C, D-3C-01", choices=RANKINGS_3C)
 ALL_OUT_CHOICES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card",
@@ -278,23 +286,24 @@ def _guts_options(max_seats: int, all_out: tuple[str, ...] = ALL_OUT_CHOICES) ->
 
 def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None) -> tuple[Stage, ...]:
     return (Stage("deal", (
-        step("ante", who="$ante_rule"),
-        step("deal", count=cards, face="down"),
+        step("ante", who="$ante_rule", ghost="$ghost"),                           # GH-06
+        step("deal", count=cards, face="down", ghost="$ghost"),                    # D-GH-03
         step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
         step("all_out", rule="$all_out"),
-        step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low),
+        step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low,
+             ghost="$ghost"),                                                      # GH-03..05, 07, 08
         step("settle", rule="match_pot_each", all_out="$all_out"),
     )),)
 
 
 GUTS2 = Variant(
     name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP",
-    stages=_guts_program(2, "guts2"), options=_guts_options(PACK_SIZE // 2))
+    stages=_guts_program(2, "guts2"), options=(*_guts_options(PACK_SIZE // 2), GHOST))
 
 GUTS3 = Variant(
     name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP",
     stages=_guts_program(3, "$ranking", "$ace_low"),
-    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW))
+    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW, GHOST))
 
 TWO_PLUS_ONE = Variant(
     name="two_plus_one", title="Two plus One", rules="TPO, D-TPO-01, G2, 3C, CAP, RES, SIM",
@@ -454,6 +463,8 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         raise DomainError("invalid_option", "min_buy_in must cover the ante", option="min_buy_in")
     if result["max_buy_in"] and result["max_buy_in"] < result["min_buy_in"]:
         raise DomainError("invalid_option", "max_buy_in is below min_buy_in", option="max_buy_in")
+    if ghost.dealt(result.get("ghost", ghost.NONE)):
+        result = _with_ghost(given, result)
     capacity = variant.capacity(result)
     if result["seats"] > capacity:                                       # D-GEN-02
         raise DomainError("invalid_option", f"one pack serves at most {capacity} players in "
@@ -470,6 +481,19 @@ def _check_buy_in_antes(variant: Variant, result: dict[str, Any], given: Mapping
         raise DomainError("invalid_option", f"the minimum buy-in of {variant.title} is "
                           f"{variant.min_buy_in_antes} antes ({floor})", option="min_buy_in",
                           minimum=floor)
+
+
+def _with_ghost(given: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """GH-06: with a ghost hand every player may go out, and then everyone antes anew. So the
+    dealer is not forced in (G2-10 off unless asked for, which conflicts) and the all-out rule is
+    GH-06's carry with new antes (another all-out rule conflicts)."""
+    if given.get("dealer_forced_in") is True:
+        raise DomainError("invalid_option", "ghost conflicts with dealer_forced_in: with a ghost hand "
+                          "every player may go out (GH-06)", option="ghost", conflict="dealer_forced_in")
+    if result["all_out"] != "carry":
+        raise DomainError("invalid_option", "ghost conflicts with all_out: with a ghost hand, when "
+                          "everyone is out, everyone antes anew (GH-06)", option="ghost", conflict="all_out")
+    return {**result, "dealer_forced_in": False}
 
 
 def variant_catalog() -> list[dict[str, Any]]:

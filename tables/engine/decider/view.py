@@ -23,7 +23,7 @@ from tables.engine.decider.decide import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards
+from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards, sees_ghost
 
 __all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "phase", "redact_event", "table_view"]
 
@@ -138,7 +138,18 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, 
         "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
         "stage": deal.stage or None, "board": list(deal.board),
         "mode": declare_mode(state) or None, "turn": list(deal.awaiting), "deadline": deal.deadline,
-        "players": players, "winners": list(deal.winners) if deal.outcome else [],
+        "players": players, "ghost": _ghost_view(deal, viewer),
+        "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
         "seed": deal.seed if over else None,
     }
+
+
+def _ghost_view(deal: DealState, viewer: Viewer) -> dict[str, Any] | None:
+    """The ghost hand (GH-02): how many cards it holds; its cards once shown (GH-03), or to an
+    auditor once the deal is over. None when no ghost was dealt."""
+    if not deal.ghost:
+        return None
+    visible = sees_ghost(viewer, shown=deal.ghost_shown, over=deal.over)
+    return {"cards": list(deal.ghost) if visible else None, "card_count": len(deal.ghost),
+            "shown": deal.ghost_shown, "won": deal.ghost_won}

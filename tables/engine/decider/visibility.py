@@ -12,6 +12,7 @@ hole cards back into 2,652 guesses).
 | TableOpened      | stacked_decks (stacked tables) | nobody: they are every future deal              |
 | DealStarted      | seed                           | everyone once the deal is over (DealEnded)      |
 | CardsDealt       | cards (dealt face down)        | the holder; auditors once the deal is over      |
+| GhostDealt       | cards                          | auditors once the deal is over (GH-02)          |
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
@@ -20,7 +21,9 @@ hole cards back into 2,652 guesses).
 Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
 deck (DeckCompared) are public at once. Cards reach other players only through a public
 ShowdownHeld (or, among the players compared, a private one, 357-09, D-357-03), and sealed
-choices through DeclaresRevealed.
+choices through DeclaresRevealed. The ghost hand belongs to nobody (GH-02): nobody sees it until a
+showdown it takes part in shows it to everyone (GH-03, `ShowdownHeld.ghost`); auditors see every
+ghost once the deal is over.
 
 `sees_cards` is the same rule for the folded state (the table view, the deal summaries).
 """
@@ -51,6 +54,8 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return ("seed",) if data.get("seed") is not None else ()
     if event_type == ev.CARDS_DEALT:
         return ("cards",) if data.get("face", "down") != "up" else ()
+    if event_type == ev.GHOST_DEALT:
+        return ("cards",)
     if event_type == ev.CARD_PASSED:
         return ("card",)
     if event_type == ev.CARDS_EXCHANGED:
@@ -71,6 +76,8 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over
+    if event_type == ev.GHOST_DEALT:
+        return viewer.role == "auditor" and deal_over
     if event_type == ev.SHOWDOWN_HELD:
         compared = {hand["player"] for hand in data.get("hands") or ()}
         return viewer.player_id in compared or (viewer.role == "auditor" and deal_over)
@@ -88,6 +95,12 @@ def sees_cards(viewer: Viewer, holder: str, *, shown: Iterable[str], compared: I
         return True
     compared = set(compared)
     return holder in compared and viewer.player_id in compared
+
+
+def sees_ghost(viewer: Viewer, *, shown: bool, over: bool) -> bool:
+    """Whether `viewer` may see the ghost hand: once a showdown showed it to everyone (GH-03), or
+    an auditor once the deal is over. Nobody holds it, so nobody sees it before (GH-02)."""
+    return shown or (viewer.role == "auditor" and over)
 
 
 def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,

@@ -4,7 +4,8 @@
 ``who``: ``pot_empty`` (G2-05: everyone, only when the pot is empty) | ``every_deal`` (SL-03,
 357-05) | ``went_out_last_deal`` (D-42X-02: a new game antes in full; then only the players who
 were not "in" at the end of the last deal) | ``in_players`` (TPO-04: the current "in" players).
-``amount``: chips each (default the table's ante); ``reason``: the transfers' reason.
+``amount``: chips each (default the table's ante); ``reason``: the transfers' reason; ``ghost``
+(the table's ghost option): after a deal everyone went out of, everyone antes anew (GH-06).
 Whoever the last deal's settlement excused (``TableState.ante_exempt``: SL-04, D-MC-01, D-AO-02)
 does not pay the deal's first antes.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from ledger.accounts import Transfer, pot_account, seat_account
 from tables.engine.decider import events as ev
+from tables.engine.decider import ghost
 from tables.engine.decider.money import affordable, rebalance_reserve, terms_of
 from tables.engine.decider.state import TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
@@ -24,7 +26,7 @@ def payers(ctx: Ctx) -> list[str]:
     who, state, deal = ctx.params["who"], ctx.state, ctx.deal
     if who == "in_players":
         return list(deal.in_players())
-    if who == "every_deal" or state.pot == 0:
+    if who == "every_deal" or state.pot == 0 or ghost.antes_anew(ctx.params["ghost"], state):
         return list(deal.order)
     if who == "went_out_last_deal":
         return [p for p in deal.order if p not in state.last_in]
@@ -47,10 +49,11 @@ def antes_every_deal(state: TableState) -> bool:
     return False
 
 
-def due_before_deal(who: str, state: TableState) -> bool:
+def due_before_deal(who: str, state: TableState, ghost_rule: str = ghost.NONE) -> bool:
     """Whether a deal starting now asks the players for an ante (D-GEN-06 seats only players who
     can pay it)."""
-    return who in ("every_deal", "went_out_last_deal") or (who == "pot_empty" and state.pot == 0)
+    return who in ("every_deal", "went_out_last_deal") or (
+        who == "pot_empty" and (state.pot == 0 or ghost.antes_anew(ghost_rule, state)))
 
 
 def owed_by_in_players(state: TableState) -> int:
@@ -93,6 +96,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
 KIND = StepKind(
     name="ante",
     schema={"who": Param((str,), "pot_empty", choices=WHO), "amount": Param((int,), 0),
-            "reason": Param((str,), "ante", choices=("ante", "extra_ante"))},
+            "reason": Param((str,), "ante", choices=("ante", "extra_ante")),
+            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
 )

@@ -3,7 +3,9 @@
 ``count`` cards to each recipient; ``face`` ``down`` (secret to others: CardsDealt holds all the
 player's cards) or ``up`` (public at once: CardsDealt holds the new cards); ``to`` ``all`` (every
 participant, TSG-03: out players too), ``in_players`` (TPO-02, 422-05) or ``board`` (community
-cards, 423-02). Starting a deal step hides earlier shown hands again: they have new cards.
+cards, 423-02); ``ghost`` (the table's ``ghost`` option, `decider.ghost`): with ``to`` ``all``,
+the ghost hand is dealt too, last in each round (D-GH-03), face down to nobody (GH-02).
+Starting a deal step hides earlier shown hands again: they have new cards.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tables.engine.decider import events as ev
+from tables.engine.decider import ghost
 from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
 
@@ -20,8 +23,9 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if to == "board":
         return [ev.BoardDealt(deal_no=deal.deal_no, cards=next_cards(ctx, count))]
     recipients = list(deal.order) if to == "all" else list(deal.in_players())
-    n = len(recipients)
-    if not n:
+    with_ghost = to == "all" and ghost.dealt(ctx.params["ghost"])
+    n = len(recipients) + (1 if with_ghost else 0)          # D-GH-03: the ghost last in each round
+    if not recipients:
         return []
     cards = next_cards(ctx, count * n)
     events: list[ev.Event] = []
@@ -29,6 +33,9 @@ def run(ctx: Ctx) -> list[ev.Event]:
         new = [cards[r * n + i] for r in range(count)]
         held = [*deal.hand_of(player), *new] if face == "down" else new
         events.append(ev.CardsDealt(deal_no=deal.deal_no, player=player, face=face, cards=held))
+    if with_ghost:
+        new = [cards[r * n + n - 1] for r in range(count)]
+        events.append(ev.GhostDealt(deal_no=deal.deal_no, cards=[*deal.ghost, *new]))
     return events
 
 
@@ -49,6 +56,12 @@ def fold_cards_dealt(state: TableState, e: ev.CardsDealt) -> TableState:
                            dealt=deal.dealt + len(e.cards) - len(held))
 
 
+def fold_ghost_dealt(state: TableState, e: ev.GhostDealt) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(ghost=tuple(e.cards), dealt=deal.dealt + len(e.cards) - len(deal.ghost))
+
+
 def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
     deal = state.deal
     assert deal is not None
@@ -58,8 +71,10 @@ def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
 KIND = StepKind(
     name="deal",
     schema={"count": Param((int,), required=True), "face": Param((str,), "down", choices=("down", "up")),
-            "to": Param((str,), "all", choices=("all", "in_players", "board"))},
+            "to": Param((str,), "all", choices=("all", "in_players", "board")),
+            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
     start=start,
-    folds={ev.CardsDealt: fold_cards_dealt, ev.BoardDealt: fold_board_dealt},
+    folds={ev.CardsDealt: fold_cards_dealt, ev.GhostDealt: fold_ghost_dealt,
+           ev.BoardDealt: fold_board_dealt},
 )

@@ -24,7 +24,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
         pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
         hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
-        worst=deal.worst))
+        worst=deal.worst, ghost_played=deal.ghost_shown))
     return [settled_event(deal.deal_no, result)]
 
 

@@ -7,6 +7,8 @@ too (423-03); ``private``: compared among the "in" players only (357-09, D-357-0
 learns only who won; ``all_out``: the table's all-out rule, which may have everyone show
 (AO-03..05) or judge the four cards held (42X-02); ``ace_low`` for rankings that accept it;
 ``worst``: also name the worst shown hand(s) (SV-02, SV-03: identical worst hands all count).
+``ghost`` (the table's option, `decider.ghost`): when the ghost plays (GH-07, GH-08) even a lone
+"in" player shows and must beat it (GH-04, a tie loses: D-GH-02), and it is shown too (GH-03).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from tables.engine import RANKINGS, evaluate, showdown
-from tables.engine.decider import all_out
+from tables.engine.decider import all_out, ghost
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
@@ -43,7 +45,10 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ranking, wild = params["ranking"], tuple(params["wild"])
     shown: tuple[str, ...] = ()
     board: tuple[str, ...] = deal.board if params["board"] else ()
-    if len(in_players) == 1:                                   # G2-11: no need to show
+    against_ghost = ghost.plays(params["ghost"], len(in_players))
+    if against_ghost:                                          # GH-04, GH-07, GH-08
+        reason, shown = "contested", in_players
+    elif len(in_players) == 1:                                 # G2-11: no need to show
         reason = "uncontested"
     elif in_players:                                           # G2-12
         reason, shown = "contested", in_players
@@ -59,19 +64,27 @@ def run(ctx: Ctx) -> list[ev.Event]:
     winners: list[str] = list(in_players) if reason == "uncontested" else []
     losers: list[str] = []
     worst: list[str] | None = [] if params["worst"] else None
+    ghost_hand: dict[str, Any] | None = None
     if shown:
+        def value_of(cards: Sequence[str]) -> HandValue:
+            return hand_value((*cards, *board), ranking, best=params["best"], wild=wild, options=options)
+
         cards = [deal.hand_of(p) for p in shown]
-        values = [hand_value((*c, *board), ranking, best=params["best"], wild=wild, options=options)
-                  for c in cards]
-        result = showdown(values)
+        values = [value_of(c) for c in cards]
+        ghost_value = value_of(deal.ghost) if against_ghost else None
+        result = showdown(values, ghost=ghost_value)
         hands = [{"player": p, "cards": list(c), "value": str(v), "category": v.category}
                  for p, c, v in zip(shown, cards, values, strict=True)]
         winners = [shown[i] for i in result.winners]
         losers = [shown[i] for i in result.losers]
         if worst is not None:
             worst = [shown[i] for i in result.worst]
+        if ghost_value is not None:                            # GH-03: shown to everyone
+            ghost_hand = {"cards": list(deal.ghost), "value": str(ghost_value),
+                          "category": ghost_value.category, "won": result.ghost_wins}
     return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands, winners=winners,
-                            losers=losers, private=bool(params["private"] and shown), worst=worst)]
+                            losers=losers, private=bool(params["private"] and shown), worst=worst,
+                            ghost=ghost_hand)]
 
 
 def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
@@ -82,7 +95,8 @@ def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
     if e.private:
         return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers),
                                worst=worst)
-    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers), worst=worst)
+    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers), worst=worst,
+                           ghost_shown=e.ghost is not None, ghost_won=bool(e.ghost and e.ghost["won"]))
 
 
 KIND = StepKind(
@@ -91,7 +105,8 @@ KIND = StepKind(
             "wild": Param((tuple, list), ()), "best": Param((int,), 0),
             "board": Param((bool,), False), "private": Param((bool,), False),
             "all_out": Param((str,), "carry", choices=all_out.RULES),
-            "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False)},
+            "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False),
+            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
     folds={ev.ShowdownHeld: fold},
 )
