@@ -7,6 +7,8 @@ The settle step names one rule of `RULES`:
   wimp payment excuses everyone from the next deal's antes when they are due every deal, D-AO-02).
   With the ghost in the showdown (GH-04), only a hand that beat it wins; when none did, every
   "in" player matches and the pot stays (GH-05).
+- `single_loser` (SL-01..04, D-MC-01): as `match_pot_each`, but only the worst "in" hand(s)
+  match, and they skip the next deal's ante (`Settlement.ante_exempt`).
 - `losers_pay_winners` (357-11..13, 357-18, D-357-01/02): each losing "in" player pays the amount
   of the pot to the winner(s), shared among tied winners (D-GEN-01); the pot is untouched.
 - `losers_share` (Monte Carlo, MC-04, MC-11..13): the best hand(s) take the pot; the losing "in"
@@ -26,6 +28,27 @@ from tables.engine.decider.money import Book, Round, Settlement, affordable, los
 def settle_match_pot_each(r: Round) -> Settlement:
     """G2-11..15: one "in" takes the pot; several: the best hand(s) take it and each loser matches
     it. All out: the all-out rule (`all_out.settle_all_out`)."""
+    return _settle_matching(r, [p for p in r.in_players() if p not in r.winners])
+
+
+def settle_single_loser(r: Round) -> Settlement:
+    """SL-01..04: as match_pot_each, but only the worst "in" hand matches the pot, tied worst hands
+    each match (SL-02; nobody when every "in" hand ties), and the matchers skip the next deal's
+    ante (SL-04, D-MC-01). When the ghost won, every "in" player matches (GH-05). All out, the
+    all-out rule; a best hand that matched the pot (AO-05) is a matcher too."""
+    in_players = r.in_players()
+    if in_players and not r.winners:
+        worst = in_players                                        # GH-05: the ghost won
+    else:
+        worst = [p for p in r.ordered(r.worst) if p not in r.winners]
+    result = _settle_matching(r, worst)
+    matched = bool(in_players) or r.all_out == "best_matches"
+    return replace(result, ante_exempt=result.ante_exempt or (result.matchers if matched else ()))
+
+
+def _settle_matching(r: Round, losers: list[str]) -> Settlement:
+    """The best hand(s) take the pot and `losers` each match it (the contested part of G2-13 and
+    SL-01); one "in" takes it alone (G2-11); all out, the all-out rule."""
     book = Book(r.table, r.pot)
     in_players = r.in_players()
     winners = r.ordered(r.winners)
@@ -38,7 +61,6 @@ def settle_match_pot_each(r: Round) -> Settlement:
         outcome = "uncontested"                                   # G2-11
         book.to_seat(in_players[0], r.pot, "pot_won")
     else:
-        losers = [p for p in in_players if p not in r.winners]
         cost = loser_cost(r.pot, r.terms)
         if not winners:
             outcome = "ghost_won"                                 # GH-05: the pot stays
@@ -108,8 +130,12 @@ def _replenish(r: Round, payers_of: Callable[[list[str]], list[str]]) -> Settlem
     return book.close(outcome, winners, payers, r.reserve, r.terms, payers)
 
 
+# The rules that read the showdown's worst hand(s) (`Round.worst`): the showdown step names them.
+NEEDS_WORST = frozenset({"single_loser", "worst_replenishes"})
+
 RULES: Mapping[str, Callable[[Round], Settlement]] = {
     "match_pot_each": settle_match_pot_each,
+    "single_loser": settle_single_loser,
     "losers_pay_winners": settle_losers_pay_winners,
     "losers_share": settle_losers_share,
     "worst_replenishes": settle_worst_replenishes,

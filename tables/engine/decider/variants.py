@@ -282,6 +282,32 @@ def _guts_options(max_seats: int, all_out: tuple[str, ...] = ALL_OUT_CHOICES) ->
     )
 
 
+LOSER_RULES = ("match_pot_each", "single_loser")
+
+
+def _optional_rules() -> tuple[Option, ...]:
+    """The optional rules of two- and three-card Guts of RULES §7 (CFR, SL; NSP is `ties`)."""
+    return (
+        Option("loser_rule", "choice", "match_pot_each",
+               "who matches the pot: every losing \"in\" player, or only the worst \"in\" hand(s), "
+               "each in full, who then skip the next deal's ante (single_loser antes every deal: "
+               "ante_rule then defaults to every_deal and pot_empty is refused)",
+               "G2-13, SL-01..04, D-MC-01", choices=LOSER_RULES),
+    )
+
+
+def _check_optional_rules(result: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """Conflicts among the optional rules (issue 12 item 9); an unset option they imply takes its
+    implied value."""
+    if result.get("loser_rule") == "single_loser":                        # SL-03
+        if "ante_rule" not in given:
+            result["ante_rule"] = "every_deal"
+        elif result["ante_rule"] != "every_deal":
+            raise DomainError("invalid_option", "loser_rule single_loser antes every deal (SL-03): "
+                              "ante_rule must be every_deal", option="ante_rule",
+                              conflict="loser_rule")
+
+
 # --- programs -----------------------------------------------------------------------------------
 
 def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None) -> tuple[Stage, ...]:
@@ -291,19 +317,20 @@ def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None) -
         step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
         step("all_out", rule="$all_out"),
         step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low,
-             ghost="$ghost"),                                                      # GH-03..05, 07, 08
-        step("settle", rule="match_pot_each", all_out="$all_out"),
+             ghost="$ghost", settle="$loser_rule"),                    # GH-03..05, 07, 08; SL-01/02
+        step("settle", rule="$loser_rule", all_out="$all_out"),           # G2-13, SL-01..04
     )),)
 
 
 GUTS2 = Variant(
     name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP",
-    stages=_guts_program(2, "guts2"), options=(*_guts_options(PACK_SIZE // 2), GHOST))
+    stages=_guts_program(2, "guts2"),
+    options=(*_guts_options(PACK_SIZE // 2), GHOST, *_optional_rules()))
 
 GUTS3 = Variant(
     name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP",
     stages=_guts_program(3, "$ranking", "$ace_low"),
-    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW, GHOST))
+    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW, GHOST, *_optional_rules()))
 
 TWO_PLUS_ONE = Variant(
     name="two_plus_one", title="Two plus One", rules="TPO, D-TPO-01, G2, 3C, CAP, RES, SIM",
@@ -459,6 +486,7 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
             raise DomainError("invalid_option", f"unknown option: {name!r}", option=name)
     result = {o.name: o.check(given.get(o.name, o.default)) for o in variant.options}
     _check_buy_in_antes(variant, result, given)
+    _check_optional_rules(result, given)
     if result["min_buy_in"] < result["ante"]:
         raise DomainError("invalid_option", "min_buy_in must cover the ante", option="min_buy_in")
     if result["max_buy_in"] and result["max_buy_in"] < result["min_buy_in"]:

@@ -101,6 +101,7 @@ def test_old_snapshot_loads_to_the_same_state(session: dict[str, Any]) -> None:
     state = state_from_json(snapshot)
     assert comparable(state_to_json(state)) == comparable(snapshot)
     assert state.last_in == ()
+    assert state.opts["loser_rule"] == "match_pot_each"            # added since: its default
 
 
 def test_old_snapshot_then_a_new_deal() -> None:

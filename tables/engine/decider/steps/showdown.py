@@ -9,6 +9,8 @@ learns only who won; ``all_out``: the table's all-out rule, which may have every
 ``worst``: also name the worst shown hand(s) (SV-02, SV-03: identical worst hands all count).
 ``ghost`` (the table's option, `decider.ghost`): when the ghost plays (GH-07, GH-08) even a lone
 "in" player shows and must beat it (GH-04, a tie loses: D-GH-02), and it is shown too (GH-03).
+``settle``: the settlement rule that follows: one that reads the worst hand(s)
+(`settlement.NEEDS_WORST`: single_loser, SL-01/02) has them named as ``worst`` does.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Any
 from tables.engine import RANKINGS, evaluate, showdown
 from tables.engine.decider import all_out, ghost
 from tables.engine.decider import events as ev
+from tables.engine.decider.settlement import NEEDS_WORST, RULES
 from tables.engine.decider.state import TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 from tables.engine.hand_value import HandValue
@@ -63,7 +66,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
     hands: list[dict[str, Any]] = []
     winners: list[str] = list(in_players) if reason == "uncontested" else []
     losers: list[str] = []
-    worst: list[str] | None = [] if params["worst"] else None
+    named = params["worst"] or params["settle"] in NEEDS_WORST
+    worst: list[str] | None = [] if named else None
     ghost_hand: dict[str, Any] | None = None
     if shown:
         def value_of(cards: Sequence[str]) -> HandValue:
@@ -106,7 +110,8 @@ KIND = StepKind(
             "board": Param((bool,), False), "private": Param((bool,), False),
             "all_out": Param((str,), "carry", choices=all_out.RULES),
             "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False),
-            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
+            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
+            "settle": Param((str,), "match_pot_each", choices=tuple(RULES))},
     run=run,
     folds={ev.ShowdownHeld: fold},
 )

@@ -1,0 +1,73 @@
+"""The optional rules of two- and three-card Guts of issue 12 played over HTTP on stacked decks:
+single loser (SL-01..04, D-MC-01), compulsory first round (CFR-01), no split pots (NSP-01..02)
+and the all-out corrections D-AO-02 and D-AO-03.
+
+Each session opens a table with the option group, checks it is recorded and served (GET
+/tables/{id} options, GET /variants with its rule ID), plays deals and checks stacks and pot
+worked out here from the rules. Conflicting options are 400 `invalid_option` naming the option.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.conftest import event_count
+from tests.api.test_games_api import Game, option
+from tests.tables.conftest import stack_deck
+from tests.tables.http import post
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(admin_api: APIClient, variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Opening a table with these options is 400 invalid_option and stores nothing."""
+    before = event_count()
+    response = post(admin_api, "/api/v1/tables", {"variant": variant, "options": options})
+    assert response.status_code == 400, response.content
+    assert event_count() == before
+    problem: dict[str, Any] = response.json()
+    assert problem["code"] == "invalid_option"
+    return problem
+
+
+# --- single loser ------------------------------------------------------------------------------
+
+# Deal 1 (dealer a) is dealt b, c, d, a: b best, d worst. Deal 2 (dealer b) c, d, a, b: c best, b worst.
+SL_DEAL_1 = stack_deck("As Ks", "Qd Jd", "7h 2c", "9c 8c")
+SL_DEAL_2 = stack_deck("Ah Ad", "Kc Qc", "Jh Th", "4d 2s")
+
+
+def test_single_loser_session(player_api: APIClient) -> None:
+    """SL-01: only the worst "in" hand matches; SL-03: everyone antes every deal; SL-04, D-MC-01:
+    the matcher skips the next deal's ante, that deal only."""
+    game = Game.open("guts2", [SL_DEAL_1, SL_DEAL_2], players="abcd", loser_rule="single_loser")
+    view = game.start()
+    assert view["options"]["loser_rule"] == "single_loser"
+    assert view["options"]["ante_rule"] == "every_deal"                     # implied by SL-03
+    assert view["pot"] == 40
+    view = game.declares("b:in", "c:in", "d:in", "a:in")
+    assert game.stacks() == {"a": 990, "b": 1030, "c": 990, "d": 950}       # only d matched
+    assert view["pot"] == 40
+    view = game.start()                                                     # SL-03, SL-04
+    assert view["pot"] == 70
+    assert game.stacks() == {"a": 980, "b": 1020, "c": 980, "d": 950}
+    view = game.declares("c:in", "d:out", "a:out", "b:in")
+    assert game.stacks() == {"a": 980, "b": 950, "c": 1050, "d": 950}
+    assert view["pot"] == 70
+    view = game.start()                                                     # deal 3: d antes again
+    assert game.stacks() == {"a": 970, "b": 950, "c": 1040, "d": 940}       # b is excused now
+    assert view["pot"] == 100
+
+    catalog = {v["name"]: v for v in player_api.get("/api/v1/variants").json()}
+    for variant in ("guts2", "guts3"):
+        loser_rule = option(catalog[variant], "loser_rule")
+        assert loser_rule["choices"] == ["match_pot_each", "single_loser"]
+        assert "SL-01..04" in loser_rule["rule"]
+
+
+def test_single_loser_with_antes_on_an_empty_pot_only_is_invalid(admin_api: APIClient) -> None:
+    problem = refused(admin_api, "guts3", {"loser_rule": "single_loser", "ante_rule": "pot_empty"})
+    assert problem["option"] == "ante_rule"
+    assert problem["conflict"] == "loser_rule"
