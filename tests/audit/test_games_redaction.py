@@ -22,21 +22,32 @@ Each answer must be 200 (403 where the role may not read it; 409 for a live deal
 """
 from __future__ import annotations
 
+import importlib.util
+import io
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from ledger.models import Event
 from tests.tables.http import Club, post, table_url
 
 pytestmark = pytest.mark.django_db
 
 SSE = {"GUTS_SSE_MAX_DURATION": 0.02, "GUTS_SSE_POLL": 0.01}
+
+_VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"      # the standalone client-side check
+_spec = importlib.util.spec_from_file_location("verify_deal", _VERIFIER)
+assert _spec is not None
+assert _spec.loader is not None
+verify_deal = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(verify_deal)
 
 
 # --- the scripts -----------------------------------------------------------------------------------
@@ -269,6 +280,7 @@ def urls(table: str, deals: list[int], players: list[str], reader: Reader) -> It
     per-deal ones, those of `deals`."""
     base = table_url(table)
     yield base, set()
+    yield "/api/v1/tables", set()
     yield f"{base}/deals", set()
     yield f"{base}/events?limit=500", set()
     yield f"{base}/stream", set()
@@ -281,8 +293,8 @@ def urls(table: str, deals: list[int], players: list[str], reader: Reader) -> It
         yield f"{deal}/history?format=json", set()
         yield f"{deal}/history?format=text", set()
     for player in players:
-        yield f"/api/v1/players/{player}/deals", set() if reader.role != "player" or reader.player == player \
-            else {403}
+        readable = reader.role != "player" or reader.player == player
+        yield f"/api/v1/players/{player}/deals", set() if readable else {403}
     yield "/api/v1/audit/events?limit=500", set() if reader.role != "player" else {403}
 
 
@@ -297,6 +309,7 @@ def card_tokens(text: str) -> set[str]:
 
 
 def dicts(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object inside a JSON value, depth first."""
     if isinstance(value, dict):
         yield value
         for item in value.values():
@@ -382,6 +395,15 @@ def check_table(reader: Reader, view: dict[str, Any], live: DealTruth) -> None:
             assert entry["declared"] == live.sealed[player], (str(reader), entry)
 
 
+def check_answer(reader: Reader, view: dict[str, Any], deals: dict[int, DealTruth]) -> None:
+    """A command's answer is the table as its caller may see it (the admin starts the deals)."""
+    live = deals[max(deals)]
+    text = json.dumps(view)
+    assert not card_tokens(text) & reader.hidden(list(deals.values())), (str(reader), "command answer")
+    check_table(reader, view, live)
+    check_sealed(reader, Answer("command answer", 200, text, view), live)
+
+
 def walk(readers: list[Reader], table: str, players: list[str], deals: dict[int, DealTruth],
          changed: list[int]) -> None:
     """Every reader reads every endpoint (per-deal ones of the deals in `changed`: a finished
@@ -437,5 +459,114 @@ def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(vari
         live = deals[len(deals)]
         live.apply(step, ids)
         assert response.json()["deal"]["over"] == live.over, step
+        admin = readers[-2]
+        actor = admin if step.command == "start" else next(r for r in readers if r.player == ids[name])
+        check_answer(actor, response.json(), deals)
         walk(readers, table, players, deals, [live.deal_no])
     assert all(deal.over for deal in deals.values())
+
+
+# --- seeded deals: the proof and the served chain ---------------------------------------------------
+
+SEEDED = {       # (options, the declares of each deal: windows of "name:choice" in posting order)
+    "two_plus_one": ({}, [["b:in", "c:in", "a:out"]]),
+    "four_two_two": ({}, [["b:in", "c:in", "a:out"]]),
+    "four_two_three": ({"lone_in": "vs_deck"}, [["b:in", "c:in", "a:out"], ["c:in", "a:out", "b:out"]]),
+    "three_five_seven": ({}, [["b:in", "c:in", "a:out", "b:out", "c:in", "a:in", "b:in", "c:out", "a:in"]]),
+}
+
+
+def stored_truth(table: str, deal_no: int) -> tuple[dict[str, list[str]], set[str], dict[str, set[str]]]:
+    """(face-down cards held, cards public, cards each player learnt privately) of a deal, read from
+    the log behind the API."""
+    rows = Event.objects.filter(stream=f"table-{table}").order_by("position").values_list("type", "data")
+    hole: dict[str, list[str]] = {}
+    public: set[str] = set()
+    private: dict[str, set[str]] = {}
+    for kind, data in rows:
+        if data.get("deal_no") != deal_no:
+            continue
+        if kind == "CardsDealt":
+            if data["face"] == "up":
+                public |= set(data["cards"])
+            else:
+                hole[data["player"]] = data["cards"]
+        elif kind == "BoardDealt":
+            public |= set(data["cards"])
+        elif kind == "DeckCompared":
+            public |= {*data["cards"], *data["deck_cards"]}
+        elif kind == "ShowdownHeld":
+            hands = {hand["player"]: set(hand["cards"]) for hand in data["hands"]}
+            for player in hands:
+                if data.get("private"):
+                    private.setdefault(player, set()).update(*(c for p, c in hands.items() if p != player))
+                else:
+                    public |= hands[player]
+    return hole, public, private
+
+
+def check_feed_chain(reader: Reader, table: str) -> None:
+    """The served chain re-checks for every reader, private comparisons and board included."""
+    events = reader.client.get(f"{table_url(table)}/events", {"limit": 500}).json()["results"]
+    out = io.StringIO()
+    assert verify_deal.verify_chain(events, out) == verify_deal.OK, (str(reader), out.getvalue())
+
+
+@pytest.mark.parametrize("variant", list(SEEDED))
+def test_a_seeded_deal_proves_fair_to_every_role_and_its_proof_hides_what_it_must(variant: str) -> None:
+    """DESIGN §2.7 for the new games: every card that left the deck (face down, face up, the board,
+    the deck's four against a lone "in") is checked in dealing order, by the service and by
+    docs/verify_deal.py; each reader gets every verdict but only the cards he may see; the served
+    hash chain re-checks for everyone during and after the deal (salted commitments, §2.6)."""
+    options, deals = SEEDED[variant]
+    club = Club.create(players=3, bankroll=5000)
+    response = post(club.admin, "/api/v1/tables", {"variant": variant, "options": {"ante": 10, **options}})
+    assert response.status_code == 201, response.content
+    table = response.json()["table_id"]
+    club.seat_all(table, 1000)
+    ids = dict(zip("abc", (str(p) for p in club.players), strict=True))
+    readers = [Reader(client, str(pid), "player") for pid, client in club.players.items()]
+    readers += [Reader(club.outsider, None, "player"), Reader(club.admin, None, "admin"),
+                Reader(club.auditor, None, "auditor")]
+    for deal_no, moves in enumerate(deals, start=1):
+        assert post(club.admin, table_url(table, "deals")).status_code == 200
+        for move in moves:
+            name, choice = move.split(":")
+            answer = post(club.players[int(ids[name])], table_url(table, "declares"),
+                          {"deal_no": deal_no, "choice": choice})
+            assert answer.status_code == 200, (move, answer.content)
+            for reader in readers:
+                check_feed_chain(reader, table)
+        assert answer.json()["deal"]["over"]
+        hole, public, private = stored_truth(table, deal_no)
+        for reader in readers:
+            check_proof(reader, table, deal_no, hole, public, private)
+
+
+def check_proof(reader: Reader, table: str, deal_no: int, hole: dict[str, list[str]], public: set[str],
+                private: dict[str, set[str]]) -> None:
+    base = f"{table_url(table)}/deals/{deal_no}"
+    proof = reader.client.get(f"{base}/proof").json()
+    assert (proof["provable"], proof["ok"], proof["commitment_ok"]) == (True, True, True), str(reader)
+    out = io.StringIO()
+    assert verify_deal.verify(proof, out) == verify_deal.OK, (str(reader), out.getvalue())
+    dealt = [entry["card"] for entry in proof["dealt"]]
+    assert all(entry["matches"] for entry in proof["dealt"])
+    assert len(dealt) == sum(map(len, hole.values())) + len(public - {c for h in hole.values() for c in h})
+    if reader.role == "auditor":
+        assert proof["deck"][:len(dealt)] == dealt
+        assert None not in dealt
+        return
+    assert proof["deck"] is None
+    for entry in proof["dealt"]:
+        mine = entry["player"] == reader.player
+        if mine or entry["player"] in ("board", "deck"):
+            assert entry["card"] is not None, (str(reader), entry)
+        elif entry["card"] is not None:
+            assert entry["card"] in public, (str(reader), entry)          # a face-up card
+    known = public | private.get(reader.player or "", set())
+    hidden = {card for player, cards in hole.items() if player != reader.player for card in cards} - known
+    for url in (f"{base}/proof", f"{base}/history?format=json", f"{base}/history?format=text"):
+        answer = read(reader, url)
+        assert answer.status == 200, (str(reader), url)
+        assert not card_tokens(answer.text) & hidden, (str(reader), url, card_tokens(answer.text) & hidden)
