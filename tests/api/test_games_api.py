@@ -120,6 +120,21 @@ class Game:
         assert (problem["code"], problem["stage"]) == ("wrong_stage", open_stage)
         assert event_count() == before
 
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        """The table's events of one type, as a player never seated reads them."""
+        response = self.club.outsider.get(table_url(self.table, "events"), {"type": kind, "limit": 500})
+        assert response.status_code == 200, response.content
+        return [event["data"] for event in response.json()["results"]]
+
+    def moves(self, kind: str) -> list[tuple[str, str, int, str]]:
+        """(from, to, amount, reason) of every transfer of the events of one type, by name."""
+        return [(self.short(t["from"]), self.short(t["to"]), t["amount"], t["reason"])
+                for data in self.events(kind) for t in data["transfers"]]
+
+    def short(self, account: str) -> str:
+        kind, _, rest = account.partition(":")
+        return self.name_of(rest.rsplit(":", 1)[1]) if kind == "seat" else kind
+
     def money(self) -> int:
         view = self.view()
         return sum(s["stack"] for s in view["seats"]) + view["pot"] + view["reserve"]
@@ -228,6 +243,7 @@ def test_three_five_seven_stages_legs_and_losers_paying_winners() -> None:
     # 357-09..11, D-357-01: b's trips beat c's pair in private; c pays b the pot; the pot stays.
     assert (view["deal"]["stage"], view["pot"]) == (2, 30)                          # 357-13
     assert game.stacks() == {"a": 990, "b": 1020, "c": 960}
+    assert game.moves("PotSettled") == [("c", "b", 30, "loser_paid")]              # seat to seat
     assert [p["card_count"] for p in view["deal"]["players"]] == [5, 5, 5]          # 357-14, TSG-03
     assert game.hands("a") == {"b": None, "c": None, "a": cards("2c 4d 6h Ts Tc")}
     assert game.declare_action("b")["stage"] == 2
@@ -265,6 +281,9 @@ def test_three_five_seven_stages_legs_and_losers_paying_winners() -> None:
     assert (view["pot"], view["reserve"]) == (0, 0)
     assert game.stacks() == {"a": 1070, "b": 980, "c": 950}
     assert game.legs() == {"a": 0, "b": 0, "c": 0}                                 # the game ended
+    assert game.moves("PotAwarded") == [("pot", "a", 60, "pot_awarded")]
+    assert [(e["game_no"], e["reason"]) for e in game.events("GameEnded")] == [(1, "pot_awarded")]
+    assert game.moves("PotSettled") == [("c", "b", 30, "loser_paid"), ("b", "a", 30, "loser_paid")]
     assert game.money() == 3 * BUY_IN
     assert check_conservation() == []
 
@@ -401,6 +420,7 @@ def test_four_two_two_face_up_cards_max_loss_and_the_lone_in_ending_the_game() -
     assert view["deal"]["outcome"] == "uncontested"                                  # 422-08
     assert game.face_up() == {"c": [], "d": [], "a": [], "b": []}                    # no more cards
     assert (view["pot"], game.stacks()) == (0, {"a": 980, "b": 1030, "c": 1025, "d": 965})
+    assert [(e["game_no"], e["reason"]) for e in game.events("GameEnded")] == [(1, "uncontested")]
 
     view = game.start()                                                              # a new game
     assert (view["game_no"], view["pot"]) == (2, 40)                                 # all ante
