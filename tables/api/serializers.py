@@ -43,6 +43,8 @@ class GhostSerializer(serializers.Serializer):
     card_count = serializers.IntegerField()
     shown = serializers.BooleanField(help_text="The ghost took part in the showdown (GH-04, GH-08).")
     won = serializers.BooleanField(help_text="No \"in\" player beat it: each matched (GH-05, D-GH-02).")
+    face_up = serializers.BooleanField(help_text="Monte Carlo's open hand to beat (MCA-05): dealt face "
+                                                 "up, its cards public at once.")
 
     class Meta:
         ref_name = "TableGhost"

@@ -190,3 +190,21 @@ def test_survivor_worst_hand_replenishes_and_a_lone_in_plays_the_deck() -> None:
     assert game.stacks() == {"a": 970, "b": 1010, "c": 970, "d": 880}
     assert game.money() == 4 * BUY_IN
     assert check_conservation() == []
+
+
+def test_monte_carlo_open_hand_to_beat() -> None:
+    """MCA-05, Q-MC-05, D-GH-02: the open hand is dealt face up, seen by everyone (even a player never
+    seated) before the declare; when it beats every "in" hand nobody takes the pot and the "in"
+    players replenish it in equal shares (MC-12); the round goes on."""
+    deal = stack_deck(*HANDS, "7s 7h 7d")                                         # b, c, d, a, open
+    game = open_game("monte_carlo", [deal], open_hand="face_up")
+    view = game.start()
+    assert view["deal"]["ghost"] == {"cards": ["7s", "7h", "7d"], "card_count": 3, "shown": False,
+                                     "won": False, "face_up": True}
+    assert game.view()["deal"]["ghost"]["cards"] == ["7s", "7h", "7d"]             # an outsider
+    view = game.declares("b:in", "c:in", "d:out", "a:out")
+    assert view["deal"]["outcome"] == "ghost_won"
+    assert (view["deal"]["ghost"]["shown"], view["deal"]["ghost"]["won"]) == (True, True)
+    assert (view["pot"], view["game_no"]) == (80, 1)
+    assert game.stacks() == {"a": 990, "b": 970, "c": 970, "d": 990}
+    assert check_conservation() == []

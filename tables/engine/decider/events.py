@@ -184,8 +184,10 @@ class GhostDealt(Event):
     holds, SECRET to everyone (auditors once the deal is over); the showdown shows it (GH-03)."""
 
     TYPE: ClassVar[str] = "GhostDealt"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"face"})
     deal_no: int
     cards: list[str]
+    face: str = "down"                               # "up": MCA-05's open hand, public at once
 
 
 @dataclass(frozen=True, slots=True)

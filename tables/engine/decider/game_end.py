@@ -22,13 +22,12 @@ def lone_in_wins(state: TableState, deal: DealState) -> bool:
     return deal.outcome in ("uncontested", "beat_the_deck") or pot_empty(state, deal)
 
 
-ROUND_OVER = frozenset({"uncontested", "beat_the_deck", "all_tied"})
-
-
 def round_over(state: TableState, deal: DealState) -> bool:
     """MC-05, Q-MC-02: a Monte Carlo round ends when the pot is taken with nobody obliged to
-    replenish it: an uncontested win (MCA-02: beating the deck) or an all-tie deal."""
-    return deal.outcome in ROUND_OVER or pot_empty(state, deal)
+    replenish it: every "in" player won it (an uncontested win, a lone "in" beating the deck,
+    MCA-02, or the open hand, MCA-05, or an all-tie deal), or the pot is empty."""
+    in_players = deal.in_players()
+    return (bool(in_players) and set(in_players) <= set(deal.winners)) or pot_empty(state, deal)
 
 
 GAME_END_RULES: Mapping[str, Callable[[TableState, DealState], bool]] = {

@@ -12,13 +12,18 @@ Used by the two- and three-card Guts programs through their steps' ``ghost`` par
 - the ante step: after a deal everyone went out of, every player antes anew (GH-06, `antes_anew`).
 
 It takes no part in exchanges or passes (D-GH-03): those deal with the participants only.
+
+``face_up`` is Monte Carlo's open hand to beat (MCA-05, Q-MC-05): the same hand, dealt face up
+(public at once, so the players declare knowing it) and playing in every showdown with someone
+"in", where a tie with it loses (D-GH-02) and its win makes the "in" players replenish (GH-05).
 """
 from __future__ import annotations
 
 from tables.engine.decider.state import TableState
 
-NONE, ALWAYS, ONLY_IF_ONE_IN = "none", "always", "only_if_one_in"
-RULES = (NONE, ALWAYS, ONLY_IF_ONE_IN)          # GH-07 GHOST_ALWAYS, GH-08 GHOST_ONLY_IF_ONE_IN
+NONE, ALWAYS, ONLY_IF_ONE_IN, FACE_UP = "none", "always", "only_if_one_in", "face_up"
+GHOSTS = (NONE, ALWAYS, ONLY_IF_ONE_IN)          # GH-07 GHOST_ALWAYS, GH-08 GHOST_ONLY_IF_ONE_IN
+RULES = (*GHOSTS, FACE_UP)                       # what the steps accept: also MCA-05's open hand
 HOLDER = "ghost"                                # the fairness proof's name for its cards
 
 
@@ -28,10 +33,16 @@ def dealt(rule: str) -> bool:
 
 
 def plays(rule: str, in_count: int) -> bool:
-    """GH-07: every showdown with someone "in"; GH-08: only against a lone "in" player."""
-    if rule == ALWAYS:
+    """GH-07 (and MCA-05's open hand): every showdown with someone "in"; GH-08: only against a
+    lone "in" player."""
+    if rule in (ALWAYS, FACE_UP):
         return in_count >= 1
     return rule == ONLY_IF_ONE_IN and in_count == 1
+
+
+def face_up(rule: str) -> bool:
+    """MCA-05: the open hand is dealt face up, public at once."""
+    return rule == FACE_UP
 
 
 def antes_anew(rule: str, state: TableState) -> bool:

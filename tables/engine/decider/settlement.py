@@ -12,7 +12,8 @@ The settle step names one rule of `RULES`:
 - `losers_pay_winners` (357-11..13, 357-18, D-357-01/02): each losing "in" player pays the amount
   of the pot to the winner(s), shared among tied winners (D-GEN-01); the pot is untouched.
 - `losers_share` (Monte Carlo, MC-04, MC-11..13): the best hand(s) take the pot; the losing "in"
-  players together replenish one pot amount (capped) in equal shares (D-GEN-01).
+  players together replenish one pot amount (capped) in equal shares (D-GEN-01). When an open
+  hand (MCA-05) beat them all, nobody takes the pot and all of them replenish it (Q-MC-05).
 - `worst_replenishes` (Survivor, SV-01..03): as `losers_share`, but only the worst shown hand
   replenishes; identical worst hands share the amount.
 """
@@ -122,11 +123,14 @@ def _replenish(r: Round, payers_of: Callable[[list[str]], list[str]]) -> Settlem
     losers = [p for p in in_players if p not in r.winners]
     payers = payers_of(losers)
     amount = loser_cost(r.pot, r.terms)
-    for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
+    for player, share in zip(winners, split_evenly(r.pot, winners) if winners else (), strict=True):
         book.to_seat(player, share, "pot_won")                   # MC-04, D-GEN-01
     for player, share in zip(payers, split_evenly(amount, payers) if payers else (), strict=True):
         book.to_pot(player, affordable(share, r.stacks[player], r.terms), "pot_replenished")
-    outcome = "won" if len(winners) == 1 else ("all_tied" if not losers else "split")
+    if not winners:                                               # MCA-05, Q-MC-05: the open hand
+        outcome = "ghost_won"                                     # won; the pot stays (GH-05)
+    else:
+        outcome = "won" if len(winners) == 1 else ("all_tied" if not losers else "split")
     return book.close(outcome, winners, payers, r.reserve, r.terms, payers)
 
 

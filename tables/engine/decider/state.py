@@ -65,6 +65,7 @@ class DealState(NamedTuple):
     ghost: tuple[str, ...] = ()               # the ghost hand (GH-02): secret until shown (GH-03)
     ghost_shown: bool = False                 # the ghost took part in the showdown (GH-04, GH-08)
     ghost_won: bool = False                   # no "in" player beat it (GH-05, D-GH-02)
+    ghost_up: bool = False                    # dealt face up: MCA-05's open hand, public
 
     def position(self, player: str) -> int:
         return self.order.index(player)

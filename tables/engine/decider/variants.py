@@ -246,7 +246,7 @@ GHOST = Option("ghost", "choice", ghost.NONE, "a ghost hand (Kitty) dealt to nob
                "round, secret until shown at the showdown: the \"in\" players must beat it in every "
                "showdown (always) or a lone \"in\" must (only_if_one_in); a tie with it loses; when "
                "it wins every \"in\" player matches; everyone out: everyone antes anew",
-               "GH-01..08, D-GH-02, D-GH-03", choices=ghost.RULES)
+               "GH-01..08, D-GH-02, D-GH-03", choices=ghost.GHOSTS)
 RANKING_3C = Option("ranking", "choice", "guts3_sf_high", "three-card hand-ranking preset",
                     "3C-04, Table 3C, D-3C-01", choices=RANKINGS_3C)
 ALL_OUT_CHOICES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card",
@@ -434,6 +434,10 @@ def _monte_carlo_options() -> tuple[Option, ...]:
         Option("lone_in", "choice", "takes_pot", "a lone \"in\" player takes the pot (MC-11), or "
                "must beat the deck's top two cards, else replenishes it (MCA-02, Q-MC-03 (a))",
                "MC-11, MCA-02, Q-MC-03", choices=("takes_pot", "vs_deck")),
+        Option("open_hand", "choice", ghost.NONE, "face_up: an extra hand dealt face up that every "
+               "\"in\" player must beat (a tie loses); when none does, nobody takes the pot and "
+               "the \"in\" players replenish it", "MCA-05, Q-MC-05, GH-04, GH-05, D-GH-02",
+               choices=(ghost.NONE, ghost.FACE_UP)),
         ACE_LOW,
     )
 
@@ -442,26 +446,26 @@ def _monte_carlo(settle_rule: str, *, worst: bool) -> tuple[Stage, ...]:
     ranking = "guts3_sf_high"                                             # MC-02, 3C-06
     return (Stage("deal", (
         step("ante", who="every_deal"),                                   # MC-09, MC-14, D-MC-01
-        step("deal", count=3, face="down"),                               # MC-01, MC-09
+        step("deal", count=3, face="down", ghost="$open_hand"),           # MC-01, MC-09, MCA-05
         step("declare", mode="simultaneous"),                             # MC-10, SIM-01
         step("all_out", rule="$all_out"),                                 # MCA-06, MCA-07
         step("lone_in", rule="$lone_in", count=2, ranking=ranking, wild=(), ace_low="$ace_low",
-             loser_skips_ante=True),                                      # MC-11, MCA-02, D-MC-01
+             loser_skips_ante=True, ghost="$open_hand"),                  # MC-11, MCA-02, D-MC-01
         step("showdown", ranking=ranking, best=3, all_out="$all_out", ace_low="$ace_low",
-             worst=worst),                                                # MC-02..04, MCA-01
+             worst=worst, ghost="$open_hand"),                            # MC-02..04, MCA-01, MCA-05
         step("settle", rule=settle_rule, all_out="$all_out"),             # MC-12/13, SV-02/03, MC-15
     )),)
 
 
 MONTE_CARLO = Variant(
     name="monte_carlo", title="Monte Carlo Guts",
-    rules="MC, MCA-01..03, MCA-06, MCA-07, SIM, CAP, D-MC-01, D-CAP",
+    rules="MC, MCA-01..03, MCA-05..07, SIM, CAP, D-MC-01, D-CAP",
     stages=_monte_carlo("losers_share", worst=False), options=_monte_carlo_options(),
     game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
 
 SURVIVOR = Variant(
     name="survivor", title="Survivor Guts",
-    rules="SV, MC, MCA-01..03, MCA-06, MCA-07, SIM, CAP, D-MC-01, D-CAP",
+    rules="SV, MC, MCA-01..03, MCA-05..07, SIM, CAP, D-MC-01, D-CAP",
     stages=_monte_carlo("worst_replenishes", worst=True), options=_monte_carlo_options(),
     game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
 
@@ -493,6 +497,10 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         raise DomainError("invalid_option", "max_buy_in is below min_buy_in", option="max_buy_in")
     if ghost.dealt(result.get("ghost", ghost.NONE)):
         result = _with_ghost(given, result)
+    if ghost.dealt(result.get("open_hand", ghost.NONE)) and result["lone_in"] == "vs_deck":
+        raise DomainError("invalid_option", "open_hand conflicts with lone_in vs_deck: a lone \"in\" "
+                          "plays the open hand (MCA-05), not the deck (MCA-02)", option="open_hand",
+                          conflict="lone_in")
     capacity = variant.capacity(result)
     if result["seats"] > capacity:                                       # D-GEN-02
         raise DomainError("invalid_option", f"one pack serves at most {capacity} players in "

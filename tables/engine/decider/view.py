@@ -150,6 +150,6 @@ def _ghost_view(deal: DealState, viewer: Viewer) -> dict[str, Any] | None:
     auditor once the deal is over. None when no ghost was dealt."""
     if not deal.ghost:
         return None
-    visible = sees_ghost(viewer, shown=deal.ghost_shown, over=deal.over)
+    visible = sees_ghost(viewer, shown=deal.ghost_shown or deal.ghost_up, over=deal.over)
     return {"cards": list(deal.ghost) if visible else None, "card_count": len(deal.ghost),
-            "shown": deal.ghost_shown, "won": deal.ghost_won}
+            "shown": deal.ghost_shown, "won": deal.ghost_won, "face_up": deal.ghost_up}

@@ -12,7 +12,7 @@ hole cards back into 2,652 guesses).
 | TableOpened      | stacked_decks (stacked tables) | nobody: they are every future deal              |
 | DealStarted      | seed                           | everyone once the deal is over (DealEnded)      |
 | CardsDealt       | cards (dealt face down)        | the holder; auditors once the deal is over      |
-| GhostDealt       | cards                          | auditors once the deal is over (GH-02)          |
+| GhostDealt       | cards (unless face up, MCA-05) | auditors once the deal is over (GH-02)          |
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
@@ -55,7 +55,7 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
     if event_type == ev.CARDS_DEALT:
         return ("cards",) if data.get("face", "down") != "up" else ()
     if event_type == ev.GHOST_DEALT:
-        return ("cards",)
+        return ("cards",) if data.get("face", "down") != "up" else ()      # MCA-05: face up
     if event_type == ev.CARD_PASSED:
         return ("card",)
     if event_type == ev.CARDS_EXCHANGED:

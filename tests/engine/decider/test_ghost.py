@@ -90,7 +90,8 @@ def test_gh_02_the_ghost_belongs_to_no_player() -> None:
     assert [s.player for s in session.state.seats] == ["a", "b", "c"]
     view = table_view(session.state, Viewer("b"), T0)
     assert [p["player"] for p in view["deal"]["players"]] == ["b", "c", "a"]
-    assert view["deal"]["ghost"] == {"cards": None, "card_count": 2, "shown": False, "won": False}
+    assert view["deal"]["ghost"] == {"cards": None, "card_count": 2, "shown": False, "won": False,
+                                     "face_up": False}
 
 
 def test_no_ghost_by_default() -> None:

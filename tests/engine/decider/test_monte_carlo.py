@@ -24,13 +24,14 @@ from tables.engine.decider.events import (
     DECLARED,
     DECLARES_REVEALED,
     GAME_ENDED,
+    GHOST_DEALT,
     PASS_OPENED,
     POT_SETTLED,
     SHOWDOWN_HELD,
 )
 from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.view import legal_actions, table_view
-from tables.engine.decider.visibility import Viewer
+from tables.engine.decider.visibility import Viewer, redact_event
 from tables.engine.variants import get_variant, validate_options
 
 from .helpers import T0, Session, facts, of_type, one, stack_deck, start, table, transfers, types
@@ -449,6 +450,74 @@ def test_mca_07_everyone_out_deals_one_more_card_and_the_best_three_count() -> N
                      "a": "Three-card straight, five high"}               # 5-4-3 of 5s 4h 2c 3s
     assert settled(events)["winners"] == ["d"]
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:d", 40), ("seat:a", "pot", 40)]
+
+
+def open_deck(hand: str) -> list[str]:
+    """MCA-05: the open hand is dealt last in each round of dealing (D-GH-03, by analogy)."""
+    return stack_deck(*HANDS, hand)
+
+
+def test_mca_05_the_open_hand_is_dealt_face_up_last_in_each_round_and_public() -> None:
+    session = game(open_deck("Ks Kc 8d"), open_hand="face_up")
+    events = start(session)
+    dealt = one(events, GHOST_DEALT)
+    assert dealt.data == {"deal_no": 1, "cards": ["Ks", "Kc", "8d"], "face": "up"}
+    assert types(events).index(GHOST_DEALT) > max(
+        i for i, t in enumerate(types(events)) if t == CARDS_DEALT)
+    for viewer in (Viewer("c"), Viewer(None), Viewer("x", "auditor")):
+        assert redact_event(dealt.type, dealt.data, viewer, deal_over=False)["cards"] == [
+            "Ks", "Kc", "8d"]
+    ghost = table_view(session.state, Viewer(None), T0)["deal"]["ghost"]
+    assert ghost == {"cards": ["Ks", "Kc", "8d"], "card_count": 3, "shown": False, "won": False,
+                     "face_up": True}
+    assert session.state.live.dealt == 15                                  # D-GEN-02: its cards
+
+
+def test_mca_05_d_gh_02_every_in_player_must_beat_the_open_hand_a_tie_loses() -> None:
+    session = game(open_deck("Ks Kc 8d"), open_hand="face_up")            # = c's kings with an 8
+    start(session)
+    events = declare_all(session, 1, b="in", c="in", d="out", a="out")
+    showdown = one(events, SHOWDOWN_HELD).data
+    assert (showdown["winners"], showdown["losers"]) == (["b"], ["c"])
+    assert showdown["ghost"]["won"] is False
+    assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 40), ("seat:c", "pot", 40)]
+
+
+def test_mca_05_q_mc_05_when_the_open_hand_wins_the_in_players_replenish_and_the_pot_stays() -> None:
+    session = game(open_deck("7s 7h 7d"), open_hand="face_up")            # trips
+    start(session)
+    events = declare_all(session, 1, b="in", c="in", d="out", a="out")
+    assert one(events, SHOWDOWN_HELD).data["ghost"]["won"] is True
+    assert settled(events)["outcome"] == "ghost_won"
+    assert settled(events)["winners"] == []
+    assert transfers(of_type(events, POT_SETTLED)) == [("seat:b", "pot", 20), ("seat:c", "pot", 20)]
+    assert session.state.pot == 80                                         # nobody took it
+    assert GAME_ENDED not in types(events)                                 # the round goes on
+    assert one(start(session), ANTES_POSTED).data["exempt"] == ["c", "b"]  # D-MC-01
+
+
+def test_mca_05_a_lone_in_must_beat_the_open_hand_too() -> None:
+    session = game(open_deck("Ts 6d 3c"), open_hand="face_up")            # ten high
+    start(session)
+    events = declare_all(session, 1, b="out", c="out", d="in", a="out")   # d: queen high
+    assert one(events, SHOWDOWN_HELD).data["reason"] == "contested"        # shown, unlike MC-11
+    assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:d", 40)]
+    assert one(events, GAME_ENDED).data["reason"] == "won"                 # nobody replenishes
+    session = game(open_deck("Ts 6d 3c"), open_hand="face_up")
+    start(session)
+    events = declare_all(session, 1, b="out", c="out", d="out", a="in")   # a: five high
+    assert transfers(of_type(events, POT_SETTLED)) == [("seat:a", "pot", 40)]
+    assert GAME_ENDED not in types(events)
+
+
+def test_mca_05_the_open_hand_conflicts_with_the_deck_against_a_lone_in() -> None:
+    with pytest.raises(DomainError) as caught:
+        validate_options("monte_carlo", {"open_hand": "face_up", "lone_in": "vs_deck"})
+    assert caught.value.detail == {"option": "open_hand", "conflict": "lone_in"}
+    options = validate_options("monte_carlo", {"open_hand": "face_up"})
+    assert get_variant("monte_carlo").capacity(options) == 16              # (52 - 3) // 3
+    with pytest.raises(DomainError):
+        validate_options("monte_carlo", {"open_hand": "always"})          # the ghost's, not MC's
 
 
 def test_mc_options_are_listed_with_their_rule_ids() -> None:

@@ -10,6 +10,7 @@ stacked, with random options, declares, passes (MCA-06), timeouts and players co
 - a round ends exactly when the pot was taken with nobody obliged to replenish (MC-05, Q-MC-02),
   and a player seated during a round is not dealt in before the next (MC-07) unless the round
   could not go on without him;
+- an open hand (MCA-05) is dealt from the same deck as the hands;
 - a snapshot plus the later events, and the events read back through JSON, fold to the live state.
 """
 from __future__ import annotations
@@ -38,12 +39,12 @@ from tables.engine.decider.events import (
     DEAL_ENDED,
     DEAL_STARTED,
     GAME_ENDED,
+    GHOST_DEALT,
     POT_SETTLED,
     SHOWDOWN_HELD,
     Event,
 )
 from tables.engine.decider.evolve import evolve, fold
-from tables.engine.decider.game_end import ROUND_OVER
 from tables.engine.decider.snapshot import state_from_json, state_to_json
 from tables.engine.decider.state import TableState
 
@@ -60,7 +61,17 @@ OPTIONS = st.fixed_dictionaries({
     "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
     "ace_low": st.booleans(),
     "stack_policy": st.sampled_from(["default", "default", "pay_what_you_have", "allow_debt"]),
+    "open_hand": st.sampled_from(["none", "none", "face_up"]),
 })
+
+
+class OpenHandCards(Cards):
+    """`Cards`, counting the open hand (MCA-05) among the cards out of the deck."""
+
+    def post(self, event: Event) -> None:
+        if event.type == GHOST_DEALT:
+            self.out += event.data["cards"]
+        super().post(event)
 
 
 class Rounds:
@@ -100,12 +111,14 @@ class Rounds:
             assert set(payers) <= set(data.get("ante_exempt") or ())         # D-MC-01
 
     def ended(self, new: list[Event]) -> None:
-        """MC-05, Q-MC-02: GameEnded follows exactly the deals won with nobody to replenish."""
+        """MC-05, Q-MC-02: GameEnded follows exactly the deals whose pot was won with nobody to
+        replenish it (or that left the pot empty)."""
         settled = [e.data for e in new if e.type == POT_SETTLED]
         ended = any(e.type == GAME_ENDED for e in new)
         if settled and any(e.type == DEAL_ENDED for e in new):
             last = settled[-1]
-            over = last["outcome"] in ROUND_OVER or (last["pot"] == 0 and last["reserve"] == 0)
+            over = (bool(last["winners"]) and not last["matchers"]) or (
+                last["pot"] == 0 and last["reserve"] == 0)
             assert ended == over, last
 
 
@@ -139,12 +152,14 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int, a
 def test_random_sessions_keep_the_books_the_cards_and_the_rounds(variant: str,
                                                                   data: st.DataObject) -> None:
     options = data.draw(OPTIONS, label="options")
+    if options["open_hand"] == "face_up":
+        options["lone_in"] = "takes_pot"                                  # vs_deck conflicts
     ante = options["ante"]
     players = data.draw(st.integers(2, 6), label="players")
     stacked = data.draw(st.booleans(), label="stacked")
     ins = data.draw(st.integers(1, 3), label="ins")
     decks = [data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None
-    session, books, cards, rounds = Session(), Books(), Cards(), Rounds(variant, options)
+    session, books, cards, rounds = Session(), Books(), OpenHandCards(), Rounds(variant, options)
     snapshots: list[tuple[int, dict[str, Any]]] = []
     commands: list[Command] = [OpenTable(TABLE, variant, options, stacked_decks=decks,
                                          stacked_allowed=stacked)]

@@ -144,3 +144,14 @@ def test_sv_mca_02_a_lone_in_against_the_deck() -> None:
     events = declare_all(session, 1, b="out", c="out", d="in", a="out")
     assert one(events, DECK_COMPARED).data["winner"] == "deck"
     assert transfers(of_type(events, POT_SETTLED)) == [("seat:d", "pot", 40)]
+
+
+def test_sv_mca_05_when_the_open_hand_wins_only_the_worst_in_hand_replenishes() -> None:
+    session = game(hands=(*HANDS, "7s 7h 7d"), open_hand="face_up")
+    start(session)
+    events = declare_all(session, 1, b="in", c="in", d="in", a="out")
+    showdown = one(events, SHOWDOWN_HELD).data
+    assert (showdown["winners"], showdown["worst"], showdown["ghost"]["won"]) == ([], ["d"], True)
+    assert transfers(of_type(events, POT_SETTLED)) == [("seat:d", "pot", 40)]
+    assert session.state.pot == 80
+

@@ -4,7 +4,8 @@
 player's cards) or ``up`` (public at once: CardsDealt holds the new cards); ``to`` ``all`` (every
 participant, TSG-03: out players too), ``in_players`` (TPO-02, 422-05) or ``board`` (community
 cards, 423-02); ``ghost`` (the table's ``ghost`` option, `decider.ghost`): with ``to`` ``all``,
-the ghost hand is dealt too, last in each round (D-GH-03), face down to nobody (GH-02).
+the ghost hand is dealt too, last in each round (D-GH-03), face down to nobody (GH-02), or face
+up when it is Monte Carlo's open hand (MCA-05).
 Starting a deal step hides earlier shown hands again: they have new cards.
 """
 from __future__ import annotations
@@ -35,7 +36,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
         events.append(ev.CardsDealt(deal_no=deal.deal_no, player=player, face=face, cards=held))
     if with_ghost:
         new = [cards[r * n + n - 1] for r in range(count)]
-        events.append(ev.GhostDealt(deal_no=deal.deal_no, cards=[*deal.ghost, *new]))
+        events.append(ev.GhostDealt(deal_no=deal.deal_no, cards=[*deal.ghost, *new],
+                                    face="up" if ghost.face_up(ctx.params["ghost"]) else "down"))
     return events
 
 
@@ -59,7 +61,8 @@ def fold_cards_dealt(state: TableState, e: ev.CardsDealt) -> TableState:
 def fold_ghost_dealt(state: TableState, e: ev.GhostDealt) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(ghost=tuple(e.cards), dealt=deal.dealt + len(e.cards) - len(deal.ghost))
+    return state.with_deal(ghost=tuple(e.cards), dealt=deal.dealt + len(e.cards) - len(deal.ghost),
+                           ghost_up=e.face == "up")
 
 
 def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:

@@ -7,7 +7,8 @@ D-42X-04: his cards against the deck's next ``count`` cards by ``ranking`` with 
 way; ``loser_skips_ante``: losing to the deck excuses him from the next deal's ante, D-MC-01).
 MCA-02: two deck cards against a three-card preset are valued as pair or high card (Q-MC-03 (a),
 `rankings.guts.evaluate_guts3_short`).
-Nobody or several "in": nothing happens here.
+Nobody or several "in", or a ghost or open hand he must beat at the showdown (``ghost``, GH-04,
+GH-07, MCA-05): nothing happens here.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 from tables.engine import RANKINGS
 from tables.engine.cards import parse_card
 from tables.engine.decider import events as ev
+from tables.engine.decider import ghost
 from tables.engine.decider.money import Book, Round, affordable, loser_cost, terms_of
 from tables.engine.decider.settlement import settle_match_pot_each
 from tables.engine.decider.state import TableState, copy_with
@@ -31,7 +33,9 @@ RULES = ("takes_pot", "earns_leg", "vs_deck")
 
 def _lone(ctx: Ctx) -> str | None:
     players = ctx.deal.in_players()
-    return players[0] if len(players) == 1 else None
+    if len(players) != 1 or ghost.plays(ctx.params["ghost"], 1):
+        return None
+    return players[0]
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
@@ -44,13 +48,13 @@ def run(ctx: Ctx) -> list[ev.Event]:
         legs = (seat.legs if seat is not None else 0) + 1
         return [ev.LegAwarded(deal_no=deal.deal_no, stage=ctx.stage, player=player, legs=legs)]
     if rule == "takes_pot":
-        return [settled_event(ctx.deal.deal_no, settle_match_pot_each(_round(ctx)))]
+        return [settled_event(ctx.deal.deal_no, settle_match_pot_each(_round(ctx, (player,))))]
     return _versus_deck(ctx, player)
 
 
-def _round(ctx: Ctx) -> Round:
+def _round(ctx: Ctx, winners: tuple[str, ...] = ()) -> Round:
     state, deal = ctx.state, ctx.deal
-    return Round(table=state.table_id, order=deal.order, choices=deal.choices, winners=(),
+    return Round(table=state.table_id, order=deal.order, choices=deal.choices, winners=winners,
                  pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
                  terms=terms_of(state.opts))
 
@@ -107,7 +111,8 @@ KIND = StepKind(
     name="lone_in",
     schema={"rule": Param((str,), required=True, choices=RULES), "count": Param((int,), 4),
             "ranking": Param((str,), "four_card"), "wild": Param((tuple, list), (2,)),
-            "ace_low": Param((bool, type(None)), None), "loser_skips_ante": Param((bool,), False)},
+            "ace_low": Param((bool, type(None)), None), "loser_skips_ante": Param((bool,), False),
+            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
     ends_deal=ends_deal,
     folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},
