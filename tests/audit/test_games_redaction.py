@@ -42,6 +42,14 @@ pytestmark = pytest.mark.django_db
 
 SSE = {"GUTS_SSE_MAX_DURATION": 0.02, "GUTS_SSE_POLL": 0.01}
 
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Each walk creates six users; PBKDF2 costs ~0.3 s each (test speed only)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 _VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"      # the standalone client-side check
 _spec = importlib.util.spec_from_file_location("verify_deal", _VERIFIER)
 assert _spec is not None
