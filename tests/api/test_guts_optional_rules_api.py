@@ -71,3 +71,48 @@ def test_single_loser_with_antes_on_an_empty_pot_only_is_invalid(admin_api: APIC
     problem = refused(admin_api, "guts3", {"loser_rule": "single_loser", "ante_rule": "pot_empty"})
     assert problem["option"] == "ante_rule"
     assert problem["conflict"] == "loser_rule"
+
+
+# --- all-out corrections: D-AO-02, D-AO-03 -----------------------------------------------------
+
+def test_wimp_payment_stands_in_for_the_next_antes_session() -> None:
+    """D-AO-02 (AO-04): antes every deal; all out, the best hand (b) pays N - 1 antes for the others
+    plus his own, N in all; the next deal nobody antes; the deal after, everyone does."""
+    deal_1 = stack_deck("As Ks", "Qd Jd", "2c 7h")             # b, c, a
+    deal_2 = stack_deck("Ah Ad", "9c 4d", "5s 6h")             # c, a, b
+    game = Game.open("guts2", [deal_1, deal_2, deal_1], declare_mode="simultaneous",
+                     all_out="wimp_others", ante_rule="every_deal")
+    game.start()
+    view = game.declares("b:out", "c:out", "a:out")
+    assert game.stacks() == {"a": 990, "b": 960, "c": 990}
+    assert view["pot"] == 60
+    view = game.start()
+    assert (view["pot"], game.stacks()) == (60, {"a": 990, "b": 960, "c": 990})
+    view = game.declares("c:in", "a:in", "b:out")              # c's aces win; a matches
+    assert game.stacks() == {"a": 930, "b": 960, "c": 1050}
+    view = game.start()                                         # everyone antes again
+    assert view["pot"] == 60 + 30
+    assert game.stacks() == {"a": 920, "b": 950, "c": 1040}
+
+
+def test_extra_card_three_card_preset_session(player_api: APIClient, admin_api: APIClient) -> None:
+    """D-AO-03: after the extra card, 5h 6h 7h is a straight flush by the table's Table 3C preset
+    (default guts3_sf_high) and beats the kings; as the best two of three it would lose."""
+    deck = ["5h", "Ks", "6h", "Kd", "7h", "2c"]                 # b, a, b, a, then the extra cards
+    game = Game.open("guts2", [deck], players="ab", declare_mode="simultaneous", all_out="extra_card")
+    view = game.start()
+    assert view["options"]["ranking"] == "guts3_sf_high"
+    view = game.declares("b:out", "a:out")
+    assert [p["card_count"] for p in view["deal"]["players"]] == [3, 3]
+    assert game.hands("b")["b"] == ["5h", "6h", "7h"]
+    view = game.declares("b:in", "a:in")
+    assert view["deal"]["winners"] == [game.ids["b"]]
+    assert game.stacks() == {"a": 970, "b": 1010}
+    assert view["pot"] == 20
+
+    catalog = {v["name"]: v for v in player_api.get("/api/v1/variants").json()}
+    ranking = option(catalog["guts2"], "ranking")
+    assert ranking["default"] == "guts3_sf_high"
+    assert "D-AO-03" in ranking["rule"]
+    problem = refused(admin_api, "guts2", {"ranking": "guts3_classic"})
+    assert (problem["option"], problem["conflict"]) == ("ranking", "all_out")

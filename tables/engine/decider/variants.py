@@ -296,9 +296,24 @@ def _optional_rules() -> tuple[Option, ...]:
     )
 
 
-def _check_optional_rules(result: dict[str, Any], given: Mapping[str, Any]) -> None:
+# D-AO-03: two-card Guts ranks the three cards held after AO-07's extra card by the table's
+# three-card preset (Table 3C), with D-GEN-04's ace-low option.
+EXTRA_CARD_RANKING = Option("ranking", "choice", "guts3_sf_high", "the three-card preset (Table 3C) "
+                            "that ranks the three cards held after all_out extra_card",
+                            "D-AO-03, AO-07, Table 3C, D-3C-01", choices=RANKINGS_3C)
+EXTRA_CARD_ACE_LOW = Option("ace_low", "bool", True, "after all_out extra_card: an ace may play low "
+                            "in A-2-3 (false: ace high only)", "D-AO-03, D-GEN-04, Q-3C-02")
+
+
+def _check_optional_rules(variant: Variant, result: dict[str, Any], given: Mapping[str, Any]) -> None:
     """Conflicts among the optional rules (issue 12 item 9); an unset option they imply takes its
     implied value."""
+    if variant.name == "guts2" and result["all_out"] != "extra_card":      # D-AO-03
+        for name in ("ranking", "ace_low"):
+            if result[name] != variant.option_index[name].default:
+                raise DomainError("invalid_option", f"{name} ranks the three cards of all_out "
+                                  "extra_card in two-card Guts (D-AO-03): set all_out=extra_card",
+                                  option=name, conflict="all_out")
     if result.get("loser_rule") == "single_loser":                        # SL-03
         if "ante_rule" not in given:
             result["ante_rule"] = "every_deal"
@@ -310,22 +325,24 @@ def _check_optional_rules(result: dict[str, Any], given: Mapping[str, Any]) -> N
 
 # --- programs -----------------------------------------------------------------------------------
 
-def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None) -> tuple[Stage, ...]:
+def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None,
+                 grown: str | None = None) -> tuple[Stage, ...]:
     return (Stage("deal", (
         step("ante", who="$ante_rule", ghost="$ghost"),                           # GH-06
         step("deal", count=cards, face="down", ghost="$ghost"),                    # D-GH-03
         step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
         step("all_out", rule="$all_out"),
         step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low,
-             ghost="$ghost", settle="$loser_rule"),                    # GH-03..05, 07, 08; SL-01/02
+             ghost="$ghost", settle="$loser_rule", grown_ranking=grown),  # GH-03..08; SL-01/02; D-AO-03
         step("settle", rule="$loser_rule", all_out="$all_out"),           # G2-13, SL-01..04
     )),)
 
 
 GUTS2 = Variant(
     name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP",
-    stages=_guts_program(2, "guts2"),
-    options=(*_guts_options(PACK_SIZE // 2), GHOST, *_optional_rules()))
+    stages=_guts_program(2, "guts2", "$ace_low", grown="$ranking"),
+    options=(*_guts_options(PACK_SIZE // 2), GHOST, *_optional_rules(), EXTRA_CARD_RANKING,
+             EXTRA_CARD_ACE_LOW))
 
 GUTS3 = Variant(
     name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP",
@@ -490,7 +507,7 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
             raise DomainError("invalid_option", f"unknown option: {name!r}", option=name)
     result = {o.name: o.check(given.get(o.name, o.default)) for o in variant.options}
     _check_buy_in_antes(variant, result, given)
-    _check_optional_rules(result, given)
+    _check_optional_rules(variant, result, given)
     if result["min_buy_in"] < result["ante"]:
         raise DomainError("invalid_option", "min_buy_in must cover the ante", option="min_buy_in")
     if result["max_buy_in"] and result["max_buy_in"] < result["min_buy_in"]:

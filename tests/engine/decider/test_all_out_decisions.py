@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tables.engine.decider.commands import SitDown
-from tables.engine.decider.events import ANTES_POSTED, POT_SETTLED
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.events import ANTES_POSTED, CARDS_DEALT, POT_SETTLED, SHOWDOWN_HELD
 from tables.engine.decider.snapshot import state_from_json, state_to_json
+from tables.engine.decider.variants import validate_options
 
 from .helpers import Session, of_type, one, stack_deck, start, table, transfers
 
@@ -96,3 +98,84 @@ def test_d_ao_02_the_exemption_survives_a_snapshot(rule: str) -> None:
     restored = state_from_json(state_to_json(session.state))
     assert restored == session.state
     assert restored.ante_exempt == ("b", "c", "d", "a")
+
+
+# --- D-AO-03 -------------------------------------------------------------------------------------
+
+def extra_card_deal(b: str, a: str, **options: object) -> list:
+    """Given two-card Guts, players a and b (b dealt first), all_out=extra_card; when both go
+    out, get a third card each, then both go in: the showdown's events."""
+    (b1, b2, b3), (a1, a2, a3) = b.split(), a.split()
+    session = table("ab", decks=[[b1, a1, b2, a2, b3, a3]], ante=5, declare_mode="simultaneous",
+                    all_out="extra_card", **options)
+    start(session)
+    dealt = session.declare(1, ("b", "out"), ("a", "out"))
+    assert [e.data["cards"] for e in of_type(dealt, CARDS_DEALT)] == [b.split(), a.split()]
+    return session.declare(1, ("b", "in"), ("a", "in"))
+
+
+@pytest.mark.parametrize(("ranking", "winner", "category"), [
+    ("guts3_sf_high", "b", "straight_flush"),       # D-3C-01, the default preset
+    ("guts3_trips_high", "b", "straight_flush"),    # straight flush still beats a pair
+    ("guts3_classic", "a", "high_card"),            # no straights or flushes: the pair wins
+])
+def test_d_ao_03_three_cards_rank_as_a_three_card_hand_by_the_tables_preset(
+        ranking: str, winner: str, category: str) -> None:
+    """D-AO-03: 5h 6h 7h is a straight flush, not "seven-six" (the best two of three, which the
+    kings' pair would beat)."""
+    events = extra_card_deal("5h 6h 7h", "Ks Kd 2c", ranking=ranking)
+    showdown = one(events, SHOWDOWN_HELD).data
+    assert showdown["winners"] == [winner]
+    assert showdown["hands"][0]["category"] == category
+    assert [len(h["cards"]) for h in showdown["hands"]] == [3, 3]
+
+
+def test_d_ao_03_default_preset_is_sf_high() -> None:
+    events = extra_card_deal("5h 6h 7h", "Ks Kd Kc")             # trips lose to a straight flush
+    assert one(events, SHOWDOWN_HELD).data["winners"] == ["b"]
+    assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 10), ("seat:a", "pot", 10)]
+
+
+@pytest.mark.parametrize(("ace_low", "winner"), [(True, "b"), (False, "a")])
+def test_d_ao_03_d_gen_04_ace_low_straight_after_the_extra_card(ace_low: bool, winner: str) -> None:
+    events = extra_card_deal("Ah 2c 3d", "Ks Kd 4c", ace_low=ace_low)
+    assert one(events, SHOWDOWN_HELD).data["winners"] == [winner]
+
+
+def test_d_ao_03_a_second_extra_card_best_three_card_hand_of_four() -> None:
+    """D-AO: after two extra cards, the best three-card combination of the four cards held."""
+    deck = ["2c", "3s", "7d", "8s", "Jh", "9d", "Qh", "Kd"]     # b: 2c 7d Jh Qh; a: 3s 8s 9d Kd
+    session = table("ab", decks=[deck], ante=5, declare_mode="simultaneous", all_out="extra_card")
+    start(session)
+    session.declare(1, ("b", "out"), ("a", "out"))
+    session.declare(1, ("b", "out"), ("a", "out"))
+    events = session.declare(1, ("b", "in"), ("a", "in"))
+    showdown = one(events, SHOWDOWN_HELD).data
+    assert [len(h["cards"]) for h in showdown["hands"]] == [4, 4]
+    assert showdown["hands"][0]["category"] == "high_card"      # Q-J-7 of 2c 7d Jh Qh
+    assert showdown["winners"] == ["a"]                         # K-9-8 beats Q-J-7
+
+
+def test_d_ao_03_two_cards_still_rank_as_two_card_guts() -> None:
+    """Without an extra card two-card hands keep Table G2 (the preset ranks only grown hands)."""
+    session = table("ab", decks=[["As", "Kc", "2s", "Kd"]], ante=5, all_out="extra_card",
+                    ranking="guts3_classic")
+    start(session)
+    events = session.declare(1, ("b", "in"), ("a", "in"))
+    assert one(events, SHOWDOWN_HELD).data["winners"] == ["a"]  # K-K beats A-2
+
+
+@pytest.mark.parametrize("options", [{"ranking": "guts3_classic"}, {"ace_low": False},
+                                     {"ranking": "guts3_trips_high", "all_out": "wimp_all"}])
+def test_d_ao_03_a_three_card_preset_without_extra_card_is_invalid(options: dict) -> None:
+    with pytest.raises(DomainError) as error:
+        validate_options("guts2", options)
+    assert error.value.code == "invalid_option"
+    assert error.value.detail["option"] in options
+    assert error.value.detail["conflict"] == "all_out"
+
+
+def test_d_ao_03_options_recorded() -> None:
+    options = validate_options("guts2", {"all_out": "extra_card", "ranking": "guts3_trips_high",
+                                         "ace_low": False})
+    assert (options["ranking"], options["ace_low"]) == ("guts3_trips_high", False)

@@ -50,7 +50,7 @@ def test_defaults_follow_the_decisions() -> None:  # D-DECLARE, D-G2-02, D-CAP, 
     assert options["ranking"] == "guts3_sf_high"
     assert options["ace_low"] is True                       # D-GEN-04
     assert options["timeout_effect"] == "out"
-    assert "ranking" not in validate_options("guts2", {})
+    assert validate_options("guts2", {})["ranking"] == "guts3_sf_high"   # D-AO-03: extra card only
 
 
 @pytest.mark.parametrize(("options", "named"), [

@@ -11,6 +11,9 @@ learns only who won; ``all_out``: the table's all-out rule, which may have every
 "in" player shows and must beat it (GH-04, a tie loses: D-GH-02), and it is shown too (GH-03).
 ``settle``: the settlement rule that follows: one that reads the worst hand(s)
 (`settlement.NEEDS_WORST`: single_loser, SL-01/02) has them named as ``worst`` does.
+``grown_ranking``: the ranking of hands that hold more cards than ``ranking`` values, after
+AO-07's extra cards: the best hand of its size of all the cards held (D-AO-03: two-card Guts
+ranks three cards by the table's Table 3C preset); ``ace_low`` only reaches a ranking that takes it.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from tables.engine import RANKINGS, evaluate, showdown
 from tables.engine.decider import all_out, ghost
 from tables.engine.decider import events as ev
 from tables.engine.decider.settlement import NEEDS_WORST, RULES
-from tables.engine.decider.state import TableState
+from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 from tables.engine.hand_value import HandValue
 
@@ -62,7 +65,11 @@ def run(ctx: Ctx) -> list[ev.Event]:
             (ranking, wild), board = judged, ()
     else:
         reason = "all_out"
-    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None else {}
+    best = params["best"]
+    if params["grown_ranking"] is not None and _grown(deal, shown, ranking):
+        ranking, best = params["grown_ranking"], 0             # D-AO-03: AO-07's extra cards
+    accepts_ace_low = "ace_low" in RANKINGS[ranking].options
+    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None and accepts_ace_low else {}
     hands: list[dict[str, Any]] = []
     winners: list[str] = list(in_players) if reason == "uncontested" else []
     losers: list[str] = []
@@ -71,7 +78,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ghost_hand: dict[str, Any] | None = None
     if shown:
         def value_of(cards: Sequence[str]) -> HandValue:
-            return hand_value((*cards, *board), ranking, best=params["best"], wild=wild, options=options)
+            return hand_value((*cards, *board), ranking, best=best, wild=wild, options=options)
 
         cards = [deal.hand_of(p) for p in shown]
         values = [value_of(c) for c in cards]
@@ -89,6 +96,12 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands, winners=winners,
                             losers=losers, private=bool(params["private"] and shown), worst=worst,
                             ghost=ghost_hand)]
+
+
+def _grown(deal: DealState, shown: Sequence[str], ranking: str) -> bool:
+    """Whether the hands shown hold more cards than `ranking` values (AO-07 dealt extra cards)."""
+    most = max(RANKINGS[ranking].hand_sizes)
+    return any(len(deal.hand_of(p)) > most for p in shown)
 
 
 def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
@@ -111,7 +124,8 @@ KIND = StepKind(
             "all_out": Param((str,), "carry", choices=all_out.RULES),
             "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False),
             "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
-            "settle": Param((str,), "match_pot_each", choices=tuple(RULES))},
+            "settle": Param((str,), "match_pot_each", choices=tuple(RULES)),
+            "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS))},
     run=run,
     folds={ev.ShowdownHeld: fold},
 )
