@@ -72,6 +72,10 @@ class DealSerializer(serializers.Serializer):
     stacked = serializers.BooleanField()
     commitment = serializers.CharField(allow_null=True, help_text="sha256 of the deal's secret seed.")
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the deal is over.")
+    results = serializers.JSONField(help_text=(
+        "Every stage's results so far, in order: {stage, type, data} for each AntesPosted, "
+        "ShowdownHeld, DeckCompared, PotSettled, LegAwarded and PotAwarded, redacted for the "
+        "caller (a private comparison's hands only for the players compared)."))
 
     class Meta:
         ref_name = "TableDeal"

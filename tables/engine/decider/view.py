@@ -142,6 +142,8 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, 
         "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
         "seed": deal.seed if over else None,
+        "results": [{**r, "data": redact_event(r["type"], r["data"], viewer, deal_over=over)}
+                    for r in deal.results],
     }
 
 
