@@ -116,3 +116,35 @@ def test_extra_card_three_card_preset_session(player_api: APIClient, admin_api: 
     assert "D-AO-03" in ranking["rule"]
     problem = refused(admin_api, "guts2", {"ranking": "guts3_classic"})
     assert (problem["option"], problem["conflict"]) == ("ranking", "all_out")
+
+
+# --- compulsory first round --------------------------------------------------------------------
+
+def test_compulsory_first_round_session(player_api: APIClient) -> None:
+    """CFR-01, CFR-02: the first deal of a game needs no declare: everyone is in, b's hand wins
+    the antes and the others match; the next deal declares as usual; when the pot empties the
+    next game starts with a compulsory round again."""
+    deal_1 = stack_deck("As Ks", "Qd Jd", "2c 7h")             # b, c, a
+    deal_2 = stack_deck("Ah Ad", "9c 4d", "5s 6h")             # c, a, b
+    deal_3 = stack_deck("Kh Kd", "Qc Js", "Tc 9h")             # a, b, c
+    game = Game.open("guts2", [deal_1, deal_2, deal_3], compulsory_first_round=True)
+    view = game.start()                                         # the whole deal in one command
+    assert view["options"]["compulsory_first_round"] is True
+    assert view["deal"]["over"]
+    assert all(p["forced_in"] and p["declared"] == "in" for p in view["deal"]["players"])
+    assert game.stacks() == {"a": 960, "b": 1020, "c": 960}     # antes 30 to b; a and c match 30
+    assert view["pot"] == 60
+    assert game.declare_action("a") is None
+    view = game.start()                                         # deal 2: declares as usual
+    assert view["phase"] == "declare"
+    assert game.declare_action("c") is not None
+    view = game.declares("c:in", "a:out", "b:out")              # c takes 60 uncontested: pot empty
+    assert (view["pot"], game.stacks()["c"]) == (0, 1020)
+    view = game.start()                                         # a new game: compulsory again
+    assert view["deal"]["over"]
+    assert view["game_no"] == 2
+    assert game.stacks() == {"a": 980, "b": 980, "c": 980}      # a's kings take 30; b, c match
+
+    catalog = {v["name"]: v for v in player_api.get("/api/v1/variants").json()}
+    for variant in ("guts2", "guts3"):
+        assert "CFR-01" in option(catalog[variant], "compulsory_first_round")["rule"]

@@ -219,6 +219,16 @@ class Declared(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ForcedIn(Event):
+    """CFR-01: on the first deal of a game every player is "in" without a declare (public)."""
+
+    TYPE: ClassVar[str] = "ForcedIn"
+    deal_no: int
+    players: list[str]
+    rule: str                                        # "CFR-01"
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareTimedOut(Event):
     TYPE: ClassVar[str] = "DeclareTimedOut"
     deal_no: int
@@ -364,7 +374,8 @@ class Unknown(Event):
 EVENT_TYPES: tuple[type[Event], ...] = (
     TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
     DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, GhostDealt, BoardDealt,
-    DeclareOpened, Declared, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed, CardsExchanged,
+    DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
+    CardsExchanged,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
@@ -376,6 +387,7 @@ TABLE_CLOSED, PLAYER_SAT_OUT, PLAYER_SAT_IN = "TableClosed", "PlayerSatOut", "Pl
 DEAL_STARTED, STAGE_STARTED, STEP_STARTED = "DealStarted", "StageStarted", "StepStarted"
 ANTES_POSTED, CARDS_DEALT, BOARD_DEALT = "AntesPosted", "CardsDealt", "BoardDealt"
 GHOST_DEALT = "GhostDealt"
+FORCED_IN = "ForcedIn"
 DECLARE_OPENED, DECLARED, DECLARE_TIMED_OUT = "DeclareOpened", "Declared", "DeclareTimedOut"
 DECLARES_REVEALED, PASS_OPENED, CARD_PASSED = "DeclaresRevealed", "PassOpened", "CardPassed"
 CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld", "DeckCompared"

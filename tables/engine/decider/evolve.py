@@ -93,7 +93,8 @@ def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
     order = tuple(e.participants)
     deal = DealState(deal_no=e.deal_no, game_no=e.game_no, dealer=e.dealer, order=order,
                      hands=((),) * len(order), up=((),) * len(order), choices=(None,) * len(order),
-                     seed=e.seed, commitment=e.commitment, stacked=e.stacked)
+                     seed=e.seed, commitment=e.commitment, stacked=e.stacked,
+                     opens_game=not state.game_open)
     dealer_seat = state.seat_of(e.dealer)
     return copy_with(state, deal_no=e.deal_no, game_no=e.game_no, game_open=True, deal=deal,
                      button=dealer_seat.seat if dealer_seat is not None else state.button,

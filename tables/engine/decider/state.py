@@ -65,6 +65,8 @@ class DealState(NamedTuple):
     ghost: tuple[str, ...] = ()               # the ghost hand (GH-02): secret until shown (GH-03)
     ghost_shown: bool = False                 # the ghost took part in the showdown (GH-04, GH-08)
     ghost_won: bool = False                   # no "in" player beat it (GH-05, D-GH-02)
+    opens_game: bool = False                  # the first deal of its game (CFR-01)
+    compulsory: tuple[str, ...] = ()          # forced "in" without a declare (CFR-01)
     ghost_up: bool = False                    # dealt face up: MCA-05's open hand, public
 
     def position(self, player: str) -> int:

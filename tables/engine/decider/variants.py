@@ -293,6 +293,9 @@ def _optional_rules() -> tuple[Option, ...]:
                "each in full, who then skip the next deal's ante (single_loser antes every deal: "
                "ante_rule then defaults to every_deal and pot_empty is refused)",
                "G2-13, SL-01..04, D-MC-01", choices=LOSER_RULES),
+        Option("compulsory_first_round", "bool", False,
+               "on the first deal of a game (of the session, or after the pot emptied) every player "
+               "is \"in\" without declaring", "CFR-01, CFR-02, Q-CFR-01"),
     )
 
 
@@ -330,7 +333,8 @@ def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None,
     return (Stage("deal", (
         step("ante", who="$ante_rule", ghost="$ghost"),                           # GH-06
         step("deal", count=cards, face="down", ghost="$ghost"),                    # D-GH-03
-        step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),
+        step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in",
+             compulsory="$compulsory_first_round"),                      # CFR-01
         step("all_out", rule="$all_out"),
         step("showdown", ranking=ranking, best=cards, all_out="$all_out", ace_low=ace_low,
              ghost="$ghost", settle="$loser_rule", grown_ranking=grown),  # GH-03..08; SL-01/02; D-AO-03

@@ -133,7 +133,8 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, 
         players.append({"player": player, "cards": list(deal.hands[i]) if visible else None,
                         "face_up": list(deal.up[i]) if deal.up else [],
                         "card_count": len(deal.hands[i]), "declared": choice,
-                        "timed_out": player in deal.timed_out, "forced_in": deal.forced == player})
+                        "timed_out": player in deal.timed_out,
+                        "forced_in": deal.forced == player or player in deal.compulsory})   # CFR-01
     return {
         "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
         "stage": deal.stage or None, "board": list(deal.board),

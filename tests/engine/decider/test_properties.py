@@ -40,7 +40,9 @@ OPTIONS = st.fixed_dictionaries({
     "stack_policy": st.sampled_from(["default", "allow_debt", "pay_what_you_have"]),
     "end_on_empty_pot": st.sampled_from([False, False, False, True]),
     "min_buy_in": st.just(20),
-})
+    "loser_rule": st.sampled_from(["match_pot_each", "single_loser"]),          # SL-01..04
+    "compulsory_first_round": st.booleans(),                                      # CFR-01
+}).map(lambda o: {**o, "ante_rule": "every_deal"} if o["loser_rule"] == "single_loser" else o)  # SL-03
 
 
 class Books:

@@ -1,5 +1,7 @@
 """declare: every eligible player chooses, in turn (G2-08) or all at once, sealed (SIM-01..05).
 
+``compulsory`` (CFR-01, the table's ``compulsory_first_round``): on the first deal of a game
+every player is "in" at once (`ForcedIn`), with no declare to make;
 ``mode`` ``sequential`` | ``simultaneous``; ``choices`` what may be declared (``["in", "out"]``);
 ``who`` ``all`` (TSG-02: everyone dealt in, out players too) | ``in_players`` (TPO-04: only the
 players still "in" declare again; the others stay "out"); ``dealer_forced_in`` (G2-10, D-G2-05:
@@ -22,7 +24,7 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     keep_in = params["who"] == "in_players"
     choices = tuple(None if not keep_in or c == "in" else "out" for c in deal.choices)
     return deal._replace(choices=choices, sealed=False, forced=None, awaiting=(), deadline=None,
-                         timed_out=())
+                         timed_out=(), compulsory=())
 
 
 def done(ctx: Ctx) -> bool:
@@ -34,6 +36,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
     deal = ctx.deal
     if deal.awaiting:
         return []
+    if ctx.params["compulsory"] and deal.opens_game and all(c is None for c in deal.choices):
+        return [ev.ForcedIn(deal_no=deal.deal_no, players=list(deal.order), rule="CFR-01")]
     mode = ctx.params["mode"]
     if mode == "simultaneous":
         if deal.sealed:               # everyone has declared or timed out: reveal together (SIM-04)
@@ -71,6 +75,13 @@ def fold_declared(state: TableState, e: ev.Declared) -> TableState:
                            forced=e.player if e.forced else deal.forced)
 
 
+def fold_forced_in(state: TableState, e: ev.ForcedIn) -> TableState:
+    deal = state.deal
+    assert deal is not None
+    return state.with_deal(choices=_set_choices(deal, dict.fromkeys(e.players, "in")),
+                           compulsory=tuple(e.players), awaiting=(), deadline=None, sealed=False)
+
+
 def fold_timed_out(state: TableState, e: ev.DeclareTimedOut) -> TableState:
     deal = state.deal
     assert deal is not None
@@ -94,11 +105,11 @@ KIND = StepKind(
     schema={"mode": Param((str,), required=True, choices=MODES),
             "choices": Param((tuple, list), ("in", "out")),
             "who": Param((str,), "all", choices=("all", "in_players")),
-            "dealer_forced_in": Param((bool,), False)},
+            "dealer_forced_in": Param((bool,), False), "compulsory": Param((bool,), False)},
     run=run,
     interactive=True,
     done=done,
     start=start,
-    folds={ev.DeclareOpened: fold_opened, ev.Declared: fold_declared,
+    folds={ev.DeclareOpened: fold_opened, ev.Declared: fold_declared, ev.ForcedIn: fold_forced_in,
            ev.DeclareTimedOut: fold_timed_out, ev.DeclaresRevealed: fold_revealed},
 )
