@@ -148,3 +148,23 @@ def test_compulsory_first_round_session(player_api: APIClient) -> None:
     catalog = {v["name"]: v for v in player_api.get("/api/v1/variants").json()}
     for variant in ("guts2", "guts3"):
         assert "CFR-01" in option(catalog[variant], "compulsory_first_round")["rule"]
+
+
+# --- no split pots -----------------------------------------------------------------------------
+
+def test_no_split_pots_session() -> None:
+    """NSP-01: b and c tie for best and neither receive nor pay; NSP-02: the pot stays, d's and
+    a's payments are added, and the next deal is played for it."""
+    tied = stack_deck("As Kd", "Ah Kc", "2c 7h", "3c 8h")      # b, c, d, a
+    after = stack_deck("Qs Qd", "9c 4d", "5s 6h", "8d 2s")     # c, d, a, b
+    game = Game.open("guts2", [tied, after], players="abcd", ties="no_split")
+    game.start()
+    view = game.declares("b:in", "c:in", "d:in", "a:in")
+    assert view["deal"]["outcome"] == "no_split"
+    assert game.stacks() == {"a": 950, "b": 990, "c": 990, "d": 950}
+    assert view["pot"] == 120
+    view = game.start()
+    assert view["pot"] == 120                                   # G2-05: no ante on a pot
+    view = game.declares("c:in", "d:out", "a:out", "b:out")
+    assert game.stacks() == {"a": 950, "b": 990, "c": 1110, "d": 950}
+    assert view["pot"] == 0
