@@ -20,9 +20,12 @@ from tables.engine.decider.view import Viewer, table_view
 from tables.errors import VersionNotInDeal
 
 
-def replay_state(state: TableState, viewer: Viewer, moment: datetime) -> dict[str, Any]:
-    """The table after a step as this viewer may see it (engine view; no legal actions)."""
-    view = table_view(state, viewer, moment)
+def replay_state(state: TableState, viewer: Viewer, moment: datetime, *,
+                 deal_over: bool = False) -> dict[str, Any]:
+    """The table after a step as this viewer may see it (engine view; no legal actions). A replay
+    of a finished deal shows each step as the deal's events are served now: what the end of the
+    deal revealed to this viewer (an auditor: every hand) is visible at every step."""
+    view = table_view(state, viewer, moment, deal_over=deal_over)
     view.pop("legal_actions", None)
     return view
 
@@ -40,7 +43,7 @@ def deal_replay(*, table_id: UUID | str, deal_no: int, viewer: Viewer,
         state = evolve(state, parse(event.type, event.data))
         if at is None or event.version == at:
             steps.append({"event": body,
-                          "state": replay_state(state, viewer, event.recorded_at)})
+                          "state": replay_state(state, viewer, event.recorded_at, deal_over=record.over)})
     return {
         "table_id": record.table_id, "deal_no": deal_no, "finished": record.over,
         "rules": {"variant": record.before.variant, "options": dict(record.before.options)},

@@ -89,7 +89,8 @@ def _allowed(check: Any, *args: Any) -> bool:
     return True
 
 
-def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+def table_view(state: TableState, viewer: Viewer, now: datetime, *,
+               deal_over: bool = False) -> dict[str, Any]:
     """The table for one viewer: seats, stacks, pot, reserve, the deal, legal actions."""
     deal = state.deal
     view: dict[str, Any] = {
@@ -101,7 +102,7 @@ def table_view(state: TableState, viewer: Viewer, now: datetime) -> dict[str, An
         "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
                    "sitting_out": s.sitting_out, "timeouts": s.timeouts,
                    "waiting": s.player in state.waiting} for s in state.seats],
-        "deal": _deal_view(state, deal, viewer) if deal is not None else None,
+        "deal": _deal_view(state, deal, viewer, deal_over) if deal is not None else None,
         "legal_actions": legal_actions(state, viewer.player_id, now),
     }
     return view
@@ -121,8 +122,8 @@ def phase(state: TableState) -> str:
     return step.kind if step is not None else "dealing"
 
 
-def _deal_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
-    over = deal.over
+def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bool) -> dict[str, Any]:
+    over = deal.over or deal_over
     players = []
     for i, player in enumerate(deal.order):
         own = viewer.player_id == player
