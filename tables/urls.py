@@ -18,5 +18,6 @@ urlpatterns = [
     path(f"{TABLE}/deals", views.DealsApi.as_view(), name="table-deals"),
     path(f"{TABLE}/declares", views.DeclaresApi.as_view(), name="table-declares"),
     path(f"{TABLE}/passes", views.PassesApi.as_view(), name="table-passes"),
+    path(f"{TABLE}/bids", views.BidsApi.as_view(), name="table-bids"),
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
 ]

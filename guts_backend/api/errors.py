@@ -61,6 +61,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "already_declared": (409, "7 has declared"),
     "already_passed": (409, "7 has passed a card"),
     "wrong_stage": (409, "the open declare is of stage 2, not 1"),
+    "bid_too_low": (409, "bid more than the standing bid of 20"),
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

@@ -50,6 +50,14 @@ class GhostSerializer(serializers.Serializer):
         ref_name = "TableGhost"
 
 
+class AuctionSerializer(serializers.Serializer):
+    high_bid = serializers.IntegerField(help_text="The standing bid for the open hand, 0 = none.")
+    high_bidder = serializers.CharField(allow_null=True)
+
+    class Meta:
+        ref_name = "TableAuction"
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -67,6 +75,8 @@ class DealSerializer(serializers.Serializer):
     players = DealPlayerSerializer(many=True)
     ghost = GhostSerializer(allow_null=True, help_text="The ghost hand (option ghost, GH-01..08); null "
                                                        "when none is dealt.")
+    auction = AuctionSerializer(allow_null=True, help_text="The open hand's auction while it runs "
+                                                           "(MCA-04, D-MC-04); null otherwise.")
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()
@@ -83,7 +93,7 @@ class DealSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "sit_out", "sit_in"])
+                                              "pass", "bid", "sit_out", "sit_in"])
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False, allow_null=True)
     cash_out = serializers.IntegerField(required=False)
@@ -94,6 +104,8 @@ class LegalActionSerializer(serializers.Serializer):
     deadline = serializers.CharField(required=False, allow_null=True,
                                      help_text="ISO-8601 UTC deadline by which to act.")
     overdue = serializers.BooleanField(required=False)
+    high_bid = serializers.IntegerField(required=False, help_text="bid: the standing bid (MCA-04).")
+    high_bidder = serializers.CharField(required=False, allow_null=True)
 
     class Meta:
         ref_name = "TableLegalAction"

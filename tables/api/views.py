@@ -371,6 +371,27 @@ class PassesApi(TableCommandApi):
         return cmd.PassCard(acting_player(request), data["deal_no"], data["card"])
 
 
+@command_schema("tables_bids_create", "Bid for the open hand, or pass", example={"deal_no": 4, "amount": 20},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "bid_too_low", "invalid_amount", "insufficient_stack"))
+class BidsApi(TableCommandApi):
+    """Monte Carlo's open-hand auction (open_hand=auction, MCA-04, D-MC-04): on your turn bid more
+    than the standing bid, or pass (no amount). When everyone else has passed after a bid, the
+    high bidder pays it into the pot and swaps hands with the open hand."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        amount = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
+                                          help_text="Chips bid; absent or null to pass.")
+
+        class Meta:
+            ref_name = "BidInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Bid:
+        return cmd.Bid(acting_player(request), data["deal_no"], data.get("amount"))
+
+
 class PlayerDealsApi(APIView):
     """The deals a player was dealt into (the player, club admins and auditors), redacted."""
 

@@ -94,6 +94,8 @@ def _hands(events: list[dict[str, Any]], participants: list[str],
                 hands[data["player"]]["cards"] += data["cards"]
         elif kind == ev.CARDS_DEALT or (kind == ev.CARDS_EXCHANGED and data.get("cards") is not None):
             hands[data["player"]]["cards"] = data["cards"]                      # AO-06 exchanges too
+        elif kind == ev.OPEN_HAND_BOUGHT:                    # MCA-04: the open hand was face up
+            hands[data["player"]]["cards"] = data["received"]
         elif kind == ev.DECLARED:
             hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))
         elif kind == ev.DECLARE_TIMED_OUT:

@@ -208,3 +208,43 @@ def test_monte_carlo_open_hand_to_beat() -> None:
     assert (view["pot"], view["game_no"]) == (80, 1)
     assert game.stacks() == {"a": 990, "b": 970, "c": 970, "d": 990}
     assert check_conservation() == []
+
+
+def bid(game: Game, name: str, amount: int | None = None) -> Any:
+    body: dict[str, Any] = {"deal_no": game.view()["deal_no"]}
+    if amount is not None:
+        body["amount"] = amount
+    return post(game.api(name), table_url(game.table, "bids"), body)
+
+
+def test_monte_carlo_open_hand_auction() -> None:
+    """MCA-04, D-MC-04 over HTTP: the open hand is face up; bids go in turn from the dealer's left
+    (POST /tables/{id}/bids, no amount = pass); a bid not above the standing one is 409
+    bid_too_low; when every other player has passed, the high bidder pays into the pot and swaps
+    hands with the open hand; a full turn without a bid opens the declare."""
+    deal = stack_deck(*HANDS, "7s 7h 7d")                                         # b, c, d, a, open
+    game = open_game("monte_carlo", [deal], open_hand="auction")
+    view = game.start()
+    assert (view["phase"], view["deal"]["auction"], view["deal"]["turn"]) == (
+        "auction", {"high_bid": 0, "high_bidder": None}, [game.ids["b"]])
+    action = next(a for a in game.view("b")["legal_actions"] if a["action"] == "bid")
+    assert (action["min"], action["max"], action["high_bid"]) == (1, 990, 0)
+    assert bid(game, "c", 5).status_code == 409                                     # not his turn
+    assert bid(game, "b", 5).status_code == 200
+    low = bid(game, "c", 5)
+    assert (low.status_code, low.json()["code"], low.json()["minimum"]) == (409, "bid_too_low", 6)
+    assert bid(game, "c", 10).status_code == 200
+    for name in "dab":
+        assert bid(game, name).status_code == 200
+    view = game.view("b")
+    assert view["pot"] == 50                                                        # c paid 10
+    assert view["deal"]["ghost"]["cards"] == ["Kh", "Kd", "8c"]                    # c's old hand
+    assert game.hands("c")["c"] == ["7s", "7h", "7d"]
+    for name in "bcda":
+        assert bid(game, name).status_code == 200                                  # no bid: over
+    view = game.view()
+    assert (view["phase"], view["deal"]["auction"]) == ("declare", None)
+    view = game.declares("b:in", "c:in", "d:out", "a:out")
+    assert view["deal"]["winners"] == [game.ids["c"]]
+    assert game.stacks() == {"a": 990, "b": 940, "c": 1030, "d": 990}
+    assert check_conservation() == []

@@ -68,9 +68,16 @@ class PassCard:
 
 
 @dataclass(frozen=True)
+class Bid:
+    player_id: str
+    deal_no: int
+    amount: int | None           # MCA-04, D-MC-04: chips bid for the open hand; None = pass
+
+
+@dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | ExpireDeclare)
+           | PassCard | Bid | ExpireDeclare)

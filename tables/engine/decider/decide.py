@@ -117,7 +117,7 @@ def check_declare(state: TableState, player: str, deal_no: int, choice: str,
         raise DomainError("not_your_turn", f"{player} is not dealt into deal {deal_no}")
     if deal.choice_of(player) is not None:
         raise DomainError("already_declared", f"{player} has declared", player=player)
-    if player not in deal.awaiting or deal.passing:
+    if player not in deal.awaiting or deal.passing or bidding(state):
         raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
     allowed = declare_choices(state)
     if choice not in allowed:
@@ -304,6 +304,49 @@ def check_pass(state: TableState, player: str, deal_no: int, card: str) -> str:
     return text
 
 
+def bidding(state: TableState) -> bool:
+    """MCA-04: the open hand's auction is the current step."""
+    step = state.current_step()
+    return step is not None and step.kind == "auction"
+
+
+def bid_range(state: TableState, player: str) -> tuple[int, int | None]:
+    """(min, max) of a bid now: above the standing bid, within the stack unless allow_debt
+    (D-GEN-06); max None = no maximum."""
+    deal = state.live
+    assert deal is not None
+    allow_debt = state.opts.get("stack_policy", "default") == "allow_debt"
+    return deal.high_bid + 1, None if allow_debt else state.stack_of(player)
+
+
+def check_bid(state: TableState, player: str, deal_no: int, amount: Any) -> None:
+    """MCA-04, D-MC-04: the player's turn in the open hand's auction; a bid is whole chips above
+    the standing bid that his stack can pay (None: a pass)."""
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    if not bidding(state) or player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to bid", player=player)
+    if amount is None:
+        return
+    check_amount(amount)
+    low, high = bid_range(state, player)
+    if amount < low:
+        raise DomainError("bid_too_low", f"bid more than the standing bid of {deal.high_bid}",
+                          minimum=low)
+    if high is not None and amount > high:
+        raise DomainError("insufficient_stack", "the stack cannot pay this bid", needed=amount,
+                          stack=high)
+
+
+def _bid(state: TableState, c: cmd.Bid, now: datetime) -> list[ev.Event]:
+    check_bid(state, c.player_id, c.deal_no, c.amount)
+    made = ev.BidMade(deal_no=c.deal_no, player=c.player_id, amount=c.amount, timed_out=False)
+    return then_advance(state, [made], now)
+
+
 def _pass_card(state: TableState, c: cmd.PassCard, now: datetime) -> list[ev.Event]:
     card = check_pass(state, c.player_id, c.deal_no, c.card)
     passed = ev.CardPassed(deal_no=c.deal_no, player=c.player_id, card=card, timed_out=False)
@@ -316,6 +359,10 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
     if (state.status != "open" or deal is None or deal.deal_no != c.deal_no or not deal.awaiting
             or deal.deadline is None or now < parse_iso(deal.deadline)):
         return []
+    if bidding(state):                # MCA-04: a bid not made in time is a pass
+        passed_bid: list[ev.Event] = [ev.BidMade(deal_no=deal.deal_no, player=p, amount=None,
+                                                 timed_out=True) for p in deal.awaiting]
+        return then_advance(state, passed_bid, now)
     if deal.passing:                  # AO-06: whoever has not chosen passes his first card
         passed: list[ev.Event] = [ev.CardPassed(deal_no=deal.deal_no, player=p, timed_out=True,
                                                 card=deal.hand_of(p)[0]) for p in deal.awaiting]
@@ -374,4 +421,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.SitOut: _sit_out,
     cmd.SitIn: _sit_in,
     cmd.PassCard: _pass_card,
+    cmd.Bid: _bid,
 }

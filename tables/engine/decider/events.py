@@ -271,6 +271,42 @@ class CardsExchanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BidOpened(Event):
+    """MCA-04, D-MC-04: `player`'s turn to bid for the open hand (more than `high_bid`) or pass."""
+
+    TYPE: ClassVar[str] = "BidOpened"
+    deal_no: int
+    player: str
+    high_bid: int
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    """A bid for the open hand (`amount`), or a pass (null); public."""
+
+    TYPE: ClassVar[str] = "BidMade"
+    deal_no: int
+    player: str
+    amount: int | None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHandBought(Event):
+    """D-MC-04: every other player passed after `player`'s bid: he pays it into the pot and swaps
+    hands with the open hand (face up, so `gave` and `received` are public)."""
+
+    TYPE: ClassVar[str] = "OpenHandBought"
+    deal_no: int
+    player: str
+    bid: int
+    gave: list[str]                                  # his cards, now the open hand
+    received: list[str]                              # the open hand, now his cards
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
 class ShowdownHeld(Event):
     """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
     the deal) see `hands`; who won and lost is public. `worst` (Survivor, SV-02/03): the worst
@@ -375,8 +411,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
     DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, GhostDealt, BoardDealt,
     DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
-    CardsExchanged,
-    ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
+    CardsExchanged, BidOpened, BidMade, OpenHandBought, ShowdownHeld, DeckCompared, PotSettled,
+    LegAwarded, PotAwarded, DealEnded, GameEnded,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 
@@ -393,6 +429,7 @@ DECLARES_REVEALED, PASS_OPENED, CARD_PASSED = "DeclaresRevealed", "PassOpened", 
 CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld", "DeckCompared"
 POT_SETTLED, LEG_AWARDED, POT_AWARDED = "PotSettled", "LegAwarded", "PotAwarded"
 DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
+BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

@@ -16,14 +16,17 @@ It takes no part in exchanges or passes (D-GH-03): those deal with the participa
 ``face_up`` is Monte Carlo's open hand to beat (MCA-05, Q-MC-05): the same hand, dealt face up
 (public at once, so the players declare knowing it) and playing in every showdown with someone
 "in", where a tie with it loses (D-GH-02) and its win makes the "in" players replenish (GH-05).
+``auction`` is the open hand of MCA-04 (D-MC-04): dealt face up too, bid for before the declare
+(`steps/auction.py`), and never played against.
 """
 from __future__ import annotations
 
 from tables.engine.decider.state import TableState
 
-NONE, ALWAYS, ONLY_IF_ONE_IN, FACE_UP = "none", "always", "only_if_one_in", "face_up"
+NONE, ALWAYS, ONLY_IF_ONE_IN = "none", "always", "only_if_one_in"
+FACE_UP, AUCTION = "face_up", "auction"
 GHOSTS = (NONE, ALWAYS, ONLY_IF_ONE_IN)          # GH-07 GHOST_ALWAYS, GH-08 GHOST_ONLY_IF_ONE_IN
-RULES = (*GHOSTS, FACE_UP)                       # what the steps accept: also MCA-05's open hand
+RULES = (*GHOSTS, FACE_UP, AUCTION)              # what the steps accept: also MCA-05, MCA-04
 HOLDER = "ghost"                                # the fairness proof's name for its cards
 
 
@@ -41,8 +44,8 @@ def plays(rule: str, in_count: int) -> bool:
 
 
 def face_up(rule: str) -> bool:
-    """MCA-05: the open hand is dealt face up, public at once."""
-    return rule == FACE_UP
+    """MCA-05, MCA-04: the open hand is dealt face up, public at once."""
+    return rule in (FACE_UP, AUCTION)
 
 
 def antes_anew(rule: str, state: TableState) -> bool:

@@ -68,6 +68,10 @@ class DealState(NamedTuple):
     opens_game: bool = False                  # the first deal of its game (CFR-01)
     compulsory: tuple[str, ...] = ()          # forced "in" without a declare (CFR-01)
     ghost_up: bool = False                    # dealt face up: MCA-05's open hand, public
+    high_bid: int = 0                         # MCA-04's auction: the standing bid, 0 = none
+    high_bidder: str | None = None
+    bid_passes: int = 0                       # passes in a row since the last bid (or the start)
+    bid_turn: int = 0                         # index in `order` of the next bidder
 
     def position(self, player: str) -> int:
         return self.order.index(player)

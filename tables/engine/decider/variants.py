@@ -455,10 +455,12 @@ def _monte_carlo_options() -> tuple[Option, ...]:
         Option("lone_in", "choice", "takes_pot", "a lone \"in\" player takes the pot (MC-11), or "
                "must beat the deck's top two cards, else replenishes it (MCA-02, Q-MC-03 (a))",
                "MC-11, MCA-02, Q-MC-03", choices=("takes_pot", "vs_deck")),
-        Option("open_hand", "choice", ghost.NONE, "face_up: an extra hand dealt face up that every "
-               "\"in\" player must beat (a tie loses); when none does, nobody takes the pot and "
-               "the \"in\" players replenish it", "MCA-05, Q-MC-05, GH-04, GH-05, D-GH-02",
-               choices=(ghost.NONE, ghost.FACE_UP)),
+        Option("open_hand", "choice", ghost.NONE, "an extra hand dealt face up: face_up, every "
+               "\"in\" player must beat it (a tie loses), and when none does nobody takes the pot "
+               "and the \"in\" players replenish it; auction, before the declare the players bid in "
+               "turn for it and the high bidder pays his bid into the pot and swaps hands with it",
+               "MCA-05, Q-MC-05, GH-04, GH-05, D-GH-02, MCA-04, D-MC-04",
+               choices=(ghost.NONE, ghost.FACE_UP, ghost.AUCTION)),
         ACE_LOW,
     )
 
@@ -467,7 +469,8 @@ def _monte_carlo(settle_rule: str, *, worst: bool) -> tuple[Stage, ...]:
     ranking = "guts3_sf_high"                                             # MC-02, 3C-06
     return (Stage("deal", (
         step("ante", who="every_deal"),                                   # MC-09, MC-14, D-MC-01
-        step("deal", count=3, face="down", ghost="$open_hand"),           # MC-01, MC-09, MCA-05
+        step("deal", count=3, face="down", ghost="$open_hand"),           # MC-01, MC-09, MCA-04/05
+        step("auction", rule="$open_hand"),                               # MCA-04, D-MC-04
         step("declare", mode="simultaneous"),                             # MC-10, SIM-01
         step("all_out", rule="$all_out"),                                 # MCA-06, MCA-07
         step("lone_in", rule="$lone_in", count=2, ranking=ranking, wild=(), ace_low="$ace_low",
@@ -480,13 +483,13 @@ def _monte_carlo(settle_rule: str, *, worst: bool) -> tuple[Stage, ...]:
 
 MONTE_CARLO = Variant(
     name="monte_carlo", title="Monte Carlo Guts",
-    rules="MC, MCA-01..03, MCA-05..07, SIM, CAP, D-MC-01, D-CAP",
+    rules="MC, MCA, SIM, CAP, D-MC-01, D-MC-04, D-CAP",
     stages=_monte_carlo("losers_share", worst=False), options=_monte_carlo_options(),
     game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
 
 SURVIVOR = Variant(
     name="survivor", title="Survivor Guts",
-    rules="SV, MC, MCA-01..03, MCA-05..07, SIM, CAP, D-MC-01, D-CAP",
+    rules="SV, MC, MCA, SIM, CAP, D-MC-01, D-MC-04, D-CAP",
     stages=_monte_carlo("worst_replenishes", worst=True), options=_monte_carlo_options(),
     game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
 
@@ -518,7 +521,7 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         raise DomainError("invalid_option", "max_buy_in is below min_buy_in", option="max_buy_in")
     if ghost.dealt(result.get("ghost", ghost.NONE)):
         result = _with_ghost(given, result)
-    if ghost.dealt(result.get("open_hand", ghost.NONE)) and result["lone_in"] == "vs_deck":
+    if result.get("open_hand") == ghost.FACE_UP and result["lone_in"] == "vs_deck":
         raise DomainError("invalid_option", "open_hand conflicts with lone_in vs_deck: a lone \"in\" "
                           "plays the open hand (MCA-05), not the deck (MCA-02)", option="open_hand",
                           conflict="lone_in")

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from tables.engine.decider.decide import (
+    bid_range,
+    bidding,
     buy_in_range,
     check_declare,
     check_leave,
@@ -53,6 +55,12 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if deal is not None and deal.passing and player_id in deal.awaiting:      # AO-06
         actions.append({"action": "pass", "deal_no": deal.deal_no,
                         "choices": list(deal.hand_of(player_id)), "deadline": deal.deadline,
+                        "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
+    elif deal is not None and player_id in deal.awaiting and bidding(state):     # MCA-04
+        low, high = bid_range(state, player_id)
+        actions.append({"action": "bid", "deal_no": deal.deal_no, "min": low, "max": high,
+                        "high_bid": deal.high_bid, "high_bidder": deal.high_bidder,
+                        "deadline": deal.deadline,
                         "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
     elif deal is not None and player_id in deal.awaiting:
         choices = [c for c in declare_choices(state)
@@ -141,6 +149,8 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bo
         "stage": deal.stage or None, "board": list(deal.board),
         "mode": declare_mode(state) or None, "turn": list(deal.awaiting), "deadline": deal.deadline,
         "players": players, "ghost": _ghost_view(deal, viewer),
+        "auction": ({"high_bid": deal.high_bid, "high_bidder": deal.high_bidder}
+                    if bidding(state) and not over else None),
         "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
         "seed": deal.seed if over else None,

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from tables.engine.decider.commands import Declare, Leave, PassCard, SitDown
+from tables.engine.decider.commands import Bid, Declare, ExpireDeclare, Leave, PassCard, SitDown
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import (
     ANTES_POSTED,
+    BID_MADE,
+    BID_OPENED,
     CARDS_DEALT,
     CARDS_EXCHANGED,
     DEAL_ENDED,
@@ -25,6 +27,7 @@ from tables.engine.decider.events import (
     DECLARES_REVEALED,
     GAME_ENDED,
     GHOST_DEALT,
+    OPEN_HAND_BOUGHT,
     PASS_OPENED,
     POT_SETTLED,
     SHOWDOWN_HELD,
@@ -34,7 +37,7 @@ from tables.engine.decider.view import legal_actions, table_view
 from tables.engine.decider.visibility import Viewer, redact_event
 from tables.engine.variants import get_variant, validate_options
 
-from .helpers import T0, Session, facts, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import T0, Session, facts, later, of_type, one, stack_deck, start, table, transfers, types
 
 ANTE, BUY_IN = 10, 1000
 # b: pair of aces, c: pair of kings, d: queen high, a: five high (deal 1 order b, c, d, a)
@@ -518,6 +521,114 @@ def test_mca_05_the_open_hand_conflicts_with_the_deck_against_a_lone_in() -> Non
     assert get_variant("monte_carlo").capacity(options) == 16              # (52 - 3) // 3
     with pytest.raises(DomainError):
         validate_options("monte_carlo", {"open_hand": "always"})          # the ghost's, not MC's
+
+
+def auction_game(**options: Any) -> Session:
+    """MCA-04: the open hand (trips) is dealt face up, last; the auction opens on b's turn."""
+    return game(open_deck("7s 7h 7d"), open_hand="auction", **options)
+
+
+def bid(session: Session, player: str, amount: int | None, deal_no: int = 1) -> list:
+    return session.do(Bid(player, deal_no, amount))
+
+
+def test_mca_04_d_mc_04_bids_go_in_turn_and_the_high_bidder_pays_and_swaps_hands() -> None:
+    session = auction_game()
+    events = start(session)
+    assert one(events, GHOST_DEALT).data["face"] == "up"                  # an open hand
+    assert one(events, BID_OPENED).data["player"] == "b"                  # from the dealer's left
+    assert DECLARE_OPENED not in types(events)                             # bids come first
+    assert table_view(session.state, Viewer("b"), T0)["phase"] == "auction"
+    bid(session, "b", 5)
+    assert one(bid(session, "c", 10), BID_OPENED).data == {
+        "deal_no": 1, "player": "d", "high_bid": 10, "deadline": "2026-11-29T12:00:30.000000Z"}
+    bid(session, "d", None)
+    bid(session, "a", None)
+    events = bid(session, "b", None)                                       # all the others passed
+    bought = one(events, OPEN_HAND_BOUGHT).data
+    assert (bought["player"], bought["bid"], bought["gave"], bought["received"]) == (
+        "c", 10, ["Kh", "Kd", "8c"], ["7s", "7h", "7d"])
+    assert transfers(of_type(events, OPEN_HAND_BOUGHT)) == [("seat:c", "pot", 10)]
+    assert session.state.pot == 50
+    assert session.state.live.hand_of("c") == ("7s", "7h", "7d")
+    assert session.state.live.ghost == ("Kh", "Kd", "8c")                  # face up: public
+    assert one(events, BID_OPENED).data["player"] == "b"                  # the auction repeats
+    for player in "bcd":
+        bid(session, player, None)
+    events = bid(session, "a", None)                                       # a full turn, no bid
+    assert one(events, DECLARE_OPENED).data["players"] == ["b", "c", "d", "a"]
+    events = declare_all(session, 1, b="in", c="in", d="out", a="out")
+    assert one(events, SHOWDOWN_HELD).data["winners"] == ["c"]            # the open hand's trips
+    assert one(events, SHOWDOWN_HELD).data.get("ghost") is None           # not played against
+    assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:c", 50), ("seat:b", "pot", 50)]
+    assert stacks(session) == {"a": 990, "b": 940, "c": 1030, "d": 990}
+
+
+def test_mca_04_a_full_turn_without_a_bid_ends_the_auction_at_once() -> None:
+    session = auction_game()
+    start(session)
+    for player in "bcd":
+        assert DECLARE_OPENED not in types(bid(session, player, None))
+    events = bid(session, "a", None)
+    assert OPEN_HAND_BOUGHT not in types(events)
+    assert one(events, DECLARE_OPENED).data["mode"] == "simultaneous"
+    assert session.state.live.hand_of("b") == ("Ah", "Ad", "9c")
+
+
+def test_mca_04_bid_guards() -> None:
+    session = auction_game()
+    start(session)
+    assert session.fails(Bid("c", 1, 5)) == "not_your_turn"
+    assert session.fails(Bid("b", 1, 0)) == "invalid_amount"
+    assert session.fails(Bid("b", 1, 991)) == "insufficient_stack"      # D-GEN-06: 990 left
+    assert session.fails(Bid("b", 2, 5)) == "wrong_deal"
+    assert session.fails(Declare("b", 1, "in")) == "not_your_turn"
+    assert [a for a in legal_actions(session.state, "b", T0) if a["action"] == "bid"] == [
+        {"action": "bid", "deal_no": 1, "min": 1, "max": 990, "high_bid": 0, "high_bidder": None,
+         "deadline": "2026-11-29T12:00:30.000000Z", "overdue": False}]
+    bid(session, "b", 5)
+    assert session.fails(Bid("c", 1, 5)) == "bid_too_low"
+    assert table_view(session.state, Viewer(None), T0)["deal"]["auction"] == {
+        "high_bid": 5, "high_bidder": "b"}
+    assert session.fails(PassCard("c", 1, "Kh")) == "not_your_turn"
+
+
+def test_mca_04_d_gen_06_allow_debt_bids_have_no_maximum() -> None:
+    session = auction_game(stack_policy="allow_debt")
+    start(session)
+    bid(session, "b", 5000)
+    action = next(a for a in legal_actions(session.state, "c", T0) if a["action"] == "bid")
+    assert (action["min"], action["max"]) == (5001, None)
+
+
+def test_mca_04_a_turn_not_taken_in_time_is_a_pass() -> None:
+    session = auction_game()
+    start(session)
+    assert session.do(ExpireDeclare(1), later(5)) == []                   # not yet due
+    events = session.do(ExpireDeclare(1), later(31))
+    made = one(events, BID_MADE).data
+    assert (made["player"], made["amount"], made["timed_out"]) == ("b", None, True)
+    assert one(events, BID_OPENED).data["player"] == "c"
+
+
+def test_mca_04_bids_and_the_swap_are_public() -> None:
+    session = auction_game()
+    start(session)
+    bid(session, "b", 5)
+    for player in "cda":
+        events = bid(session, player, None)
+    for event in (*of_type(session.events, BID_MADE), one(events, OPEN_HAND_BOUGHT)):
+        for viewer in (Viewer("c"), Viewer(None)):
+            assert redact_event(event.type, event.data, viewer, deal_over=False) == event.data
+    ghost = table_view(session.state, Viewer("d"), T0)["deal"]["ghost"]
+    assert ghost["cards"] == ["Ah", "Ad", "9c"]                            # b's cards, face up
+
+
+def test_mca_04_the_auction_is_only_played_with_its_option() -> None:
+    session = game(open_deck("7s 7h 7d"), open_hand="face_up")
+    assert BID_OPENED not in types(start(session))
+    session = game()
+    assert BID_OPENED not in types(start(session))
 
 
 def test_mc_options_are_listed_with_their_rule_ids() -> None:

@@ -10,7 +10,8 @@ stacked, with random options, declares, passes (MCA-06), timeouts and players co
 - a round ends exactly when the pot was taken with nobody obliged to replenish (MC-05, Q-MC-02),
   and a player seated during a round is not dealt in before the next (MC-07) unless the round
   could not go on without him;
-- an open hand (MCA-05) is dealt from the same deck as the hands;
+- an open hand (MCA-05, MCA-04) is dealt from the same deck as the hands, and bidding for it
+  (D-MC-04) moves chips only into the pot;
 - a snapshot plus the later events, and the events read back through JSON, fold to the live state.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.engine.decider.commands import (
+    Bid,
     Command,
     Declare,
     ExpireDeclare,
@@ -33,6 +35,7 @@ from tables.engine.decider.commands import (
     StartDeal,
     TopUp,
 )
+from tables.engine.decider.decide import bidding
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import (
     ANTES_POSTED,
@@ -40,6 +43,7 @@ from tables.engine.decider.events import (
     DEAL_STARTED,
     GAME_ENDED,
     GHOST_DEALT,
+    OPEN_HAND_BOUGHT,
     POT_SETTLED,
     SHOWDOWN_HELD,
     Event,
@@ -61,16 +65,19 @@ OPTIONS = st.fixed_dictionaries({
     "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
     "ace_low": st.booleans(),
     "stack_policy": st.sampled_from(["default", "default", "pay_what_you_have", "allow_debt"]),
-    "open_hand": st.sampled_from(["none", "none", "face_up"]),
+    "open_hand": st.sampled_from(["none", "none", "face_up", "auction"]),
 })
 
 
 class OpenHandCards(Cards):
-    """`Cards`, counting the open hand (MCA-05) among the cards out of the deck."""
+    """`Cards`, counting the open hand (MCA-05, MCA-04) among the cards out of the deck; a buyer
+    of the open hand holds its cards from then on (D-MC-04)."""
 
     def post(self, event: Event) -> None:
         if event.type == GHOST_DEALT:
             self.out += event.data["cards"]
+        elif event.type == OPEN_HAND_BOUGHT:
+            self.held[event.data["player"]] = list(event.data["received"])
         super().post(event)
 
 
@@ -127,6 +134,10 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int, a
     deal = state.live
     roll = data.draw(st.integers(0, 99), label="roll")
     if deal is not None:
+        if bidding(state) and deal.awaiting and roll < 80:                    # MCA-04
+            raise_by = data.draw(st.sampled_from([None, None, 1, 3, 50]), label="raise")
+            return Bid(deal.awaiting[0], deal.deal_no,
+                       None if raise_by is None else deal.high_bid + raise_by)
         if deal.passing and deal.awaiting and roll < 80:                      # MCA-06
             player = data.draw(st.sampled_from(deal.awaiting), label="passer")
             return PassCard(player, deal.deal_no, data.draw(st.sampled_from(deal.hand_of(player)),

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tables.engine.decider.steps import all_out, ante, award_pot, deal, declare, lone_in, settle, showdown
+from tables.engine.decider.steps import (
+    all_out,
+    ante,
+    auction,
+    award_pot,
+    deal,
+    declare,
+    lone_in,
+    settle,
+    showdown,
+)
 from tables.engine.decider.steps.base import Ctx, Fold, Param, StepKind, check_step, resolve
 
 KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
-    award_pot.KIND)}
+    award_pot.KIND, auction.KIND)}
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]
