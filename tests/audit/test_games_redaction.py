@@ -161,7 +161,22 @@ FOUR_TWO_THREE = [
     Step("a:out", board="Kc Jh 6d", show="abc", over=True),            # 42X-02: on the four held
 ]
 
+# Monte Carlo (MC, MCA-02): sealed declares, replenishing, a lone "in" against the deck's top two
+# cards (his cards and theirs shown to all), everyone out (MC-15: nobody shows). Ante 1: the
+# minimum buy-in is 100 antes (MC-08). Deal 1 is dealt b, c, a; deal 2 c, a, b; deal 3 a, b, c.
+MONTE_CARLO = [
+    start({"b": "Ah Ad 9c", "c": "Kh Kd 8c", "a": "5s 4h 2c"}),
+    Step("b:in", sealed=True), Step("a:out", sealed=True),
+    Step("c:in", show="bc", over=True),                                                # MC-11, 12
+    start({"c": "Qs Js 7d", "a": "Ts 9s 3d", "b": "6c 6d 2d"}),
+    Step("c:out", sealed=True), Step("a:out", sealed=True),
+    Step("b:in", deck="2h 3h", show="b", over=True),                                    # MCA-02
+    start({"a": "Jh Tc 4d", "b": "Qc 8h 5d", "c": "Kc 9h 3c"}),
+    Step("a:out", sealed=True), Step("b:out", sealed=True), Step("c:out", over=True),  # MC-15
+]
+
 GAMES = {
+    "monte_carlo": (MONTE_CARLO, {"ante": 1, "lone_in": "vs_deck"}),
     "two_plus_one": (TWO_PLUS_ONE, {"extra_ante_redeclare": True}),
     "four_two_two": (FOUR_TWO_TWO, {"max_loss": 25}),
     "four_two_three": (FOUR_TWO_THREE, {"lone_in": "vs_deck"}),
