@@ -64,7 +64,14 @@ class Declare:
 class PassCard:
     player_id: str
     deal_no: int
-    card: str                    # AO-06: the card to pass to the player on his right
+    card: str                    # AO-06: to the player on his right; EXC-03: on his left
+
+
+@dataclass(frozen=True)
+class Exchange:
+    player_id: str
+    deal_no: int
+    discards: list[str]          # EXC-01/02: the cards to replace from the stock ([] stands pat)
 
 
 @dataclass(frozen=True)
@@ -80,4 +87,4 @@ class ExpireDeclare:
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | ExpireDeclare)
+           | PassCard | Bid | Exchange | ExpireDeclare)

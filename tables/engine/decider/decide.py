@@ -22,6 +22,7 @@ from tables.engine.decider.evolve import evolve
 from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
 from tables.engine.decider.state import Seat, TableState
+from tables.engine.decider.steps import exchange
 from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
 from tables.engine.deck import DeckError
@@ -117,9 +118,9 @@ def check_declare(state: TableState, player: str, deal_no: int, choice: str,
         raise DomainError("not_your_turn", f"{player} is not dealt into deal {deal_no}")
     if deal.choice_of(player) is not None:
         raise DomainError("already_declared", f"{player} has declared", player=player)
-    if player not in deal.awaiting or deal.passing or bidding(state):
-        raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
     allowed = declare_choices(state)
+    if player not in deal.awaiting or deal.passing or bidding(state) or not allowed:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
     if choice not in allowed:
         raise DomainError("invalid_choice", f"declare one of {list(allowed)}, not {choice!r}")
     if (choice == "in" and state.opts.get("stack_policy", "default") == "default"
@@ -353,6 +354,44 @@ def _pass_card(state: TableState, c: cmd.PassCard, now: datetime) -> list[ev.Eve
     return then_advance(state, [passed], now)
 
 
+def check_exchange(state: TableState, player: str, deal_no: int, discards: Any) -> list[str]:
+    """EXC-01/02: it is the player's draw and `discards` are distinct cards of his hand, at most
+    as many as the draw allows; returns them normalised."""
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    most = exchange.open_draw(state)
+    if player in deal.exchanged and most is not None:
+        raise DomainError("already_exchanged", f"{player} has exchanged", player=player)
+    if most is None or player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to exchange", player=player)
+    if not isinstance(discards, list | tuple):
+        raise DomainError("invalid_discards", "discards is a list of cards")
+    cards = [_card_in_hand(deal.hand_of(player), card) for card in discards]
+    if len(set(cards)) != len(cards) or len(cards) > most:
+        raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
+                          most=most)
+    return cards
+
+
+def _card_in_hand(hand: tuple[str, ...], card: Any) -> str:
+    try:
+        text = str(parse_card(card))
+    except CardError:
+        raise DomainError("invalid_card", f"not a card: {card!r}", card=str(card)) from None
+    if text not in hand:
+        raise DomainError("invalid_card", f"{text} is not in the player's hand", card=text)
+    return text
+
+
+def _exchange(state: TableState, c: cmd.Exchange, now: datetime) -> list[ev.Event]:
+    """A draw is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
+    discards = check_exchange(state, c.player_id, c.deal_no, c.discards)
+    return then_advance(state, exchange.draw_events(state, c.player_id, discards), now)
+
+
 def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
     """The timer's command: idempotent; nothing unless the open turn/window is overdue at `now`."""
     deal = state.live
@@ -367,6 +406,8 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
         passed: list[ev.Event] = [ev.CardPassed(deal_no=deal.deal_no, player=p, timed_out=True,
                                                 card=deal.hand_of(p)[0]) for p in deal.awaiting]
         return then_advance(state, passed, now)
+    if exchange.open_draw(state) is not None:          # EXC-01/02: whoever has not drawn stands pat
+        return then_advance(state, exchange.timeout_events(state), now)
     timed_out = ev.DeclareTimedOut(deal_no=deal.deal_no, players=list(deal.awaiting),
                                    effect=state.opts.get("timeout_effect", "out"))
     return then_advance(state, [timed_out, *_sat_out_for_timeouts(state, deal.awaiting)], now)
@@ -422,4 +463,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.SitIn: _sit_in,
     cmd.PassCard: _pass_card,
     cmd.Bid: _bid,
+    cmd.Exchange: _exchange,
 }

@@ -7,7 +7,8 @@ stacked_decks_not_allowed, invalid_card, and three more: table_already_open (Ope
 table), invalid_seed (StartDeal on an unstacked table without a valid hex seed), invalid_choice (a declare
 that is neither "in" nor "out"), already_sitting_out and not_sitting_out (SitOut/SitIn),
 already_passed (AO-06), wrong_stage (a declare naming another stage than the open one),
-bid_too_low (MCA-04: a bid not above the standing bid).
+bid_too_low (MCA-04: a bid not above the standing bid), already_exchanged and invalid_discards
+(EXC-01/02: a second draw; repeated cards or more than the draw allows).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ CODES = frozenset({
     "liability_open", "invalid_option", "unknown_variant", "invalid_amount", "table_closed",
     "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
     "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed", "wrong_stage",
-    "bid_too_low",
+    "bid_too_low", "already_exchanged", "invalid_discards",
 })
 
 

@@ -245,10 +245,15 @@ class DeclaresRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class PassOpened(Event):
+    """A sealed pass window: everyone chooses one card before seeing what he receives. `direction`
+    ``right`` (AO-06, everyone out) or ``left`` (EXC-03, the three-card pass before the declare)."""
+
     TYPE: ClassVar[str] = "PassOpened"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"direction"})
     deal_no: int
     players: list[str]
     deadline: str
+    direction: str = "right"
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +309,47 @@ class OpenHandBought(Event):
     gave: list[str]                                  # his cards, now the open hand
     received: list[str]                              # the open hand, now his cards
     transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeOpened(Event):
+    """EXC-01/02, Q-EXC-01: `player`'s turn to draw, replacing up to `most` cards (public)."""
+
+    TYPE: ClassVar[str] = "ExchangeOpened"
+    deal_no: int
+    player: str
+    most: int
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    """A player's draw (EXC-01/02): he discarded `discarded` (out of play) and took as many cards
+    from the stock, `drawn`, in the order they left it; `cards` is his new hand. SECRET to others:
+    discarded, drawn, cards; `count` is public (everyone sees how many cards a player takes).
+    `timed_out`: his turn expired and he stood pat."""
+
+    TYPE: ClassVar[str] = "CardsDrawn"
+    deal_no: int
+    player: str
+    count: int
+    discarded: list[str]
+    drawn: list[str]
+    cards: list[str]
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled(Event):
+    """D-GEN-02: the stock ran out, so the discards out of play (`cards`, SECRET until the deal is
+    over, then to auditors) were shuffled by the provable method (deck.reshuffle_seed, the
+    `generation`-th reshuffle of the deal) into a new stock under what was left."""
+
+    TYPE: ClassVar[str] = "StockReshuffled"
+    deal_no: int
+    generation: int
+    count: int
+    cards: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,8 +457,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
     DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, GhostDealt, BoardDealt,
     DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
-    CardsExchanged, BidOpened, BidMade, OpenHandBought, ShowdownHeld, DeckCompared, PotSettled,
-    LegAwarded, PotAwarded, DealEnded, GameEnded,
+    CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
+    ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 
@@ -430,6 +476,7 @@ CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld"
 POT_SETTLED, LEG_AWARDED, POT_AWARDED = "PotSettled", "LegAwarded", "PotAwarded"
 DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
 BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
+EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

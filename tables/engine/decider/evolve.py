@@ -16,7 +16,7 @@ from tables.engine.decider import events as ev
 from tables.engine.decider import legacy
 from tables.engine.decider.state import DealState, Seat, TableState, copy_with, initial_state, with_seats
 from tables.engine.decider.steps import KINDS, Fold
-from tables.engine.decider.variants import get_variant
+from tables.engine.decider.variants import Step, get_variant
 
 _STEP_FOLDS: dict[type[ev.Event], Fold] = {
     event_type: fold_ for kind in KINDS.values() for event_type, fold_ in kind.folds.items()}
@@ -105,10 +105,20 @@ def _step_started(state: TableState, e: ev.StepStarted) -> TableState:
     """The position moves; the step's kind resets its own facts (each declare its own choices)."""
     deal = state.deal
     assert deal is not None
-    step = state.rules.stages[e.stage - 1].steps[e.step]
+    steps = state.rules.stages[e.stage - 1].steps
+    index = _index_of(steps, e)
+    step = steps[index]
     kind = KINDS[step.kind]
-    moved = copy_with(deal, stage=e.stage, step=e.step, explicit=True)
+    moved = copy_with(deal, stage=e.stage, step=index, explicit=True)
     return copy_with(state, deal=kind.start(moved, step.resolved(state.opts)))
+
+
+def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:
+    """The step `e` names: its index, or, in a log written before a step was inserted ahead of it
+    (the Guts exchange, issue 12), the first later step of its kind."""
+    if e.step < len(steps) and steps[e.step].kind == e.kind:
+        return e.step
+    return next((i for i in range(e.step, len(steps)) if steps[i].kind == e.kind), e.step)
 
 
 def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -> TableState:

@@ -8,8 +8,13 @@ StepStarted makes the deal explicit and this module steps aside. Nothing new is 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState, copy_with
+
+if TYPE_CHECKING:
+    from tables.engine.decider.variants import Step
 
 
 def walk(state: TableState, event: ev.Event) -> TableState:
@@ -30,8 +35,16 @@ def walk(state: TableState, event: ev.Event) -> TableState:
         done = next((i for i in range(max(deal.step, 0), len(kinds)) if _done(kinds[i], event, deal)),
                     None)
         if done is not None:
-            deal = copy_with(deal, step=done + 1)
+            deal = copy_with(deal, step=_enabled_from(state, steps, done + 1))
     return copy_with(state, deal=deal)
+
+
+def _enabled_from(state: TableState, steps: tuple[Step, ...], index: int) -> int:
+    """The first step at or after `index` that the table's options switch on (old tables have
+    none of the later optional steps, such as the exchange)."""
+    while index < len(steps) and not steps[index].enabled(state.opts):
+        index += 1
+    return index
 
 
 def _rewinds(event: ev.Event, deal: DealState) -> bool:

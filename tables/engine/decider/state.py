@@ -72,6 +72,9 @@ class DealState(NamedTuple):
     high_bidder: str | None = None
     bid_passes: int = 0                       # passes in a row since the last bid (or the start)
     bid_turn: int = 0                         # index in `order` of the next bidder
+    exchanged: tuple[str, ...] = ()           # whose exchange (draw or pass, EXC-01..03) is done
+    discards: tuple[str, ...] = ()            # out of play, not yet reshuffled (EXC-01/02, Q-EXC-01)
+    reshuffles: tuple[tuple[str, ...], ...] = ()  # discard batches shuffled into the stock (D-GEN-02)
 
     def position(self, player: str) -> int:
         return self.order.index(player)

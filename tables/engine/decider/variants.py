@@ -109,7 +109,12 @@ class Step:
         return resolve(KINDS[self.kind], self, options)
 
     def enabled(self, options: Mapping[str, Any]) -> bool:
-        return self.when is None or bool(options.get(self.when))
+        """On without `when`, or when that option is on: a true boolean, or a choice other than
+        "none" (``when="exchange"``)."""
+        if self.when is None:
+            return True
+        value = options.get(self.when)
+        return bool(value) and value != "none"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind,
@@ -178,6 +183,8 @@ class Variant:
                     other += params["count"]                      # D-GEN-02: the ghost hand
             elif st.kind == "lone_in" and params["rule"] == "vs_deck":
                 other += params["count"]
+            elif st.kind == "exchange" and params["rule"] == "draw":
+                other += params["max"]          # one player's whole draw, beyond the hands held
         return per_player, other
 
     def capacity(self, options: Mapping[str, Any]) -> int:
@@ -249,6 +256,19 @@ GHOST = Option("ghost", "choice", ghost.NONE, "a ghost hand (Kitty) dealt to nob
                "GH-01..08, D-GH-02, D-GH-03", choices=ghost.GHOSTS)
 RANKING_3C = Option("ranking", "choice", "guts3_sf_high", "three-card hand-ranking preset",
                     "3C-04, Table 3C, D-3C-01", choices=RANKINGS_3C)
+EXCHANGE_RULES_2C = ("none", "draw")                      # EXC-01
+EXCHANGE_RULES_3C = (*EXCHANGE_RULES_2C, "pass_left")     # EXC-02, EXC-03
+
+
+def exchange_option(choices: tuple[str, ...]) -> Option:
+    """EXC-01..03 with the Q-EXC-01/02 defaults (steps/exchange.py)."""
+    return Option("exchange", "choice", "none",
+                  "before the declare: no exchange; draw (in turn from the dealer's left, discard "
+                  "up to all your cards and take as many from the stock); pass_left (three-card: "
+                  "everyone passes one card to the left, chosen sealed)",
+                  "EXC-01..03, Q-EXC-01, Q-EXC-02, D-GEN-02", choices=choices)
+
+
 ALL_OUT_CHOICES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card",
                    "pass_right")
 
@@ -333,6 +353,7 @@ def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None,
     return (Stage("deal", (
         step("ante", who="$ante_rule", ghost="$ghost"),                           # GH-06
         step("deal", count=cards, face="down", ghost="$ghost"),                    # D-GH-03
+        step("exchange", when="exchange", rule="$exchange", max=cards),   # EXC-01..03
         step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in",
              compulsory="$compulsory_first_round"),                      # CFR-01
         step("all_out", rule="$all_out"),
@@ -343,15 +364,16 @@ def _guts_program(cards: int, ranking: str, ace_low: bool | str | None = None,
 
 
 GUTS2 = Variant(
-    name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP",
+    name="guts2", title="Two-card Guts", rules="G2, CAP, RES, SIM, AO, NSP, EXC",
     stages=_guts_program(2, "guts2", "$ace_low", grown="$ranking"),
     options=(*_guts_options(PACK_SIZE // 2), GHOST, *_optional_rules(), EXTRA_CARD_RANKING,
-             EXTRA_CARD_ACE_LOW))
+             EXTRA_CARD_ACE_LOW, exchange_option(EXCHANGE_RULES_2C)))
 
 GUTS3 = Variant(
-    name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP",
+    name="guts3", title="Three-card Guts", rules="3C, G2, CAP, RES, SIM, AO, NSP, EXC",
     stages=_guts_program(3, "$ranking", "$ace_low"),
-    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW, GHOST, *_optional_rules()))
+    options=(*_guts_options(PACK_SIZE // 3), RANKING_3C, ACE_LOW, GHOST, *_optional_rules(),
+             exchange_option(EXCHANGE_RULES_3C)))
 
 TWO_PLUS_ONE = Variant(
     name="two_plus_one", title="Two plus One", rules="TPO, D-TPO-01, G2, 3C, CAP, RES, SIM",
@@ -525,6 +547,7 @@ def validate_options(variant_name: str, options: Mapping[str, Any] | None) -> di
         raise DomainError("invalid_option", "open_hand conflicts with lone_in vs_deck: a lone \"in\" "
                           "plays the open hand (MCA-05), not the deck (MCA-02)", option="open_hand",
                           conflict="lone_in")
+    check_exchange_conflicts(result)
     capacity = variant.capacity(result)
     if result["seats"] > capacity:                                       # D-GEN-02
         raise DomainError("invalid_option", f"one pack serves at most {capacity} players in "
@@ -554,6 +577,14 @@ def _with_ghost(given: Mapping[str, Any], result: dict[str, Any]) -> dict[str, A
         raise DomainError("invalid_option", "ghost conflicts with all_out: with a ghost hand, when "
                           "everyone is out, everyone antes anew (GH-06)", option="ghost", conflict="all_out")
     return {**result, "dealer_forced_in": False}
+
+
+def check_exchange_conflicts(options: Mapping[str, Any]) -> None:
+    """Issue 12 item 9: exchanges before the declare and the all-out pass (AO-06) are two card
+    passing procedures in one deal; a table takes one of them."""
+    if options.get("exchange", "none") != "none" and options.get("all_out") == "pass_right":
+        raise DomainError("invalid_option", "exchange cannot be combined with all_out=pass_right",
+                          option="exchange", conflict="all_out")
 
 
 def variant_catalog() -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from tables.engine.decider.decide import (
     bidding,
     buy_in_range,
     check_declare,
+    check_exchange,
     check_leave,
     check_start_deal,
     declare_choices,
@@ -25,6 +26,7 @@ from tables.engine.decider.decide import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
+from tables.engine.decider.steps.exchange import open_draw
 from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards, sees_ghost
 
 __all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "phase", "redact_event", "table_view"]
@@ -52,8 +54,18 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if _allowed(check_start_deal, state, player_id, _ANY_SEED):
         actions.append({"action": "start_deal"})
     deal = state.live
-    if deal is not None and deal.passing and player_id in deal.awaiting:      # AO-06
-        actions.append({"action": "pass", "deal_no": deal.deal_no,
+    most = open_draw(state)
+    if deal is not None and deal.passing and player_id in deal.awaiting:      # AO-06, EXC-03
+        action: dict[str, Any] = {"action": "pass", "deal_no": deal.deal_no,
+                                  "choices": list(deal.hand_of(player_id)), "deadline": deal.deadline,
+                                  "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)}
+        step = state.current_step()
+        if step is not None and step.kind == "exchange":
+            action["direction"] = "left"                                    # EXC-03
+        actions.append(action)
+    elif (deal is not None and most is not None                                # EXC-01/02
+          and _allowed(check_exchange, state, player_id, deal.deal_no, [])):
+        actions.append({"action": "exchange", "deal_no": deal.deal_no, "min": 0, "max": most,
                         "choices": list(deal.hand_of(player_id)), "deadline": deal.deadline,
                         "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
     elif deal is not None and player_id in deal.awaiting and bidding(state):     # MCA-04

@@ -15,6 +15,8 @@ hole cards back into 2,652 guesses).
 | GhostDealt       | cards (unless face up, MCA-05) | auditors once the deal is over (GH-02)          |
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
+| CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
+| StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
 | Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 
@@ -38,6 +40,7 @@ from tables.engine.decider import events as ev
 ROLES = ("player", "admin", "auditor")
 SALT = "salt"                       # ledger.hashing.SALT_KEY: the store's name for an event's salt
 _EXCHANGED = ("cards", "gave", "received")
+_DRAWN = ("cards", "discarded", "drawn")            # EXC-01/02: the count drawn is public
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,10 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return ("card",)
     if event_type == ev.CARDS_EXCHANGED:
         return tuple(key for key in _EXCHANGED if key in data)
+    if event_type == ev.CARDS_DRAWN:
+        return tuple(key for key in _DRAWN if key in data)
+    if event_type == ev.STOCK_RESHUFFLED:
+        return ("cards",)
     if event_type == ev.DECLARED:
         return ("choice",) if data.get("sealed") else ()
     if event_type == ev.SHOWDOWN_HELD:

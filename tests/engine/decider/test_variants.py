@@ -30,7 +30,7 @@ def test_catalog_lists_guts2_and_guts3_as_json_with_schema() -> None:
     assert set(by_name) >= {"guts2", "guts3"}
     guts2 = by_name["guts2"]
     assert [s["kind"] for s in guts2["stages"][0]["steps"]] == [
-        "ante", "deal", "declare", "all_out", "showdown", "settle"]
+        "ante", "deal", "exchange", "declare", "all_out", "showdown", "settle"]
     assert guts2["cards_per_player"] == 2
     schema = guts2["options_schema"]
     assert schema["properties"]["declare_mode"]["enum"] == ["sequential", "simultaneous"]
@@ -98,4 +98,4 @@ def test_a_variant_uses_only_step_kinds_the_decider_runs() -> None:
         assert {s.kind for s in variant.program} <= STEP_KINDS
     with pytest.raises(ValueError, match="unknown step kind"):
         Variant(name="x", title="X", rules="",
-                stages=(Stage("s", (step("exchange", count=1),)),), options=())
+                stages=(Stage("s", (step("juggle", count=1),)),), options=())

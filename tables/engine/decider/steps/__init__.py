@@ -11,6 +11,7 @@ from tables.engine.decider.steps import (
     award_pot,
     deal,
     declare,
+    exchange,
     lone_in,
     settle,
     showdown,
@@ -19,6 +20,6 @@ from tables.engine.decider.steps.base import Ctx, Fold, Param, StepKind, check_s
 
 KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
-    award_pot.KIND, auction.KIND)}
+    award_pot.KIND, auction.KIND, exchange.KIND)}
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]

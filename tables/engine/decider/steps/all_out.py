@@ -85,7 +85,7 @@ def fold_cards_exchanged(state: TableState, e: ev.CardsExchanged) -> TableState:
     hands = set_at(deal.hands, deal.position(e.player), tuple(e.cards))
     last = e.player == deal.order[-1]
     return state.with_deal(hands=hands, passing=deal.passing and not last,
-                           passed=() if last else deal.passed)
+                           passed=() if last else deal.passed, exchanged=(*deal.exchanged, e.player))
 
 
 KIND = StepKind(

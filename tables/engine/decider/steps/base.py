@@ -134,13 +134,14 @@ def deadline(ctx: Ctx) -> str:
 
 
 def deck_for(state: TableState, deal: DealState) -> Deck:
-    """The deal's deck: the stacked deck of this deal, or the shuffle of its seed (DESIGN §2.7)."""
+    """The deal's deck: the stacked deck of this deal, or the shuffle of its seed (DESIGN §2.7),
+    followed by the discards reshuffled into it so far (D-GEN-02)."""
     if deal.stacked:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
-        return Deck.stacked(list(cards), pack=STANDARD_PACK)
+        return Deck.stacked(list(cards), pack=STANDARD_PACK, reshuffles=deal.reshuffles)
     assert deal.seed is not None
-    return Deck.shuffled(deal.seed)
+    return Deck.shuffled(deal.seed, reshuffles=deal.reshuffles)
 
 
 def next_cards(ctx: Ctx, count: int) -> list[str]:
