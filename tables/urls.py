@@ -19,5 +19,6 @@ urlpatterns = [
     path(f"{TABLE}/declares", views.DeclaresApi.as_view(), name="table-declares"),
     path(f"{TABLE}/passes", views.PassesApi.as_view(), name="table-passes"),
     path(f"{TABLE}/bids", views.BidsApi.as_view(), name="table-bids"),
+    path(f"{TABLE}/exchanges", views.ExchangesApi.as_view(), name="table-exchanges"),
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
 ]

@@ -60,6 +60,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "no_deal": (409, "no deal is in progress"),
     "already_declared": (409, "7 has declared"),
     "already_passed": (409, "7 has passed a card"),
+    "already_exchanged": (409, "7 has exchanged"),
+    "invalid_discards": (400, "discard at most 2 different cards of your hand"),
     "wrong_stage": (409, "the open declare is of stage 2, not 1"),
     "bid_too_low": (409, "bid more than the standing bid of 20"),
     "not_enough_players": (409, "a deal needs two players who can play"),

@@ -93,13 +93,18 @@ class DealSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "pass", "bid", "sit_out", "sit_in"])
+                                              "pass", "bid", "exchange", "sit_out", "sit_in"])
     min = serializers.IntegerField(required=False)
-    max = serializers.IntegerField(required=False, allow_null=True)
+    max = serializers.IntegerField(required=False, allow_null=True,
+                                   help_text="exchange: the most cards you may replace (EXC-01/02).")
     cash_out = serializers.IntegerField(required=False)
     deal_no = serializers.IntegerField(required=False)
     stage = serializers.IntegerField(required=False, help_text="The open declare's stage.")
-    choices = serializers.ListField(child=serializers.CharField(), required=False)
+    choices = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="declare: the choices; pass, exchange: your cards.")
+    direction = serializers.ChoiceField(choices=["left"], required=False,
+                                        help_text="pass: to your left (EXC-03); absent: to your right "
+                                                  "(AO-06).")
     in_cost = serializers.IntegerField(required=False, help_text="The most declaring in can cost.")
     deadline = serializers.CharField(required=False, allow_null=True,
                                      help_text="ISO-8601 UTC deadline by which to act.")

@@ -357,7 +357,8 @@ class DeclaresApi(TableCommandApi):
                 problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
                           "already_passed", "invalid_card"))
 class PassesApi(TableCommandApi):
-    """Pass one card to the player on your right (all_out=pass_right, AO-06: everyone was out)."""
+    """Pass one card: to the player on your right (all_out=pass_right, AO-06: everyone was out), or
+    to your left before the declare (exchange=pass_left, EXC-03); all choose sealed."""
 
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
@@ -390,6 +391,31 @@ class BidsApi(TableCommandApi):
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.Bid:
         return cmd.Bid(acting_player(request), data["deal_no"], data.get("amount"))
+
+
+@command_schema("tables_exchanges_create", "Exchange cards (draw)",
+                example={"deal_no": 4, "discards": ["7h"]},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "already_exchanged", "invalid_card", "invalid_discards"))
+class ExchangesApi(TableCommandApi):
+    """Your draw before the declare (table option exchange=draw, EXC-01/02): in turn from the
+    dealer's left, discard up to the number your legal action's `max` allows and take as many
+    cards from the stock; `[]` stands pat. The three-card pass to the left (exchange=pass_left,
+    EXC-03) is a pass: POST /tables/{id}/passes."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=3,
+                                         allow_empty=True,
+                                         help_text="Cards of your hand to replace, e.g. ['7h', '2c']; "
+                                                   "[] stands pat.")
+
+        class Meta:
+            ref_name = "ExchangeInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Exchange:
+        return cmd.Exchange(acting_player(request), data["deal_no"], list(data["discards"]))
 
 
 class PlayerDealsApi(APIView):

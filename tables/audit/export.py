@@ -81,6 +81,9 @@ def _card_counts(after: TableState) -> dict[str, int]:
     return {player: len(hand) for player, hand in zip(deal.order, deal.hands, strict=True)}
 
 
+_NEW_HAND = (ev.CARDS_EXCHANGED, ev.CARDS_DRAWN)       # events whose `cards` are the new hand
+
+
 def _hands(events: list[dict[str, Any]], participants: list[str],
            counts: dict[str, int]) -> list[dict[str, Any]]:
     """Each participant's cards (as the reader may see them) and declare, from the events."""
@@ -92,8 +95,8 @@ def _hands(events: list[dict[str, Any]], participants: list[str],
             hands[data["player"]]["face_up"] += data["cards"]
             if hands[data["player"]]["cards"] is not None:
                 hands[data["player"]]["cards"] += data["cards"]
-        elif kind == ev.CARDS_DEALT or (kind == ev.CARDS_EXCHANGED and data.get("cards") is not None):
-            hands[data["player"]]["cards"] = data["cards"]                      # AO-06 exchanges too
+        elif kind == ev.CARDS_DEALT or (kind in _NEW_HAND and data.get("cards") is not None):
+            hands[data["player"]]["cards"] = data["cards"]        # AO-06, EXC-01..03 exchanges too
         elif kind == ev.OPEN_HAND_BOUGHT:                    # MCA-04: the open hand was face up
             hands[data["player"]]["cards"] = data["received"]
         elif kind == ev.DECLARED:

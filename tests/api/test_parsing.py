@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 BODY_POSTS = {"/api/v1/auth/token", "/api/v1/players", "/api/v1/players/{player_id}/deposits",
               "/api/v1/players/{player_id}/withdrawals", "/api/v1/tables", "/api/v1/tables/{table_id}/seats",
               "/api/v1/tables/{table_id}/top-ups", "/api/v1/tables/{table_id}/declares",
-              "/api/v1/tables/{table_id}/passes"}
+              "/api/v1/tables/{table_id}/passes", "/api/v1/tables/{table_id}/exchanges"}
 
 
 def nested_list(depth: int) -> bytes:
