@@ -57,12 +57,24 @@ def draw_below(n: int, stream: Iterator[int]) -> int:
             return word % n
 
 
-def shuffled_deck(seed_hex: str, pack: list[str]) -> list[str]:
-    order, stream = list(pack), words(bytes.fromhex(seed_hex))
+def shuffle(cards: list[str], key: bytes) -> list[str]:
+    order, stream = list(cards), words(key)
     for i in range(len(order) - 1, 0, -1):
         j = draw_below(i + 1, stream)
         order[i], order[j] = order[j], order[i]
-    return order                                   # order[0] is the top card, dealt first
+    return order
+
+
+def shuffled_deck(seed_hex: str, pack: list[str]) -> list[str]:
+    return shuffle(pack, bytes.fromhex(seed_hex))  # order[0] is the top card, dealt first
+
+
+def reshuffled(seed_hex: str, generation: int, discards: list[str]) -> list[str]:
+    """The g-th batch of discards shuffled into the stock (docs/deck.md §6, D-GEN-02): in pack
+    index order, shuffled with HMAC-SHA256(seed, b"guts-reshuffle" + g as 8 bytes) as the key."""
+    key = hmac.new(bytes.fromhex(seed_hex), b"guts-reshuffle" + generation.to_bytes(8, "big"),
+                   hashlib.sha256).digest()
+    return shuffle(sorted(discards, key=PACK.index), key)
 
 
 def known_pack(pack: list[str]) -> bool:
@@ -100,13 +112,17 @@ def verify(proof: dict[str, Any], out: Any) -> int:
         print(f"  MISMATCH: sha256(seed) = {commitment(seed)}, published {published}", file=out)
         result = MISMATCH
     deck = shuffled_deck(seed, pack)
+    batches = proof.get("reshuffles")
+    for generation, batch in enumerate(batches or [], start=1):
+        deck += reshuffled(seed, generation, batch)
     checked = hidden = 0
     for dealt in proof.get("dealt", []):
         index, card = dealt["index"], dealt.get("card")
         label = f"  card {index + 1:>2} to player {dealt['player']}:"
-        if card is None:
+        if card is None or (index >= len(deck) and batches is None):
             hidden += 1
-            print(f"{label} hidden from you, not checked", file=out)
+            reason = "hidden from you" if card is None else "from reshuffled discards you may not see"
+            print(f"{label} {reason}, not checked", file=out)
             continue
         checked += 1
         expected = deck[index] if index < len(deck) else None

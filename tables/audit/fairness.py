@@ -2,7 +2,9 @@
 
 DealStarted published sha256(seed); DealEnded revealed the seed. The proof recomputes the deck
 with the engine's `verify_deal` and checks every card dealt, in the order the cards left the
-deck (round by round, from the dealer's left, D-G2-01), against the card the seed puts there.
+deck (round by round, from the dealer's left, D-G2-01; then each draw, EXC-01/02), against the
+card the seed puts there. When the stock ran out, the discards reshuffled into it (D-GEN-02,
+`StockReshuffled`) follow the pack in the recomputed deck, shuffled by their sub-seed.
 
 What the reader sees of the cards follows `redact_event`: an auditor every card and the whole
 recomputed deck; a player their own cards and the shown ones. Every card still gets its verdict
@@ -16,7 +18,7 @@ from uuid import UUID
 
 from ledger.store import StoredEvent
 from tables.audit.deals import DealRecord, deal_load
-from tables.engine import shuffled_deck, verify_deal
+from tables.engine import verify_deal
 from tables.engine.cards import Card
 from tables.engine.decider import events as ev
 from tables.engine.decider import ghost
@@ -24,6 +26,7 @@ from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
 from tables.engine.decider.view import Viewer, redact_event
+from tables.engine.deck import Deck
 from tables.errors import DealNotFinished
 
 
@@ -43,8 +46,9 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
     event holds the player's whole hand (the new cards are the hand minus what he held), a face-up
     one only its new cards. The program deals them one at a time round the table
     (steps/deal.py), which is the order here. Board cards (BoardDealt) and the deck's cards turned
-    against a lone player (DeckCompared) leave the deck in one run each. The ghost hand (GhostDealt)
-    is the last recipient of its deal step's rounds (D-GH-03)."""
+    against a lone player (DeckCompared) leave the deck in one run each, and so do a player's
+    drawn cards (CardsDrawn, EXC-01/02). The ghost hand (GhostDealt) is the last recipient of its
+    deal step's rounds (D-GH-03)."""
     held: dict[str, int] = {}
     step: list[tuple[str, list[str], bool]] = []
     order: list[tuple[str, str, bool]] = []
@@ -63,6 +67,8 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
             order += [("board", card, True) for card in data["cards"]]
         elif event.type == ev.DECK_COMPARED:
             order += [("deck", card, True) for card in data["deck_cards"]]
+        elif event.type == ev.CARDS_DRAWN:
+            order += [(data["player"], card, False) for card in data["drawn"]]
     order += _round_robin(step)
     return [DealtCard(index, player, card, public) for index, (player, card, public) in enumerate(order)]
 
@@ -77,6 +83,11 @@ def _recipient(event: StoredEvent) -> str | None:
 def _round_robin(step: list[tuple[str, list[str], bool]]) -> list[tuple[str, str, bool]]:
     rounds = max((len(cards) for _, cards, _ in step), default=0)
     return [(player, cards[r], up) for r in range(rounds) for player, cards, up in step if r < len(cards)]
+
+
+def reshuffled(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[list[str]]:
+    """The batches of discards shuffled into the stock (D-GEN-02), in order."""
+    return [list(event.data["cards"]) for event in events if event.type == ev.STOCK_RESHUFFLED]
 
 
 def visible_hands(events: tuple[StoredEvent, ...], viewer: Viewer, *, deal_over: bool) -> set[str]:
@@ -105,15 +116,19 @@ def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
               "pack": [str(card) for card in pack]}
     if started["stacked"] or ended.get("seed") is None:
         return {**common, "provable": False, "ok": None, "commitment_ok": None, "deck": None,
+                "reshuffles": None,
                 "reason": "This table was opened with a stacked deck (tests and demos): the card "
                           "order was chosen, not shuffled from a seed, so there is nothing to prove.",
                 "dealt": [_dealt_json(card, None, None, card.public or card.player in seen)
                           for card in dealt]}
-    proof = verify_deal(ended["seed"], started["commitment"], [card.card for card in dealt], pack)
+    batches = reshuffled(record.events)
+    proof = verify_deal(ended["seed"], started["commitment"], [card.card for card in dealt], pack,
+                        batches)
     everything = viewer.role == "auditor"
+    deck = [str(card) for card in Deck.shuffled(ended["seed"], pack, reshuffles=batches).stock]
     return {**common, "provable": True, "ok": proof.ok, "commitment_ok": proof.commitment_ok,
-            "reason": None,
-            "deck": [str(card) for card in shuffled_deck(ended["seed"], pack)] if everything else None,
+            "reason": None, "deck": deck if everything else None,
+            "reshuffles": batches if everything else None,
             "dealt": [_dealt_json(card, str(expected), match, card.public or card.player in seen)
                       for card, expected, match in zip(dealt, proof.expected, proof.matches, strict=True)]}
 

@@ -123,6 +123,10 @@ class ProofSerializer(serializers.Serializer):
     pack = serializers.ListField(child=serializers.CharField())
     deck = serializers.ListField(child=serializers.CharField(), allow_null=True,
                                  help_text="The recomputed deck, top first (auditors).")
+    reshuffles = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), allow_null=True, required=False,
+        help_text="The discards shuffled into the stock when it ran out (D-GEN-02), each batch as "
+                  "recorded; the deck continues with each batch shuffled by its sub-seed (auditors).")
     reason = serializers.CharField(allow_null=True)
     dealt = DealtCardSerializer(many=True)
 

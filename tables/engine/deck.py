@@ -134,11 +134,13 @@ class DealProof:
 
 
 def verify_deal(seed: str, commitment_hex: str, dealt: Sequence[str | Card],
-                pack: Sequence[Card] = STANDARD_PACK) -> DealProof:
+                pack: Sequence[Card] = STANDARD_PACK,
+                reshuffles: Iterable[Iterable[Card | str]] = ()) -> DealProof:
     """Does the seed match the published commitment, and does it deal exactly these cards in
-    this order from the top of the pack?"""
+    this order from the top of the pack (and then of each batch of discards reshuffled into the
+    stock, D-GEN-02)?"""
     cards = parse_cards(dealt, allow_duplicates=True)
-    order = shuffled_deck(seed, pack)
+    order = list(Deck.shuffled(seed, pack, reshuffles=reshuffles).stock)
     expected = tuple(order[:len(cards)])
     matches = tuple(i < len(order) and card is order[i] for i, card in enumerate(cards))
     commitment_ok = hmac.compare_digest(commitment(seed), commitment_hex.strip().lower())
