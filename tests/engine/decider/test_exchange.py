@@ -179,6 +179,22 @@ def test_a_live_deal_logged_before_the_exchange_step_existed_plays_on() -> None:
     assert one(ended, SHOWDOWN_HELD).data["winners"] == ["b"]
 
 
+def test_d_gh_03_the_ghost_hand_takes_no_part_in_the_draw() -> None:
+    """The ghost is dealt last in each round and draws nothing; the stock starts after its cards;
+    D-GEN-02 counts its hand and one full draw: 24 players at two-card Guts."""
+    deck = [*stack_deck("As Ks", "Qd Jd", "2c 7h", "9s 9d"), "Ah", "Kh"]     # b, c, a, the ghost
+    session = table("abc", decks=[deck], exchange="draw", ghost="always", ante=5)
+    start(session)
+    assert session.state.live.ghost == ("9s", "9d")
+    assert one(session.do(Exchange("b", 1, ["Ks"])), CARDS_DRAWN).data["drawn"] == ["Ah"]
+    session.do(Exchange("c", 1, []))
+    opened = session.do(Exchange("a", 1, []))
+    assert one(opened, DECLARE_OPENED).data["players"] == ["b"]
+    assert session.state.live.ghost == ("9s", "9d")
+    options = validate_options("guts2", {"exchange": "draw", "ghost": "always"})
+    assert get_variant("guts2").capacity(options) == 24
+
+
 # --- EXC-03, Q-EXC-02: the three-card pass to the left -------------------------------------------------
 
 def pass_table() -> Session:
