@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tables.engine.decider.commands import (
     CloseTable,
     Declare,
+    Exchange,
     ExpireDeclare,
     Leave,
     OpenTable,
@@ -23,6 +24,7 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import DEAL_ENDED, Event, parse
 from tables.engine.decider.evolve import evolve, fold
 from tables.engine.decider.snapshot import state_from_json, state_to_json
+from tables.engine.decider.steps.exchange import open_draw
 
 from .helpers import SEED, T0, TABLE, Session, later, roundtrip, start, table
 
@@ -42,6 +44,7 @@ OPTIONS = st.fixed_dictionaries({
     "min_buy_in": st.just(20),
     "loser_rule": st.sampled_from(["match_pot_each", "single_loser"]),          # SL-01..04
     "compulsory_first_round": st.booleans(),                                      # CFR-01
+    "exchange": st.sampled_from(["none", "none", "draw"]),                        # EXC-01/02
 }).map(lambda o: {**o, "ante_rule": "every_deal"} if o["loser_rule"] == "single_loser" else o)  # SL-03
 
 
@@ -79,6 +82,10 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> object:
     deal = state.live
     seated = [s.player for s in state.seats]
     roll = data.draw(st.integers(0, 99))
+    if deal is not None and deal.awaiting and roll < 75 and open_draw(state) is not None:
+        held = list(deal.hand_of(deal.awaiting[0]))
+        discards = data.draw(st.lists(st.sampled_from(held), unique=True))
+        return Exchange(deal.awaiting[0], deal.deal_no, discards)
     if deal is not None and deal.awaiting and roll < 75:
         player = data.draw(st.sampled_from(deal.awaiting))
         return Declare(player, deal.deal_no, data.draw(st.sampled_from(["in", "in", "out"])))
