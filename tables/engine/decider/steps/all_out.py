@@ -15,7 +15,7 @@ from typing import Any
 from tables.engine.decider import events as ev
 from tables.engine.decider.all_out import REDECLARE
 from tables.engine.decider.state import DealState, TableState, set_at
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, next_cards
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, next_cards, swap_passed
 from tables.engine.deck import STANDARD_PACK
 
 
@@ -48,16 +48,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
         return [ev.PassOpened(deal_no=deal.deal_no, players=list(deal.order), deadline=deadline(ctx))]
     if None in deal.passed:
         return []
-    exchanged: list[ev.Event] = []
-    for i, player in enumerate(deal.order):
-        gave, received = deal.passed[i], deal.passed[(i + 1) % len(deal.order)]
-        assert gave is not None
-        assert received is not None
-        hand = list(deal.hands[i])
-        hand.remove(gave)
-        exchanged.append(ev.CardsExchanged(deal_no=deal.deal_no, player=player, gave=gave,
-                                           received=received, cards=[*hand, received]))
-    return [*exchanged, _back_to_declare(ctx)]
+    return [*swap_passed(deal, +1), _back_to_declare(ctx)]
 
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:

@@ -153,3 +153,20 @@ def next_cards(ctx: Ctx, count: int) -> list[str]:
 def with_hand(deal: DealState, player: str, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     i = deal.position(player)
     return (*deal.hands[:i], cards, *deal.hands[i + 1:])
+
+
+def swap_passed(deal: DealState, giver_offset: int) -> list[ev.Event]:
+    """The sealed passes of a pass window, swapped: each player's chosen card leaves his hand and
+    the card passed by the player `giver_offset` places on in deal order arrives (+1: the next
+    player passes to him, a pass to the right, AO-06; -1: the previous one, a pass to the left,
+    EXC-03)."""
+    swapped: list[ev.Event] = []
+    for i, player in enumerate(deal.order):
+        gave, received = deal.passed[i], deal.passed[(i + giver_offset) % len(deal.order)]
+        assert gave is not None
+        assert received is not None
+        hand = list(deal.hands[i])
+        hand.remove(gave)
+        swapped.append(ev.CardsExchanged(deal_no=deal.deal_no, player=player, gave=gave,
+                                         received=received, cards=[*hand, received]))
+    return swapped

@@ -24,7 +24,7 @@ from typing import Any
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState, set_at
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, deck_for
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, deck_for, swap_passed
 
 RULES = ("none", "draw", "pass_left")
 
@@ -52,16 +52,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
                               direction="left")]
     if None in deal.passed:
         return []
-    swapped: list[ev.Event] = []
-    for i, player in enumerate(deal.order):          # order[i]'s left is order[i + 1]
-        gave, received = deal.passed[i], deal.passed[i - 1]
-        assert gave is not None
-        assert received is not None
-        hand = list(deal.hands[i])
-        hand.remove(gave)
-        swapped.append(ev.CardsExchanged(deal_no=deal.deal_no, player=player, gave=gave,
-                                         received=received, cards=[*hand, received]))
-    return swapped
+    return swap_passed(deal, -1)                     # order[i]'s left is order[i + 1]
 
 
 def most_for(deal: DealState, player: str, limit: int) -> int:
