@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,6 +12,7 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import PROGRESS, Event, parse
 from tables.engine.decider.evolve import evolve, fold
+from tables.engine.decider.snapshot import state_from_json
 from tables.engine.decider.state import TableState, initial_state
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -117,3 +119,28 @@ def roundtrip(events: Iterable[Event]) -> list[Event]:
 
 def initial() -> TableState:
     return initial_state()
+
+
+class Ledger:
+    """An independent double-entry ledger of every transfer the events make (property tests check
+    the folded state against it)."""
+
+    def __init__(self) -> None:
+        self.balances: dict[str, int] = defaultdict(int)
+
+    def post(self, event: Event) -> None:
+        for transfer in event.data.get("transfers", ()):
+            assert transfer["amount"] > 0
+            self.balances[transfer["from"]] -= transfer["amount"]
+            self.balances[transfer["to"]] += transfer["amount"]
+        assert sum(self.balances.values()) == 0                        # double entry
+
+
+def assert_folds_back(session: Session, snapshots: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """The session's events through JSON fold to its state, and so does each snapshot (taken after
+    that many events) plus the events after it."""
+    stored = roundtrip(session.events)
+    assert fold(stored) == session.state
+    for position, snapshot in snapshots:
+        restored = state_from_json(json.loads(json.dumps(snapshot)))
+        assert fold(stored[position:], restored) == session.state

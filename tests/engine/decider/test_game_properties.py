@@ -13,7 +13,6 @@ Four-Two-Three, Three-Five-Seven), on seeded or stacked deals, with random decla
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from typing import Any
 
 import pytest
@@ -41,11 +40,10 @@ from tables.engine.decider.events import (
     POT_AWARDED,
     Event,
 )
-from tables.engine.decider.evolve import fold
-from tables.engine.decider.snapshot import state_from_json, state_to_json
+from tables.engine.decider.snapshot import state_to_json
 from tables.engine.deck import STANDARD_PACK
 
-from .helpers import TABLE, Session, later, roundtrip
+from .helpers import TABLE, Ledger, Session, assert_folds_back, later
 
 PACK = [str(card) for card in STANDARD_PACK]
 LEGS = 3                                                    # 357-04
@@ -83,18 +81,8 @@ OPTIONS = {
 MOST_PLAYERS = {"two_plus_one": 6, "four_two_two": 6, "four_two_three": 6, "three_five_seven": 7}
 
 
-class Books:
-    """An independent double-entry ledger of every transfer, checked against the state."""
-
-    def __init__(self) -> None:
-        self.balances: dict[str, int] = defaultdict(int)
-
-    def post(self, event: Event) -> None:
-        for transfer in event.data.get("transfers", ()):
-            assert transfer["amount"] > 0
-            self.balances[transfer["from"]] -= transfer["amount"]
-            self.balances[transfer["to"]] += transfer["amount"]
-        assert sum(self.balances.values()) == 0                        # double entry
+class Books(Ledger):
+    """The double-entry ledger of every transfer, checked against the state."""
 
     def check(self, session: Session, options: dict[str, Any]) -> None:
         state = session.state
@@ -213,8 +201,4 @@ def test_random_sessions_keep_the_books_the_cards_and_the_legs(variant: str, dat
         check_legs(session, new)
         if len(snapshots) < 4 and data.draw(st.integers(0, 9), label="snapshot") == 0:
             snapshots.append((len(session.events), state_to_json(session.state)))
-    stored = roundtrip(session.events)
-    assert fold(stored) == session.state
-    for position, snapshot in snapshots:
-        restored = state_from_json(json.loads(json.dumps(snapshot)))
-        assert fold(stored[position:], restored) == session.state
+    assert_folds_back(session, snapshots)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import defaultdict
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,12 +20,12 @@ from tables.engine.decider.commands import (
     TopUp,
 )
 from tables.engine.decider.errors import DomainError
-from tables.engine.decider.events import DEAL_ENDED, Event, parse
+from tables.engine.decider.events import DEAL_ENDED, parse
 from tables.engine.decider.evolve import evolve, fold
 from tables.engine.decider.snapshot import state_from_json, state_to_json
 from tables.engine.decider.steps.exchange import open_draw
 
-from .helpers import SEED, T0, TABLE, Session, later, roundtrip, start, table
+from .helpers import SEED, T0, TABLE, Ledger, Session, later, roundtrip, start, table
 
 OPTIONS = st.fixed_dictionaries({
     "ante": st.integers(1, 20),
@@ -48,18 +47,8 @@ OPTIONS = st.fixed_dictionaries({
 }).map(lambda o: {**o, "ante_rule": "every_deal"} if o["loser_rule"] == "single_loser" else o)  # SL-03
 
 
-class Books:
-    """An independent double-entry ledger of every transfer, checked against the state."""
-
-    def __init__(self) -> None:
-        self.balances: dict[str, int] = defaultdict(int)
-
-    def post(self, event: Event) -> None:
-        for transfer in event.data.get("transfers", ()):
-            assert transfer["amount"] > 0
-            self.balances[transfer["from"]] -= transfer["amount"]
-            self.balances[transfer["to"]] += transfer["amount"]
-        assert sum(self.balances.values()) == 0                       # double entry
+class Books(Ledger):
+    """The double-entry ledger of every transfer, checked against the state."""
 
     def check(self, session: Session, options: dict) -> None:
         state = session.state
