@@ -1,0 +1,95 @@
+"""The new hidden facts of issues 11 and 12 attacked through the hash chain, as an opponent would:
+the ghost hand before its showdown (GH-02), a Three-Five-Seven private comparison (D-357-03) and a
+player's draw (EXC-01). For each hidden value an attacker who reads the served feed puts guesses
+(the true value among them) in its place, in the clear and as an unsalted commitment, and tries to
+reproduce a served hash or the next event's prev_hash: none may match (the salt, ledger.hashing).
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from ledger.models import Event
+from tables import service
+from tables.engine.decider import commands as cmd
+from tests.audit.conftest import Club
+from tests.audit.test_chain_attack import (
+    PACK,
+    TWO_CARD_HANDS,
+    assert_chain_checks,
+    assert_no_salt_served,
+    feed,
+    guess_hashes,
+    own_salts,
+    served_hashes_of,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DECK = random.Random(11).sample(PACK, len(PACK))
+
+
+def stored(table_id: str, kind: str) -> list[dict[str, Any]]:
+    return list(Event.objects.filter(stream=f"table-{table_id}", type=kind)
+                .order_by("version").values_list("data", flat=True))
+
+
+def assert_hidden_and_unrecoverable(events: list[dict[str, Any]], kind: str, key: str,
+                                    candidates: list[Any], truths: list[Any]) -> None:
+    """Every `kind` event is served with `key` hidden, and no guess reproduces its hashes."""
+    hidden = [e for e in events if e["type"] == kind]
+    assert len(hidden) == len(truths) > 0
+    for event, truth in zip(hidden, truths, strict=True):
+        assert event["data"][key] is None
+        assert not served_hashes_of(events, event) & guess_hashes(event, key, [*candidates, truth]), kind
+
+
+def open_table(club: Club, settings: Any, variant: str, **options: Any) -> str:
+    settings.GUTS_ALLOW_STACKED_DECKS = True
+    opened = service.table_open(variant=variant, stacked_decks=[DECK], options={"ante": 5, **options})
+    for player in club.ids():
+        service.table_command(table_id=opened.table_id, command=cmd.SitDown(str(player), 500))
+    service.table_command(table_id=opened.table_id, command=cmd.StartDeal())
+    return opened.table_id
+
+
+def test_gh_02_the_ghost_hand_cannot_be_brute_forced_before_its_showdown(club: Club, settings: Any) -> None:
+    table_id = open_table(club, settings, "guts2", ghost="always")
+    ghost = [data["cards"] for data in stored(table_id, "GhostDealt")]
+    for reader in (club.players[0], club.outsider):
+        events = feed(reader, table_id)
+        assert_hidden_and_unrecoverable(events, "GhostDealt", "cards", TWO_CARD_HANDS, ghost)
+        assert_chain_checks(events)
+        assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))
+
+
+def test_d_357_03_a_private_comparison_cannot_be_brute_forced_by_the_others(
+        club: Club, settings: Any) -> None:
+    table_id = open_table(club, settings, "three_five_seven")
+    order = stored(table_id, "DealStarted")[0]["participants"]
+    for player, choice in zip(order, ["in", "in", "out"], strict=True):
+        service.table_command(table_id=table_id, command=cmd.Declare(player, 1, choice))
+    [showdown] = [d for d in stored(table_id, "ShowdownHeld") if d.get("private")]
+    swapped = [[{**hand, "cards": list(reversed(hand["cards"]))} for hand in showdown["hands"]],
+               list(reversed(showdown["hands"]))]
+    events = feed(next(p for p in club.players if str(p.pk) == order[2]), table_id)   # the one out
+    assert_hidden_and_unrecoverable(events, "ShowdownHeld", "hands", swapped, [showdown["hands"]])
+    assert_chain_checks(events)
+
+
+def test_exc_01_a_draw_cannot_be_brute_forced_by_an_opponent(club: Club, settings: Any) -> None:
+    table_id = open_table(club, settings, "guts2", exchange="draw")
+    drawer = stored(table_id, "DealStarted")[0]["participants"][0]
+    held = next(d["cards"] for d in stored(table_id, "CardsDealt") if d["player"] == drawer)
+    service.table_command(table_id=table_id, command=cmd.Exchange(drawer, 1, [held[0]]))
+    [draw] = stored(table_id, "CardsDrawn")
+    opponent = next(p for p in club.players if str(p.pk) != drawer)
+    events = feed(opponent, table_id)
+    singles = [[card] for card in PACK]
+    for key in ("discarded", "drawn"):
+        assert_hidden_and_unrecoverable(events, "CardsDrawn", key, singles, [draw[key]])
+    assert_hidden_and_unrecoverable(events, "CardsDrawn", "cards", TWO_CARD_HANDS, [draw["cards"]])
+    assert_chain_checks(events)
+    assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(opponent.pk)))
