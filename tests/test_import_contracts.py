@@ -24,7 +24,8 @@ from importlinter.domain.contract import Contract
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 CONTRACT_TYPES: dict[str, type[Contract]] = {
     cls.type_name: cls for cls in (ForbiddenContract, ProtectedContract, AcyclicSiblingsContract)}
-CONTRACT_IDS = ("pure-engine", "ledger-below-tables", "no-cycles", "http-at-the-edge")
+CONTRACT_IDS = ("pure-engine", "pure-tournament-engine", "ledger-below-tables", "tables-below-tournaments",
+                "no-cycles", "http-at-the-edge")
 DJANGO_HTTP = re.compile(r"\bdjango\.http\b|from django import .*\bhttp\b")
 
 
@@ -74,6 +75,22 @@ def test_every_contract_is_kept(config: dict[str, Any], graph: grimp.ImportGraph
 def test_the_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
                                violation: tuple[str, str]) -> None:
     assert not kept(config, graph, "pure-engine", violation)
+
+
+@pytest.mark.parametrize("violation", [
+    ("tournaments.engine.decide", "django"),                 # Django in the tournament decider
+    ("tournaments.engine.config", "tables.state"),           # the Django side of tables
+    ("tournaments.engine.places", "ledger.money"),           # the ledger beyond ledger.accounts
+])
+def test_the_tournament_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
+                                          violation: tuple[str, str]) -> None:  # issue 13
+    assert not kept(config, graph, "pure-tournament-engine", violation)
+
+
+def test_tables_know_nothing_of_tournaments(config: dict[str, Any], graph: grimp.ImportGraph) -> None:
+    violation = ("tables.service", "tournaments.engine.decide")
+    assert not kept(config, graph, "tables-below-tournaments", violation)
+    assert not kept(config, graph, "ledger-below-tables", ("ledger.store", "tournaments.engine.decide"))
 
 
 @pytest.mark.parametrize("violation", [

@@ -17,12 +17,14 @@ import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from tables.engine.cards import ALL_CARDS, Card, parse_cards
 
 STANDARD_PACK: tuple[Card, ...] = ALL_CARDS        # GEN-04: 52 cards, no jokers, index order
 SEED_BYTES = 32
 RESHUFFLE_LABEL = b"guts-reshuffle"
+T = TypeVar("T")
 
 
 class DeckError(ValueError):
@@ -90,8 +92,9 @@ def draw_below(n: int, words: Iterator[int], *, word_bits: int = 32) -> int:
             return word % n
 
 
-def shuffle(cards: Sequence[Card], key: bytes) -> list[Card]:
-    """Fisher-Yates: for i from the last position down to 1, swap i with draw_below(i + 1)."""
+def shuffle(cards: Sequence[T], key: bytes) -> list[T]:
+    """Fisher-Yates: for i from the last position down to 1, swap i with draw_below(i + 1). Any
+    items, not only cards: a tournament seats its entrants by the same provable shuffle."""
     order = list(cards)
     words = random_words(key)
     for i in range(len(order) - 1, 0, -1):

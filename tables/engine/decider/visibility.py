@@ -19,6 +19,7 @@ hole cards back into 2,652 guesses).
 | StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
 | Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
+| TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
 
 Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
 deck (DeckCompared) are public at once. Cards reach other players only through a public
@@ -49,8 +50,14 @@ class Viewer:
     role: str = "player"               # "player" | "admin" | "auditor"
 
 
+# Tournaments (issue 13): the seating seed is sealed at creation and revealed by TournamentStarted.
+TOURNAMENT_CREATED = "TournamentCreated"
+
+
 def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
     """The keys of `data` that hold facts some reader may not see yet (empty: a public event)."""
+    if event_type == TOURNAMENT_CREATED:
+        return ("seating_seed",) if data.get("seating_seed") is not None else ()
     if event_type == ev.TABLE_OPENED:
         return ("stacked_decks",) if data.get("stacked_decks") else ()
     if event_type == ev.DEAL_STARTED:
@@ -79,7 +86,7 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     ended). True for an event without secrets."""
     if not secret_keys(event_type, data):
         return True
-    if event_type == ev.TABLE_OPENED:
+    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED):
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over

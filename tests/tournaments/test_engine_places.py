@@ -1,0 +1,69 @@
+"""Places and prizes (issue 13 items 7 and 9, D-GEN-01): pure, with hypothesis properties."""
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournaments.engine.places import Placing, place_amounts, placings, prizes
+
+
+def test_same_deal_eliminations_share_places_by_starting_stacks() -> None:  # issue 13 item 7
+    result = placings(12, [("a", 300), ("b", 500), ("c", 300)])
+    assert [(p.player, p.place, p.last) for p in result] == [("b", 10, 10), ("a", 11, 12), ("c", 11, 12)]
+
+
+def test_place_amounts_pay_every_chip_odd_chips_to_the_best_places() -> None:  # D-GEN-01
+    assert place_amounts(1001, [50, 30, 20]) == [501, 300, 200]
+    assert place_amounts(7, [34, 33, 33]) == [3, 2, 2]
+
+
+def test_tied_places_split_their_sum_odd_chip_nearest_the_dealers_left() -> None:  # D-GEN-01
+    groups = [[Placing("w", 1, 1, 0)], [Placing("x", 2, 3, 50), Placing("y", 2, 3, 50)]]
+    assert prizes(1001, [50, 30, 20], groups) == {"w": 501, "x": 250, "y": 250}
+    assert prizes(1003, [50, 30, 20], groups) == {"w": 502, "x": 251, "y": 250}
+
+
+@st.composite
+def finishes(draw: st.DrawFn) -> tuple[int, list[int], list[list[Placing]]]:
+    """A whole tournament's places: random tie groups over places 1..n and a payout table."""
+    n = draw(st.integers(2, 30))
+    paid = draw(st.integers(1, n))
+    cuts = sorted(draw(st.lists(st.integers(1, 99), min_size=paid - 1, max_size=paid - 1)))
+    percents = [b - a for a, b in zip([0, *cuts], [*cuts, 100], strict=True)]
+    if any(p < 1 for p in percents):
+        percents = [100]
+    groups, place, player = [], 1, 0
+    while place <= n:
+        size = draw(st.integers(1, n - place + 1))
+        groups.append([Placing(f"p{player + i}", place, place + size - 1, 0) for i in range(size)])
+        player += size
+        place += size
+    pool = draw(st.integers(0, 10**9))
+    return pool, percents, groups
+
+
+@given(finishes())
+def test_prizes_pay_out_the_whole_pool_and_ties_differ_by_at_most_one(case: tuple) -> None:
+    pool, percents, groups = case
+    prize = prizes(pool, percents, groups)
+    assert sum(prize.values()) == pool                                   # every cash chip
+    for group in groups:
+        shares = [prize[p.player] for p in group]
+        assert max(shares) - min(shares) <= 1                            # D-GEN-01
+        assert shares == sorted(shares, reverse=True)                    # odd chips first in order
+
+
+@given(st.integers(2, 200), st.lists(st.integers(0, 10_000), min_size=1, max_size=12))
+def test_placings_cover_exactly_the_places_of_the_deal(remaining: int, stacks: list[int]) -> None:
+    busted = [(f"p{i}", s) for i, s in enumerate(stacks)]
+    remaining = max(remaining, len(busted))
+    result = placings(remaining, busted)
+    assert min(p.place for p in result) == remaining - len(busted) + 1
+    assert max(p.last for p in result) == remaining
+    for p in result:                                          # more chips, better (lower) place
+        assert all(q.place < p.place for q in result if q.start_stack > p.start_stack)
+        assert all(q.place == p.place for q in result if q.start_stack == p.start_stack)
+    assert len({p.place for p in result}) == len(set(stacks))
+    for group_place in {p.place for p in result}:              # a tie covers as many places as players
+        group = [p for p in result if p.place == group_place]
+        assert group[0].last - group[0].place + 1 == len(group)

@@ -1,0 +1,182 @@
+"""Tournament events (stream `tournament-<uuid>`): facts in the past tense, one frozen dataclass per
+type, `to_json` writing exactly what the store keeps and `parse` reading it back.
+
+Money: registration, refunds and payouts carry `transfers` in cash chips (unit "chips"): buy-ins
+to `prizepool:<t>`, fees to `house`, payouts from the prize pool to `player:<pk>` bankrolls. The
+tournament's own chips (unit `t:<t>`) move only in the tables' events (SeatEntrant, moves, ...).
+
+Secret: `TournamentCreated.seating_seed` is sealed by the store (tables.engine.decider.visibility)
+and nobody reads it; `TournamentStarted` reveals it with the order it produced, so anyone can
+check the commitment published at creation and recompute the seating (docs/verify_deal.py).
+
+Events that ask the tables for something (`AnteSet`, `EntrantsEliminated`, `EntrantSeated`,
+`TableBroken`, `EntrantMoved`, `TournamentCompleted`) are recorded in the same transaction as the
+table commands that carry them out (tournaments.service).
+"""
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+Transfers = list[dict[str, Any]]
+E = TypeVar("E", bound="Event")
+
+TOURNAMENT_CREATED = "TournamentCreated"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    TYPE: ClassVar[str] = ""
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls: builtins.type[E], data: Mapping[str, Any]) -> E:
+        made: E = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        return made
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated(Event):
+    TYPE: ClassVar[str] = TOURNAMENT_CREATED
+    tournament_id: str
+    config: dict[str, Any]
+    seating_commitment: str            # sha256(seed), public from the start
+    seating_seed: str | None = None    # SECRET until TournamentStarted reveals it
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRegistered(Event):
+    TYPE: ClassVar[str] = "EntrantRegistered"
+    player: str
+    late: bool                         # registered after the start: seated at the next reconcile
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantUnregistered(Event):
+    TYPE: ClassVar[str] = "EntrantUnregistered"
+    player: str
+    transfers: Transfers               # the buy-in and the fee back
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCancelled(Event):
+    TYPE: ClassVar[str] = "TournamentCancelled"
+    reason: str                        # "admin" | "not_enough_entrants"
+    transfers: Transfers               # every buy-in and fee back
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStarted(Event):
+    TYPE: ClassVar[str] = "TournamentStarted"
+    started_at: str
+    seed: str                          # the seating seed, revealed
+    entrants: list[str]                # in registration order: the shuffle's input
+    order: list[str]                   # the shuffle's output; entrant i sits at table i mod n
+    tables: list[dict[str, Any]]       # [{"table_id", "players": [...] in seat order}]
+    level: int
+    ante: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStarted(Event):
+    TYPE: ClassVar[str] = "LevelStarted"
+    level: int
+    ante: int
+    at: str                            # when the schedule started it (not when it was recorded)
+
+
+@dataclass(frozen=True, slots=True)
+class AnteSet(Event):
+    TYPE: ClassVar[str] = "AnteSet"
+    table_id: str
+    ante: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableAdded(Event):
+    TYPE: ClassVar[str] = "TableAdded"
+    table_id: str                      # opened for late registrants when every seat was taken
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantSeated(Event):
+    TYPE: ClassVar[str] = "EntrantSeated"
+    player: str
+    table_id: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealProcessed(Event):
+    TYPE: ClassVar[str] = "DealProcessed"
+    table_id: str
+    deal_no: int                       # the per-table checkpoint of the durable process
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantsEliminated(Event):
+    TYPE: ClassVar[str] = "EntrantsEliminated"
+    table_id: str
+    deal_no: int
+    placings: list[dict[str, Any]]     # Placing.to_json(), D-GEN-01 order within a tie
+
+
+@dataclass(frozen=True, slots=True)
+class TableBroken(Event):
+    TYPE: ClassVar[str] = "TableBroken"
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantMoved(Event):
+    TYPE: ClassVar[str] = "EntrantMoved"
+    player: str
+    from_table: str
+    to_table: str
+    reason: str                        # "break" | "balance"
+
+
+@dataclass(frozen=True, slots=True)
+class DealScheduled(Event):
+    TYPE: ClassVar[str] = "DealScheduled"
+    table_id: str
+    after_deal_no: int
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealHeld(Event):
+    TYPE: ClassVar[str] = "DealHeld"
+    table_id: str                      # no next deal until the tables are balanced
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCompleted(Event):
+    TYPE: ClassVar[str] = "TournamentCompleted"
+    winner: str | None                 # None: a tie for first place
+    results: list[dict[str, Any]]      # every entrant: {"player", "place", "last", "prize"}
+    transfers: Transfers               # the prize pool to the bankrolls, every chip of it
+
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
+    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelled, TournamentStarted,
+    LevelStarted, AnteSet, TableAdded, EntrantSeated, DealProcessed, EntrantsEliminated, TableBroken,
+    EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
+
+
+def parse(event_type: str, data: Mapping[str, Any]) -> Event:
+    """The typed event of stored data (the store's `secret`/`salt` keys are ignored)."""
+    return EVENT_TYPES[event_type].from_json(data)
