@@ -3,7 +3,8 @@ the rules engine, so the engine can write money movements into its events withou
 
 Every chip movement is a Transfer between two named accounts in one unit (DESIGN §2.4):
 `cashier` (the outside world), `player:<id>` (bankroll), `seat:<table>:<player>` (table stack),
-`pot:<table>`, `reserve:<table>`, `prizepool:<tournament>`, `house`.
+`pot:<table>`, `reserve:<table>`, `prizepool:<tournament>`, `house`, and a tournament's chip bank
+`chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`; issue 13).
 """
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ MAX_AMOUNT = 10**15           # far above any real stake; guards against overflo
 
 # Which kinds of account may go below zero. The cashier is the outside world: it goes negative by
 # exactly what the club holds. Everything else is chips someone has and can never be negative
-# (a table option allow_debt may later allow a seat to, D-GEN-06).
-MAY_GO_NEGATIVE = frozenset({"cashier"})
+# (a table option allow_debt may later allow a seat to, D-GEN-06). A tournament's chip bank issues
+# its chips: it goes negative by exactly the chips in play, like the cashier (issue 13).
+MAY_GO_NEGATIVE = frozenset({"cashier", "chipbank"})
 
 
 class InvalidTransfer(ValueError):
@@ -44,6 +46,16 @@ def reserve_account(table_id: object) -> str:
 
 def prizepool_account(tournament_id: object) -> str:
     return f"prizepool:{tournament_id}"
+
+
+def chipbank_account(tournament_id: object) -> str:
+    """The tournament's chip bank: seats receive its chips and give them back (unit `t:<id>`)."""
+    return f"chipbank:{tournament_id}"
+
+
+def tournament_unit(tournament_id: object) -> str:
+    """A tournament's own chips: not money, never mixed with cash chips (DESIGN §2.4)."""
+    return f"t:{tournament_id}"
 
 
 def account_kind(account: str) -> str:

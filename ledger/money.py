@@ -10,6 +10,7 @@ below zero raises InsufficientFunds inside append, and the whole append rolls ba
 
     account kind                    may go negative   why
     cashier                         yes               the outside world: minus what the club holds
+    chipbank                        yes               a tournament's issuer: minus its chips in play
     player, seat, pot, reserve,     no                chips someone holds
     prizepool, house
     <kind> with a debt policy       if the policy     e.g. seats at a table with allow_debt
