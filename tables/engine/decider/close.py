@@ -37,7 +37,7 @@ def close_table_events(state: TableState) -> ev.TableClosed:
         shares = {s.player: a for s, a in zip(order, amounts, strict=True)}
     else:
         targets = [(HOUSE, state.pot + state.reserve)]
-    transfers += _pay(sources, targets, "table_closed_share")
+    transfers += pay_in_order(sources, targets, "table_closed_share")
     cash_outs = {}
     for seat in order:
         final = seat.stack + shares.get(seat.player, 0)
@@ -46,7 +46,8 @@ def close_table_events(state: TableState) -> ev.TableClosed:
     return ev.TableClosed(shares=shares, cash_outs=cash_outs, transfers=[t.to_json() for t in transfers])
 
 
-def _pay(sources: list[tuple[str, int]], targets: list[tuple[str, int]], reason: str) -> list[Transfer]:
+def pay_in_order(sources: list[tuple[str, int]], targets: list[tuple[str, int]],
+                 reason: str) -> list[Transfer]:
     """Pay each target its amount from the sources in order (the pot first, then the reserve)."""
     transfers = []
     left = dict(sources)

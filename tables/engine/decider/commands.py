@@ -12,6 +12,7 @@ class OpenTable:
     options: dict[str, Any] = field(default_factory=dict)
     stacked_decks: list[list[str]] | None = None     # deal n uses stacked_decks[(n-1) % len]
     stacked_allowed: bool = False                    # the service passes GUTS_ALLOW_STACKED_DECKS
+    tournament_id: str | None = None                 # a tournament's table: plays in unit t:<id>
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class CloseTable:
 class StartDeal:
     by_player_id: str | None = None
     seed: str | None = None      # drawn by the service with tables.engine.deck.new_seed()
+    after_deal_no: int | None = None  # only if deal_no is still this (else nothing): idempotent
 
 
 @dataclass(frozen=True)
@@ -86,5 +88,52 @@ class ExpireDeclare:
     deal_no: int
 
 
+# --- tournament tables (issue 13): issued by the tournament service, never by clients ------------
+
+@dataclass(frozen=True)
+class SeatEntrant:
+    player_id: str
+    chips: int                   # from the tournament's chip bank
+    seat: int | None = None      # None: the lowest free seat
+
+
+@dataclass(frozen=True)
+class MoveEntrantOut:
+    player_id: str
+    to_table_id: str             # his whole stack moves to his seat there
+
+
+@dataclass(frozen=True)
+class MoveEntrantIn:
+    player_id: str
+    from_table_id: str
+    chips: int                   # what MoveEntrantOut moved (no transfer here)
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class RemoveEntrant:
+    player_id: str               # eliminated (0 chips), or the winner at completion
+
+
+@dataclass(frozen=True)
+class BreakTable:
+    pass
+
+
+@dataclass(frozen=True)
+class FinishTable:
+    winner_id: str | None
+
+
+@dataclass(frozen=True)
+class SetAnte:
+    ante: int                    # from the next deal that starts
+
+
+TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntrant | BreakTable
+                     | FinishTable | SetAnte)
+
+
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | ExpireDeclare)
+           | PassCard | Bid | Exchange | ExpireDeclare | TournamentCommand)

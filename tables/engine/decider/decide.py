@@ -8,18 +8,32 @@ every consequence: e.g. the last declare returns the reveal, showdown, settlemen
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ledger.accounts import Transfer, player_account, seat_account
+from ledger.accounts import (
+    Transfer,
+    account_kind,
+    chipbank_account,
+    player_account,
+    pot_account,
+    reserve_account,
+    seat_account,
+)
 from tables.engine import commitment
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
-from tables.engine.decider.close import cash_out_transfers, close_table_events
+from tables.engine.decider.close import (
+    cash_out_transfers,
+    clockwise_from_button,
+    close_table_events,
+    pay_in_order,
+)
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import evolve
-from tables.engine.decider.money import loser_cost, terms_of
+from tables.engine.decider.money import loser_cost, split_evenly, terms_of
 from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
 from tables.engine.decider.state import Seat, TableState
 from tables.engine.decider.steps import exchange
@@ -35,7 +49,30 @@ def decide(state: TableState, command: cmd.Command, now: datetime) -> list[ev.Ev
         raise TypeError(f"not a command: {command!r}")
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    return handler(state, command, now)
+    return in_unit(state, handler(state, command, now))
+
+
+def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
+    """Issue 13, DESIGN §2.4: every transfer a tournament table decides is in the tournament's unit,
+    stamped here at the decider's exit so no step can forget it. Its chips never leave the
+    tournament: a transfer touching a bankroll, the cashier or the house is a bug, refused."""
+    if state.tournament_id is None:
+        return events
+    unit, bank = state.unit, chipbank_account(state.tournament_id)
+    stamped = []
+    for event in events:
+        moves = ev.transfers_of(event)
+        if moves:
+            for move in moves:
+                for account in (move["from"], move["to"]):
+                    if account_kind(account) not in _TABLE_KINDS and account != bank:
+                        raise ValueError(f"{event.type} moves a tournament's chips to {account}")
+            event = replace(event, transfers=[{**move, "unit": unit} for move in moves])  # type: ignore[call-arg]
+        stamped.append(event)
+    return stamped
+
+
+_TABLE_KINDS = frozenset({"seat", "pot", "reserve"})
 
 
 def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> list[ev.Event]:
@@ -51,6 +88,14 @@ def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> li
 def check_open(state: TableState) -> None:
     if state.status != "open":
         raise DomainError("table_closed", "the table is not open")
+
+
+def check_cash_table(state: TableState) -> None:
+    """Issue 13: a tournament table's players come and go by the tournament, never by the cash
+    commands (sit down, top up, leave, sit out, close)."""
+    if state.tournament_id is not None:
+        raise DomainError("tournament_table", "a tournament table: the tournament seats and moves "
+                          "its players", tournament_id=state.tournament_id)
 
 
 def check_seated(state: TableState, player: str) -> Seat:
@@ -136,7 +181,9 @@ def eligible_players(state: TableState) -> list[Seat]:
     (fewer than two others could play)."""
     policy, ante = state.opts.get("stack_policy", "default"), state.opts.get("ante", 1)
     playing = [s for s in state.seats if not s.sitting_out]
-    if policy != "allow_debt":
+    if state.tournament_id is not None:       # issue 13: a short stack antes what he has (all in)
+        playing = [s for s in playing if s.stack > 0]
+    elif policy != "allow_debt":
         due = antes_due(state)
         playing = [s for s in playing
                    if s.stack >= (ante if due and s.player not in state.ante_exempt else 1)]
@@ -148,6 +195,7 @@ def check_start_deal(state: TableState, by_player: str | None, seed: str | None)
     check_open(state)
     check_between_deals(state)
     if by_player is not None:
+        check_cash_table(state)           # issue 13: the tournament paces its deals
         check_seated(state, by_player)
     if state.stacked_decks is None:
         if seed is None:
@@ -170,7 +218,7 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         raise DomainError("table_already_open", "the table is already open")
     if state.status == "closed":
         raise DomainError("table_closed", "the table is closed")
-    options = validate_options(c.variant, c.options)
+    options = validate_options(c.variant, tournament_options(c.options) if c.tournament_id else c.options)
     decks = None
     if c.stacked_decks is not None:
         if not c.stacked_allowed:
@@ -179,7 +227,8 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         if not decks:
             raise DomainError("invalid_card", "stacked_decks is empty")
     return [ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
-                           stacked=decks is not None, stacked_decks=decks)]
+                           stacked=decks is not None, stacked_decks=decks,
+                           tournament_id=str(c.tournament_id) if c.tournament_id else None)]
 
 
 def _stacked_deck(cards: list[str]) -> list[str]:
@@ -193,6 +242,7 @@ def _stacked_deck(cards: list[str]) -> list[str]:
 
 
 def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event]:
+    check_cash_table(state)
     check_open(state)
     if state.seat_of(c.player_id) is not None:
         raise DomainError("already_seated", f"{c.player_id} is already seated")
@@ -212,6 +262,7 @@ def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event
 
 
 def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
+    check_cash_table(state)
     check_open(state)
     seat = check_seated(state, c.player_id)
     check_between_deals(state)
@@ -226,6 +277,7 @@ def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
 
 
 def check_leave(state: TableState, player: str) -> Seat:
+    check_cash_table(state)
     check_open(state)
     seat = check_seated(state, player)
     live = state.live
@@ -242,12 +294,15 @@ def _leave(state: TableState, c: cmd.Leave, now: datetime) -> list[ev.Event]:
 
 
 def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev.Event]:
+    check_cash_table(state)
     check_open(state)
     check_between_deals(state)
     return [close_table_events(state)]
 
 
 def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
+    if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
+        return []                         # issue 13: a redelivered "next deal" task does nothing
     players = check_start_deal(state, c.by_player_id, c.seed)
     dealer = _next_dealer(state, players)                      # D-GEN-05
     order = _from_dealers_left(players, dealer)
@@ -416,7 +471,7 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
 def _sat_out_for_timeouts(state: TableState, players: tuple[str, ...]) -> list[ev.Event]:
     """Option sit_out_after (issue: timeouts): K consecutive timeouts sit a player out."""
     limit = state.opts.get("sit_out_after", 0)
-    if not limit:
+    if not limit or state.tournament_id is not None:     # issue 13: he stays dealt in, timed out
         return []
     seats = [state.seat_of(p) for p in players]
     return [ev.PlayerSatOut(player=s.player, reason="timeouts", timeouts=s.timeouts + 1)
@@ -424,6 +479,7 @@ def _sat_out_for_timeouts(state: TableState, players: tuple[str, ...]) -> list[e
 
 
 def check_sit_out(state: TableState, player: str) -> Seat:
+    check_cash_table(state)
     check_open(state)
     seat = check_seated(state, player)
     if seat.sitting_out:
@@ -450,6 +506,154 @@ def _sit_in(state: TableState, c: cmd.SitIn, now: datetime) -> list[ev.Event]:
     return [ev.PlayerSatIn(player=seat.player)]
 
 
+# --- tournament tables (issue 13): the tournament service's commands, between deals -------------
+
+def tournament_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A tournament table's options: pay_what_you_have unless given (D-GEN-06); no credit, since
+    no bankroll stands behind a tournament seat."""
+    if options.get("stack_policy") == "allow_debt":
+        raise DomainError("invalid_option", "a tournament table extends no credit",
+                          option="stack_policy")
+    return {"stack_policy": "pay_what_you_have", **options}
+
+
+def check_tournament(state: TableState) -> str:
+    """The table's tournament, or not_a_tournament_table (then table_closed if it is closed)."""
+    if state.tournament_id is None:
+        raise DomainError("not_a_tournament_table", "a cash table: no tournament commands here")
+    if state.status not in ("open", "broken"):
+        raise DomainError("table_closed", "the table is closed")
+    return state.tournament_id
+
+
+def next_deal_due(state: TableState, after_deal_no: int) -> bool:
+    """StartDeal(after_deal_no=n) deals only if deal n is still the last and over: Celery may
+    deliver the "next deal" task twice."""
+    return state.status == "open" and state.live is None and state.deal_no == after_deal_no
+
+
+def check_free_seat(state: TableState, player: str, seat: int | None) -> int:
+    """The seat an entrant takes: the lowest free one, or `seat` if it is free."""
+    if state.seat_of(player) is not None:
+        raise DomainError("already_seated", f"{player} is already seated", player=player)
+    taken = {s.seat for s in state.seats}
+    free = [n for n in range(state.opts["seats"]) if n not in taken]
+    if not free:
+        raise DomainError("table_full", "every seat is taken")
+    if seat is None:
+        return free[0]
+    if seat not in free:
+        raise DomainError("invalid_seat", f"seat {seat!r} is not a free seat of this table",
+                          free=free)
+    return seat
+
+
+def check_entrant_arrives(state: TableState, player: str, seat: int | None) -> int:
+    check_tournament(state)
+    check_open(state)
+    check_between_deals(state)
+    return check_free_seat(state, player, seat)
+
+
+def check_entrant_leaves(state: TableState, player: str) -> Seat:
+    check_tournament(state)
+    check_between_deals(state)
+    return check_seated(state, player)
+
+
+def _seat_entrant(state: TableState, c: cmd.SeatEntrant, now: datetime) -> list[ev.Event]:
+    seat = check_entrant_arrives(state, c.player_id, c.seat)
+    chips = check_amount(c.chips)
+    bank = chipbank_account(state.tournament_id)
+    transfer = Transfer(bank, seat_account(state.table_id, c.player_id), chips, "tournament_chips")
+    return [ev.EntrantSeated(player=c.player_id, seat=seat, chips=chips,
+                             transfers=[transfer.to_json()])]
+
+
+def _move_entrant_out(state: TableState, c: cmd.MoveEntrantOut, now: datetime) -> list[ev.Event]:
+    seat = check_entrant_leaves(state, c.player_id)
+    if str(c.to_table_id) == state.table_id:
+        raise DomainError("already_seated", f"{c.player_id} already sits at this table")
+    moves = [Transfer(seat_account(state.table_id, c.player_id), seat_account(c.to_table_id, c.player_id),
+                      seat.stack, "tournament_move")] if seat.stack > 0 else []
+    return [ev.EntrantMovedOut(player=c.player_id, to_table=str(c.to_table_id), chips=seat.stack,
+                               transfers=[t.to_json() for t in moves])]
+
+
+def _move_entrant_in(state: TableState, c: cmd.MoveEntrantIn, now: datetime) -> list[ev.Event]:
+    seat = check_entrant_arrives(state, c.player_id, c.seat)
+    if type(c.chips) is not int or c.chips < 0:
+        raise DomainError("invalid_amount", f"not a whole number of chips: {c.chips!r}")
+    return [ev.EntrantMovedIn(player=c.player_id, seat=seat, from_table=str(c.from_table_id),
+                              chips=c.chips)]
+
+
+def _remove_entrant(state: TableState, c: cmd.RemoveEntrant, now: datetime) -> list[ev.Event]:
+    seat = check_entrant_leaves(state, c.player_id)
+    bank = chipbank_account(state.tournament_id)
+    back = [Transfer(seat_account(state.table_id, c.player_id), bank, seat.stack, "tournament_chips_back")
+            ] if seat.stack > 0 else []
+    return [ev.EntrantRemoved(player=c.player_id, chips=seat.stack,
+                              transfers=[t.to_json() for t in back])]
+
+
+def _break_table(state: TableState, c: cmd.BreakTable, now: datetime) -> list[ev.Event]:
+    """D-GEN-07: pot and reserve shared among the seated (odd chips from the dealer's left,
+    D-GEN-01); with nobody seated they go back to the chip bank."""
+    bank = chipbank_account(check_tournament(state))
+    check_open(state)
+    check_between_deals(state)
+    table, order = state.table_id, clockwise_from_button(state)
+    total = state.pot + state.reserve
+    shares: dict[str, int] = {}
+    if order:
+        amounts = split_evenly(total, [s.player for s in order])
+        shares = {s.player: a for s, a in zip(order, amounts, strict=True)}
+        targets = [(seat_account(table, p), a) for p, a in shares.items()]
+    else:
+        targets = [(bank, total)]
+    moves = pay_in_order(_pot_and_reserve(state), targets, "table_broken_share")
+    return [ev.TableBroken(shares=shares, transfers=[t.to_json() for t in moves])]
+
+
+def _finish_table(state: TableState, c: cmd.FinishTable, now: datetime) -> list[ev.Event]:
+    """Completion: pot and reserve to the winner's seat if he sits here (else to the bank), then
+    every stack back to the chip bank."""
+    bank = chipbank_account(check_tournament(state))
+    check_between_deals(state)
+    table, winner = state.table_id, state.seat_of(c.winner_id) if c.winner_id else None
+    total = state.pot + state.reserve
+    target = seat_account(table, winner.player) if winner is not None else bank
+    moves = pay_in_order(_pot_and_reserve(state), [(target, total)], "tournament_won")
+    for seat in clockwise_from_button(state):
+        stack = seat.stack + (total if winner is not None and seat.player == winner.player else 0)
+        if stack > 0:
+            moves.append(Transfer(seat_account(table, seat.player), bank, stack, "tournament_chips_back"))
+    return [ev.TableFinished(winner=c.winner_id, transfers=[t.to_json() for t in moves])]
+
+
+def _pot_and_reserve(state: TableState) -> list[tuple[str, int]]:
+    return [(pot_account(state.table_id), state.pot), (reserve_account(state.table_id), state.reserve)]
+
+
+def _set_ante(state: TableState, c: cmd.SetAnte, now: datetime) -> list[ev.Event]:
+    """Ante levels: from the next deal that starts; a live deal keeps its ante (the fold holds
+    the new one until then)."""
+    check_tournament(state)
+    return [ev.AnteChanged(ante=check_amount(c.ante))]
+
+
+_TOURNAMENT_HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
+    cmd.SeatEntrant: _seat_entrant,
+    cmd.MoveEntrantOut: _move_entrant_out,
+    cmd.MoveEntrantIn: _move_entrant_in,
+    cmd.RemoveEntrant: _remove_entrant,
+    cmd.BreakTable: _break_table,
+    cmd.FinishTable: _finish_table,
+    cmd.SetAnte: _set_ante,
+}
+
+
 _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.OpenTable: _open_table,
     cmd.SitDown: _sit_down,
@@ -464,4 +668,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.PassCard: _pass_card,
     cmd.Bid: _bid,
     cmd.Exchange: _exchange,
+    **_TOURNAMENT_HANDLERS,
 }

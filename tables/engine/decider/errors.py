@@ -9,6 +9,8 @@ that is neither "in" nor "out"), already_sitting_out and not_sitting_out (SitOut
 already_passed (AO-06), wrong_stage (a declare naming another stage than the open one),
 bid_too_low (MCA-04: a bid not above the standing bid), already_exchanged and invalid_discards
 (EXC-01/02: a second draw; repeated cards or more than the draw allows).
+Tournament tables (issue 13): tournament_table (a cash-table command there), not_a_tournament_table
+(a tournament command on a cash table), invalid_seat (a seat named that is not free).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -22,6 +24,8 @@ CODES = frozenset({
     "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
     "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed", "wrong_stage",
     "bid_too_low", "already_exchanged", "invalid_discards",
+    # tournament tables (issue 13)
+    "tournament_table", "not_a_tournament_table", "invalid_seat",
 })
 
 

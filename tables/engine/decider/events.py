@@ -59,11 +59,13 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class TableOpened(Event):
     TYPE: ClassVar[str] = "TableOpened"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id"})
     table_id: str
     variant: str
     options: dict[str, Any]
     stacked: bool = False
     stacked_decks: list[list[str]] | None = None     # SECRET on stacked tables: every future deal
+    tournament_id: str | None = None                 # a tournament's table (issue 13): unit t:<id>
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +440,88 @@ class GameEnded(Event):
     final: bool = False                              # end_on_empty_pot closes the table
 
 
+# --- tournament tables (issue 13): every transfer in the unit t:<tournament> ------------------------
+
+@dataclass(frozen=True, slots=True)
+class EntrantSeated(Event):
+    """A tournament entrant takes `seat` with `chips` from the chip bank."""
+
+    TYPE: ClassVar[str] = "EntrantSeated"
+    player: str
+    seat: int
+    chips: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantMovedOut(Event):
+    """Balancing or a table break: the entrant leaves for `to_table`, his whole stack moving to his
+    seat there (the transfer); EntrantMovedIn on that table seats him without one."""
+
+    TYPE: ClassVar[str] = "EntrantMovedOut"
+    player: str
+    to_table: str
+    chips: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantMovedIn(Event):
+    """The entrant arrives from `from_table` with `chips` (moved by its EntrantMovedOut)."""
+
+    TYPE: ClassVar[str] = "EntrantMovedIn"
+    player: str
+    seat: int
+    from_table: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRemoved(Event):
+    """An eliminated entrant (0 chips) leaves; at completion the winner's chips go to the bank."""
+
+    TYPE: ClassVar[str] = "EntrantRemoved"
+    player: str
+    chips: int
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class TableBroken(Event):
+    """No deal starts any more; pot and reserve shared among the seated (D-GEN-07, D-GEN-01), or
+    to the chip bank when nobody sits here. Entrants are then moved out or removed."""
+
+    TYPE: ClassVar[str] = "TableBroken"
+    shares: dict[str, int]
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class TableFinished(Event):
+    """The tournament is over: pot and reserve to the winner's seat (if he sits here, else to the
+    bank), then every stack to the chip bank; the table is closed."""
+
+    TYPE: ClassVar[str] = "TableFinished"
+    winner: str | None
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class AnteChanged(Event):
+    """The ante of the deals that start from now on (a live deal keeps its own)."""
+
+    TYPE: ClassVar[str] = "AnteChanged"
+    ante: int
+
+
+TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
+    EntrantSeated, EntrantMovedOut, EntrantMovedIn, EntrantRemoved, TableBroken, TableFinished,
+    AnteChanged)
+ENTRANT_SEATED, ENTRANT_MOVED_OUT, ENTRANT_MOVED_IN = "EntrantSeated", "EntrantMovedOut", "EntrantMovedIn"
+ENTRANT_REMOVED, TABLE_BROKEN, TABLE_FINISHED = "EntrantRemoved", "TableBroken", "TableFinished"
+ANTE_CHANGED = "AnteChanged"
+
+
 @dataclass(frozen=True, slots=True)
 class Unknown(Event):
     """An event of a later schema (or another stream): kept as is, folded to nothing."""
@@ -459,6 +543,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
     CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
+    *TOURNAMENT_EVENTS,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 

@@ -55,7 +55,7 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
             return copy_with(state, status="open", table_id=event.table_id, variant=event.variant,
                              options=tuple(sorted(event.options.items())),
                              stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
-                             game=get_variant(event.variant))
+                             game=get_variant(event.variant), tournament_id=event.tournament_id)
         case ev.PlayerSeated():
             seats = tuple(sorted((*state.seats, Seat(event.player, event.seat, 0)), key=lambda s: s.seat))
             waits = state.game_open and state.rules.new_players_wait                      # MC-07
@@ -84,12 +84,17 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
         case ev.GameEnded():
             return copy_with(state, game_open=False, waiting=(),
                              seats=tuple(copy_with(s, legs=0) for s in state.seats))
+        case ev.EntrantSeated() | ev.EntrantMovedIn() | ev.EntrantMovedOut() | ev.EntrantRemoved() \
+                | ev.TableBroken() | ev.TableFinished() | ev.AnteChanged():
+            return _tournament_fold(state, event)
         case _:
             step_fold = _STEP_FOLDS.get(type(event))
             return step_fold(state, event) if step_fold is not None else state
 
 
 def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
+    if state.next_ante is not None:               # SetAnte during the last deal (issue 13)
+        state = _with_ante(state, state.next_ante)
     order = tuple(e.participants)
     deal = DealState(deal_no=e.deal_no, game_no=e.game_no, dealer=e.dealer, order=order,
                      hands=((),) * len(order), up=((),) * len(order), choices=(None,) * len(order),
@@ -119,6 +124,46 @@ def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:
     if e.step < len(steps) and steps[e.step].kind == e.kind:
         return e.step
     return next((i for i in range(e.step, len(steps)) if steps[i].kind == e.kind), e.step)
+
+
+# --- tournament tables (issue 13) ---------------------------------------------------------------
+
+def _tournament_fold(state: TableState, event: ev.Event) -> TableState:
+    """Entrants come and go by the tournament service's commands; their chips by the transfers
+    (EntrantMovedIn alone sets a stack: the chips came with the other table's EntrantMovedOut)."""
+    match event:
+        case ev.EntrantSeated():
+            return _seat(state, Seat(event.player, event.seat, 0))
+        case ev.EntrantMovedIn():
+            return _seat(state, Seat(event.player, event.seat, event.chips))
+        case ev.EntrantMovedOut() | ev.EntrantRemoved():
+            seats = tuple(s for s in state.seats if s.player != event.player)
+            status = "closed" if state.status == "broken" and not seats else state.status
+            return copy_with(state, seats=seats, status=status,
+                             waiting=tuple(p for p in state.waiting if p != event.player))
+        case ev.TableBroken():
+            return copy_with(state, status="broken" if state.seats else "closed", game_open=False,
+                             waiting=())
+        case ev.TableFinished():
+            return copy_with(state, status="closed", seats=(), game_open=False, waiting=())
+        case ev.AnteChanged():
+            if state.live is not None:
+                return copy_with(state, next_ante=event.ante)
+            return _with_ante(state, event.ante)
+    return state
+
+
+def _seat(state: TableState, seat: Seat) -> TableState:
+    """A new seat; MC-07: seated during a game, he waits for the next (as PlayerSeated)."""
+    seats = tuple(sorted((*state.seats, seat), key=lambda s: s.seat))
+    waits = state.game_open and state.rules.new_players_wait
+    return copy_with(state, seats=seats,
+                     waiting=(*state.waiting, seat.player) if waits else state.waiting)
+
+
+def _with_ante(state: TableState, ante: int) -> TableState:
+    options = tuple(sorted({**dict(state.options), "ante": ante}.items()))
+    return copy_with(state, options=options, next_ante=None)
 
 
 def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -> TableState:

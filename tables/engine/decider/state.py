@@ -15,6 +15,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from ledger.accounts import UNIT_CHIPS, tournament_unit
+
 if TYPE_CHECKING:
     from tables.engine.decider.variants import Step, Variant
 
@@ -90,7 +92,7 @@ class DealState(NamedTuple):
 
 
 class TableState(NamedTuple):
-    status: str = "new"                       # "new" | "open" | "closed"
+    status: str = "new"                       # "new" | "open" | "broken" (tournaments) | "closed"
     table_id: str = ""
     variant: str = ""
     options: tuple[tuple[str, Any], ...] = ()  # as recorded in TableOpened, sorted
@@ -108,6 +110,13 @@ class TableState(NamedTuple):
     ante_exempt: tuple[str, ...] = ()         # skip this deal's ante: the last deal's settlement
                                               # said so (SL-04, D-MC-01, D-AO-02)
     waiting: tuple[str, ...] = ()             # seated during a game, dealt in from the next (MC-07)
+    tournament_id: str | None = None          # a tournament's table (issue 13)
+    next_ante: int | None = None              # SetAnte during a deal: the ante from the next deal
+
+    @property
+    def unit(self) -> str:
+        """The unit of every chip at this table: a tournament's own chips, or cash chips."""
+        return tournament_unit(self.tournament_id) if self.tournament_id is not None else UNIT_CHIPS
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:

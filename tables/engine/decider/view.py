@@ -48,8 +48,9 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if state.status != "open" or player_id is None:
         return []
     seat = state.seat_of(player_id)
+    cash = state.tournament_id is None          # issue 13: the tournament seats and moves players
     if seat is None:
-        return _sit_down_action(state)
+        return _sit_down_action(state) if cash else []
     actions: list[dict[str, Any]] = []
     if _allowed(check_start_deal, state, player_id, _ANY_SEED):
         actions.append({"action": "start_deal"})
@@ -81,13 +82,13 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
             actions.append({"action": "declare", "deal_no": deal.deal_no, "stage": deal.stage,
                             "choices": choices, "in_cost": in_cost(state), "deadline": deal.deadline,
                             "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
-    if deal is None:
+    if deal is None and cash:
         _, high = buy_in_range(state, seat.stack)
         if high is None or high >= 1:
             actions.append({"action": "top_up", "min": 1, "max": high})
     if seat.sitting_out:
         actions.append({"action": "sit_in"})
-    else:
+    elif cash:
         actions.append({"action": "sit_out"})
     if _allowed(check_leave, state, player_id):
         actions.append({"action": "leave", "cash_out": seat.stack})
@@ -115,6 +116,7 @@ def table_view(state: TableState, viewer: Viewer, now: datetime, *,
     deal = state.deal
     view: dict[str, Any] = {
         "table_id": state.table_id, "status": state.status, "variant": state.variant,
+        "tournament_id": state.tournament_id, "unit": state.unit,
         "options": dict(state.options), "pot": state.pot, "reserve": state.reserve,
         "deal_no": state.deal_no, "game_no": state.game_no,
         "dealer": deal.dealer if deal is not None else None,

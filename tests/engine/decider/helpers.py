@@ -127,13 +127,18 @@ class Ledger:
 
     def __init__(self) -> None:
         self.balances: dict[str, int] = defaultdict(int)
+        self.units: dict[str, str] = {}                 # account -> the one unit it holds
 
     def post(self, event: Event) -> None:
         for transfer in event.data.get("transfers", ()):
             assert transfer["amount"] > 0
+            unit = transfer.get("unit", "chips")
+            for account in (transfer["from"], transfer["to"]):     # DESIGN §2.4: units never mix
+                assert self.units.setdefault(account, unit) == unit, (account, unit)
             self.balances[transfer["from"]] -= transfer["amount"]
             self.balances[transfer["to"]] += transfer["amount"]
-        assert sum(self.balances.values()) == 0                        # double entry
+        for unit in set(self.units.values()):                      # double entry, per unit
+            assert sum(b for a, b in self.balances.items() if self.units.get(a) == unit) == 0, unit
 
 
 def assert_folds_back(session: Session, snapshots: Sequence[tuple[int, dict[str, Any]]]) -> None:
