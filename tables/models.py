@@ -32,6 +32,8 @@ class TableView(models.Model):
     version = models.PositiveIntegerField()
     opened_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)   # issue 13
+    unit = models.CharField(max_length=80, default="chips")  # "t:<tournament>" at its tables
 
     class Meta:
         indexes = [models.Index(fields=["status", "opened_at"], name="tables_view_status_opened")]

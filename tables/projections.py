@@ -151,7 +151,8 @@ def _write_table_view(writes: Writes, table_id: str, state: TableState, last: St
     if opened_at is not None:        # what never changes is written once
         writes.insert(TableView, [{"table_id": table_id, "opened_at": opened_at, "variant": state.variant,
                                    "options": dict(state.options),
-                                   "stacked": state.stacked_decks is not None, **values}])
+                                   "stacked": state.stacked_decks is not None,
+                                   "tournament_id": state.tournament_id, "unit": state.unit, **values}])
     else:
         writes.update(TableView, {"table_id": table_id}, values)
 

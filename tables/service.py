@@ -1,7 +1,10 @@
 """The tables application service: load the state, decide, append. Nothing else (STYLE.md).
 
 Three entries: `table_open` (a new table, a new stream), `table_command` (every other command a
-client sends: sit down, declare, start a deal, ...) and `deal_expire` (the timer's). All of them run
+client sends: sit down, declare, start a deal, ...) and `deal_expire` (the timer's); and two for
+the tournament service (issue 13, docs: /work/notes/TOURNAMENT_INTERFACE.md): `tournament_command`
+(seat, move, remove entrants, set the ante, break or finish a table) and `start_next_deal`
+(idempotent). None of the tournament's is reachable from HTTP. All of them run
 `execute(table_id, command, now=, meta=, expected_version=)`:
 
 1. take the table's transaction lock (PostgreSQL: an advisory lock per table, so concurrent
@@ -197,12 +200,15 @@ def canonical_table_id(table_id: object) -> str:
 
 def table_open(*, variant: str, options: Mapping[str, Any] | None = None,
                stacked_decks: list[list[str]] | None = None, now: datetime | None = None,
-               meta: Mapping[str, Any] | None = None) -> CommandResult:
-    """Open a new table (a new stream). Stacked decks only when the setting allows them."""
+               meta: Mapping[str, Any] | None = None, tournament_id: str | None = None) -> CommandResult:
+    """Open a new table (a new stream). Stacked decks only when the setting allows them. With
+    `tournament_id` it is that tournament's table: it plays in the unit t:<tournament_id>."""
     table_id = str(uuid.uuid4())
+    tournament = str(uuid.UUID(str(tournament_id))) if tournament_id is not None else None
     command = cmd.OpenTable(table_id=table_id, variant=variant, options=dict(options or {}),
                             stacked_decks=stacked_decks,
-                            stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS))
+                            stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
+                            tournament_id=tournament)
     return execute(table_id, command, now=now, meta=meta)
 
 
@@ -216,10 +222,30 @@ def table_command(*, table_id: str, command: TableCommand, now: datetime | None 
     if not isinstance(command, TableCommand):
         raise TypeError(f"not a client's table command: {command!r}")
     if isinstance(command, cmd.StartDeal):
-        if command.seed is not None:
+        if command.seed is not None or command.after_deal_no is not None:
             raise ValueError("the service draws a deal's seed; StartDeal must come without one")
         command = replace(command, seed=new_seed())
     return execute(table_id, command, now=now, meta=meta, expected_version=expected_version)
+
+
+# --- the tournament service's entries (issue 13) ------------------------------------------------
+
+def tournament_command(*, table_id: str, command: cmd.TournamentCommand, now: datetime | None = None,
+                       meta: Mapping[str, Any] | None = None) -> CommandResult:
+    """Run one of the tournament's commands on its table. A move is MoveEntrantOut on one table
+    and MoveEntrantIn on the other: the caller runs both inside one `transaction.atomic()` (each
+    `execute` is then a savepoint under the caller's transaction, holding both tables' locks)."""
+    if not isinstance(command, cmd.TournamentCommand):
+        raise TypeError(f"not a tournament command: {command!r}")
+    return execute(table_id, command, now=now, meta=meta)
+
+
+def start_next_deal(*, table_id: str, after_deal_no: int, now: datetime | None = None,
+                    meta: Mapping[str, Any] | None = None) -> CommandResult:
+    """Start the deal after deal `after_deal_no` (0: the first), drawing its seed here; nothing
+    is appended if the table has moved on or is not between deals (Celery may redeliver)."""
+    command = cmd.StartDeal(seed=new_seed(), after_deal_no=after_deal_no)
+    return execute(table_id, command, now=now, meta=meta)
 
 
 def deal_expire(*, table_id: str, deal_no: int, now: datetime | None = None,

@@ -74,6 +74,10 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "not_sitting_out": (409, "7 is not sitting out"),
     "table_already_open": (409, "the table is already open"),
     "stale_version": (412, "The table is at version 12, not 10 (If-Match)."),
+    # tournament tables (issue 13)
+    "tournament_table": (409, "a tournament table: the tournament seats and moves its players"),
+    "not_a_tournament_table": (409, "a cash table: no tournament commands here"),
+    "invalid_seat": (400, "seat 9 is not a free seat of this table"),
     # the audit API
     "unknown_deal": (404, "Table 0b7f3c9e-… has no deal 12."),
     "version_not_in_deal": (404, "Version 40 is not an event of deal 3 (versions 12 to 31)."),

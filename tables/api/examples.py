@@ -14,7 +14,8 @@ OPEN_TABLE = {"variant": "guts2", "options": {"ante": 10, "pot_limit": 1000, "mi
 VARIANT = GUTS2.to_json()
 
 TABLE: dict[str, Any] = {
-    "table_id": TABLE_ID, "status": "open", "variant": "guts2", "options": OPTIONS,
+    "table_id": TABLE_ID, "status": "open", "variant": "guts2", "tournament_id": None, "unit": "chips",
+    "options": OPTIONS,
     "pot": 30, "reserve": 0, "deal_no": 4, "game_no": 2, "dealer": "9", "phase": "declare",
     "turn": ["7"], "deadline": "2026-11-29T12:00:30.000000Z",
     "seats": [{"player": "7", "seat": 0, "stack": 490}, {"player": "8", "seat": 1, "stack": 615},
@@ -39,7 +40,8 @@ TABLE: dict[str, Any] = {
 }
 
 TABLE_SUMMARY: dict[str, Any] = {
-    "table_id": TABLE_ID, "variant": "guts2", "options": OPTIONS, "stacked": False, "status": "open",
+    "table_id": TABLE_ID, "variant": "guts2", "tournament_id": None, "unit": "chips", "options": OPTIONS,
+    "stacked": False, "status": "open",
     "deal_no": 4, "phase": "declare", "pot": 30, "reserve": 0, "dealer": "9", "turn": ["7"],
     "deadline": "2026-11-29T12:00:30Z", "seated": 3, "version": 57,
     "opened_at": "2026-11-29T11:40:00Z", "updated_at": "2026-11-29T12:00:00Z",

@@ -122,6 +122,8 @@ class TableOutputSerializer(serializers.Serializer):
     table_id = serializers.CharField()
     status = serializers.CharField()
     variant = serializers.CharField()
+    tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
+    unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
     options = serializers.JSONField()
     pot = serializers.IntegerField()
     reserve = serializers.IntegerField()
@@ -145,6 +147,8 @@ class TableSummarySerializer(serializers.Serializer):
 
     table_id = serializers.CharField()
     variant = serializers.CharField()
+    tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
+    unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
     options = serializers.JSONField()
     stacked = serializers.BooleanField()
     status = serializers.CharField()

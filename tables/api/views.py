@@ -243,7 +243,7 @@ class TableDetailApi(APIView):
 
 @command_schema("tables_seats_create", "Sit down", example={"buy_in": 500},
                 problems=("forbidden", "invalid_amount", "already_seated", "table_full",
-                          "insufficient_funds"))
+                          "insufficient_funds", "tournament_table"))
 class SeatsApi(TableCommandApi):
     """Sit down: take the lowest free seat, buying in from your bankroll."""
 
@@ -259,7 +259,7 @@ class SeatsApi(TableCommandApi):
 
 @command_schema("tables_top_ups_create", "Top up", example={"amount": 200},
                 problems=("forbidden", "not_seated", "invalid_amount", "deal_in_progress",
-                          "insufficient_funds"))
+                          "insufficient_funds", "tournament_table"))
 class TopUpsApi(TableCommandApi):
     """Bring more chips from your bankroll to your stack, between deals."""
 
@@ -273,7 +273,8 @@ class TopUpsApi(TableCommandApi):
         return cmd.TopUp(acting_player(request), data["amount"])
 
 
-@command_schema("tables_leave_create", "Leave", problems=("forbidden", "not_seated", "liability_open"))
+@command_schema("tables_leave_create", "Leave",
+                problems=("forbidden", "not_seated", "liability_open", "tournament_table"))
 class LeaveApi(TableCommandApi):
     """Leave the table: your stack goes back to your bankroll."""
 
@@ -282,7 +283,7 @@ class LeaveApi(TableCommandApi):
 
 
 @command_schema("tables_sit_out_create", "Sit out",
-                problems=("forbidden", "not_seated", "already_sitting_out"))
+                problems=("forbidden", "not_seated", "already_sitting_out", "tournament_table"))
 class SitOutApi(TableCommandApi):
     """Sit out: keep your seat and stack, skip the coming deals."""
 
@@ -298,7 +299,7 @@ class SitInApi(TableCommandApi):
         return cmd.SitIn(acting_player(request))
 
 
-@command_schema("tables_close_create", "Close a table", problems=("deal_in_progress",))
+@command_schema("tables_close_create", "Close a table", problems=("deal_in_progress", "tournament_table"))
 class CloseApi(TableCommandApi):
     """Close the table (club admin): pot and reserve shared among the seated, all cashed out."""
 
@@ -309,7 +310,8 @@ class CloseApi(TableCommandApi):
 
 
 @command_schema("tables_deals_create", "Start a deal (a seated player or a club admin)",
-                problems=("forbidden", "not_seated", "deal_in_progress", "not_enough_players"))
+                problems=("forbidden", "not_seated", "deal_in_progress", "not_enough_players",
+                          "tournament_table"))
 class DealsApi(TableCommandApi):
     """A table's deals: the history (newest first, redacted for you), or start the next one."""
 
