@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/v1/", include("ledger.urls")),
     path("api/v1/", include("tables.urls")),
     path("api/v1/", include("tables.audit.urls")),
+    path("api/v1/", include("tournaments.urls")),
 ]
 
 handler404 = "guts_backend.api.handlers.not_found_view"

@@ -162,9 +162,12 @@ def _stored(event: Event) -> NewEvent:
     return NewEvent(event.type, data, secret_keys(event.type, data))
 
 
-def bankroll_markers(table_id: str, version: int, decided: list[Event]) -> list[StreamWrite]:
+def bankroll_markers(table_id: str, version: int, decided: Sequence[Event], *, source: str = "table_id",
+                     marker: str = BANKROLL_MARKER) -> list[StreamWrite]:
     """One marker event per bankroll the decided events move chips for, on `player-<pk>` with its
-    current version: a concurrent cashier operation on that bankroll then clashes and re-checks."""
+    current version: a concurrent cashier operation on that bankroll then clashes and re-checks.
+    Another stream that moves bankrolls (a tournament's registrations and prizes, issue 13) names
+    itself with `source` (the marker's key for `table_id`) and its own `marker` type."""
     moved: dict[str, int] = {}
     causes: dict[str, list[str]] = {}
     for offset, event in enumerate(decided, start=1):
@@ -177,9 +180,9 @@ def bankroll_markers(table_id: str, version: int, decided: list[Event]) -> list[
     writes = []
     for player, amount in moved.items():
         stream = player_stream(int(player))
-        marker = NewEvent(BANKROLL_MARKER, {"table_id": table_id, "player_id": int(player),
-                                            "amount": amount, "events": sorted(set(causes[player]))})
-        writes.append(StreamWrite(stream, stream_version(stream), [marker]))
+        event = NewEvent(marker, {source: table_id, "player_id": int(player),
+                                  "amount": amount, "events": sorted(set(causes[player]))})
+        writes.append(StreamWrite(stream, stream_version(stream), [event]))
     return writes
 
 

@@ -78,6 +78,18 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "tournament_table": (409, "a tournament table: the tournament seats and moves its players"),
     "not_a_tournament_table": (409, "a cash table: no tournament commands here"),
     "invalid_seat": (400, "seat 9 is not a free seat of this table"),
+    # tournaments (issue 13)
+    "unknown_tournament": (404, "No tournament 2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10."),
+    "invalid_tournament": (400, "levels: a list of 1 to 100 levels"),
+    "invalid_payouts": (400, "payouts sum to 90, not 100"),
+    "already_registered": (409, "7 is registered"),
+    "not_registered": (409, "7 is not registered"),
+    "registration_closed": (409, "registration is closed"),
+    "tournament_full": (409, "60 entrants are registered"),
+    "tournament_started": (409, "a running tournament cannot be cancelled"),
+    "tournament_over": (409, "the tournament is complete"),
+    "not_enough_entrants": (409, "3 entrants, at least 6 needed"),
+    "tournament_already_open": (409, "the tournament exists already"),
     # the audit API
     "unknown_deal": (404, "Table 0b7f3c9e-… has no deal 12."),
     "version_not_in_deal": (404, "Version 40 is not an event of deal 3 (versions 12 to 31)."),

@@ -117,6 +117,7 @@ def build_club() -> Club:
     idle = open_session([player.pk, opponent.pk])  # between deals: start, top up, sit out, leave
     idle.play(everyone_in)
     empty_table = service.table_open(variant="guts3", options={"ante": 5}).table_id
+    tournaments = _tournaments(player)
     admin, auditor = _staff(CLUB_ADMIN), _staff(AUDITOR)
     users = {"player": player, "opponent": opponent, "outsider": outsider, "club_admin": admin,
              "auditor": auditor}
@@ -124,6 +125,7 @@ def build_club() -> Club:
         authorization={"anonymous": None} | {role: authorization(user) for role, user in users.items()},
         path_values={
             "table_id": [live.table_id, idle.table_id, empty_table],
+            "tournament_id": tournaments,
             "player_id": [player.pk, opponent.pk, outsider.pk, admin.pk],
             "deal_no": [finished_deal, live_deal],
             "account": [f"player:{player.pk}", f"seat:{live.table_id}:{player.pk}",
@@ -134,6 +136,21 @@ def build_club() -> Club:
             "username": [user.get_username() for user in users.values()],
             "password": [PASSWORD],
         })
+
+
+def _tournaments(player: AbstractUser) -> list[str]:
+    """Issue 13: one tournament registering (the player registered, too few to start) and one
+    cancelled."""
+    from tournaments import service as tournaments
+
+    fields = {"name": "Attacked", "variant": "guts2", "buy_in": 10, "fee": 1, "starting_chips": 100,
+              "seats_per_table": 6, "min_entrants": 4, "max_entrants": 8, "start_at": "2099-01-01T00:00:00Z",
+              "levels": [{"ante": 1, "minutes": 5}], "payouts": [100]}
+    registering = tournaments.tournament_create(fields=fields).tournament_id
+    tournaments.tournament_register(tournament_id=registering, player_id=player.pk)
+    cancelled = tournaments.tournament_create(fields=fields).tournament_id
+    tournaments.tournament_cancel(tournament_id=cancelled)
+    return [registering, cancelled]
 
 
 def _funded_player() -> AbstractUser:

@@ -199,7 +199,7 @@ def test_a_table_breaks_when_the_others_can_seat_its_players() -> None:
     tables = (seen(state, "A", 2, stacks=dict.fromkeys(a[:2], 0)),
               seen(state, "B", 2, stacks=dict.fromkeys(b[:4], 0)))
     events = decide(state, cmd.Reconcile(tables), T0)
-    assert ev.TableBroken("B") in events                 # 6 players fit at one table of 6
+    assert ev.TournamentTableBroken("B") in events                 # 6 players fit at one table of 6
     assert [(m.player, m.reason) for m in events if isinstance(m, ev.EntrantMoved)] == [
         (b[4], "break"), (b[5], "break")]
     after = fold(events, state)

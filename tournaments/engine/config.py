@@ -90,8 +90,8 @@ def _bad(field: str, message: str) -> DomainError:
     return DomainError("invalid_tournament", f"{field}: {message}", field=field)
 
 
-def _int(data: Mapping[str, Any], field: str, low: int, high: int) -> int:
-    value = data.get(field)
+def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: int | None = None) -> int:
+    value = data.get(field, default)
     if type(value) is not int or not low <= value <= high:
         raise _bad(field, f"an integer from {low} to {high}, not {value!r}")
     return value
@@ -175,10 +175,10 @@ def config_from_input(data: Mapping[str, Any]) -> Config:
     max_entrants = _int(data, "max_entrants", min_entrants, MAX_ENTRANTS)
     return Config(
         name=name.strip(), variant=variant, options=options,
-        buy_in=_int(data, "buy_in", 0, MAX_CHIPS), fee=_int(data, "fee", 0, MAX_CHIPS),
+        buy_in=_int(data, "buy_in", 0, MAX_CHIPS), fee=_int(data, "fee", 0, MAX_CHIPS, 0),
         starting_chips=_int(data, "starting_chips", 1, MAX_CHIPS), seats_per_table=seats,
         min_entrants=min_entrants, max_entrants=max_entrants,
         start_at=iso(parse_time(data.get("start_at"))), levels=levels,
-        late_registration_level=_int(data, "late_registration_level", 0, len(levels)),
+        late_registration_level=_int(data, "late_registration_level", 0, len(levels), 0),
         payouts=check_payouts(data.get("payouts"), min_entrants),
-        pause_seconds=_int(data, "pause_seconds", 0, MAX_PAUSE))
+        pause_seconds=_int(data, "pause_seconds", 0, MAX_PAUSE, 0))

@@ -177,7 +177,7 @@ def reconcile(state: TournamentState, seen: tuple[cmd.TableSeen, ...], now: date
              for t in state.tables if t not in state.closed]
     moves = plan(loads, state.rules.seats_per_table)
     for table_id in moves.breaks:
-        emit(ev.TableBroken(table_id))
+        emit(ev.TournamentTableBroken(table_id))
     for move in moves.moves:
         emit(ev.EntrantMoved(move.player, move.source, move.target, move.reason))
     ante = state.rules.ante_of(state.level)
@@ -232,7 +232,7 @@ def late_seats(state: TournamentState, idle: dict[str, bool]) -> list[ev.Event]:
             break
         target = min(free, key=lambda t: (counts[t], state.tables.index(t)))
         counts[target] += 1
-        events.append(ev.EntrantSeated(player, target, state.rules.starting_chips))
+        events.append(ev.LateEntrantSeated(player, target, state.rules.starting_chips))
     return events
 
 

@@ -9,9 +9,10 @@ Secret: `TournamentCreated.seating_seed` is sealed by the store (tables.engine.d
 and nobody reads it; `TournamentStarted` reveals it with the order it produced, so anyone can
 check the commitment published at creation and recompute the seating (docs/verify_deal.py).
 
-Events that ask the tables for something (`AnteSet`, `EntrantsEliminated`, `EntrantSeated`,
-`TableBroken`, `EntrantMoved`, `TournamentCompleted`) are recorded in the same transaction as the
-table commands that carry them out (tournaments.service).
+Events that ask the tables for something (`AnteSet`, `EntrantsEliminated`, `LateEntrantSeated`,
+`TournamentTableBroken`, `EntrantMoved`, `TournamentCompleted`) are recorded in the same transaction
+as the table commands that carry them out (tournaments.service). Their names differ from the
+tables' own events (EntrantSeated, TableBroken, ...), which live in the table streams.
 """
 from __future__ import annotations
 
@@ -112,8 +113,8 @@ class TableAdded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class EntrantSeated(Event):
-    TYPE: ClassVar[str] = "EntrantSeated"
+class LateEntrantSeated(Event):
+    TYPE: ClassVar[str] = "LateEntrantSeated"
     player: str
     table_id: str
     chips: int
@@ -135,8 +136,8 @@ class EntrantsEliminated(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TableBroken(Event):
-    TYPE: ClassVar[str] = "TableBroken"
+class TournamentTableBroken(Event):
+    TYPE: ClassVar[str] = "TournamentTableBroken"
     table_id: str
 
 
@@ -173,8 +174,8 @@ class TournamentCompleted(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
     TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelled, TournamentStarted,
-    LevelStarted, AnteSet, TableAdded, EntrantSeated, DealProcessed, EntrantsEliminated, TableBroken,
-    EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
+    LevelStarted, AnteSet, TableAdded, LateEntrantSeated, DealProcessed, EntrantsEliminated,
+    TournamentTableBroken, EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
 
 
 def parse(event_type: str, data: Mapping[str, Any]) -> Event:

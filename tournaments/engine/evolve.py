@@ -27,6 +27,7 @@ def evolve(state: TournamentState, event: ev.Event) -> TournamentState:
             seats = {p: t["table_id"] for t in event.tables for p in t["players"]}
             tables = tuple(t["table_id"] for t in event.tables)
             return state.with_(status="running", started_at=event.started_at, seed=event.seed,
+                               seating_input=tuple(event.entrants), seating_order=tuple(event.order),
                                tables=tables, seats=MappingProxyType(seats), level=event.level,
                                antes=MappingProxyType(dict.fromkeys(tables, event.ante)),
                                processed=MappingProxyType(dict.fromkeys(tables, 0)))
@@ -38,14 +39,14 @@ def evolve(state: TournamentState, event: ev.Event) -> TournamentState:
             return state.with_(tables=(*state.tables, event.table_id),
                                processed=put(state.processed, event.table_id, 0),
                                antes=put(state.antes, event.table_id, state.rules.ante_of(state.level)))
-        case ev.EntrantSeated():
+        case ev.LateEntrantSeated():
             return state.with_(pending=tuple(p for p in state.pending if p != event.player),
                                seats=put(state.seats, event.player, event.table_id))
         case ev.DealProcessed():
             return state.with_(processed=put(state.processed, event.table_id, event.deal_no))
         case ev.EntrantsEliminated():
             return _eliminated(state, event)
-        case ev.TableBroken():
+        case ev.TournamentTableBroken():
             return state.with_(broken=state.broken | {event.table_id},
                                scheduled=drop(state.scheduled, event.table_id))
         case ev.EntrantMoved():

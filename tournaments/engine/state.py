@@ -37,6 +37,8 @@ class TournamentState:
     antes: MappingProxyType[str, int] = field(default_factory=_empty)       # table -> the ante it was told
     level: int = 0
     started_at: str | None = None
+    seating_input: tuple[str, ...] = ()                # the entrants at the start, registration order
+    seating_order: tuple[str, ...] = ()                # the provable shuffle's output
     placings: tuple[Placing, ...] = ()                 # eliminations so far, in order
     groups: tuple[tuple[str, ...], ...] = ()           # tied groups (D-GEN-01 order)
     winner: str | None = None

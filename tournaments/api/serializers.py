@@ -1,0 +1,38 @@
+"""Output shapes of the tournaments API, for the OpenAPI document (the detail is built by
+tournaments.selectors as plain JSON)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournaments.models import TournamentView
+
+
+class TournamentSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TournamentView
+        fields = ("tournament_id", "name", "variant", "status", "start_at", "buy_in", "fee", "entrants",
+                  "remaining", "level", "winner", "version")
+        ref_name = "TournamentSummary"
+
+
+class TournamentDetailSerializer(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The tournament stream's version (the ETag).")
+    status = serializers.ChoiceField(choices=["registering", "running", "complete", "cancelled"])
+    config = serializers.JSONField(help_text="Everything the creation recorded (variant, options, "
+                                   "buy-in, fee, levels, payouts, ...).")
+    entrants = serializers.ListField(child=serializers.CharField())
+    prize_pool = serializers.IntegerField()
+    registration_open = serializers.BooleanField()
+    level = serializers.JSONField(help_text="{level, ante, next_at, seconds_to_next}")
+    tables = serializers.JSONField(help_text="[{table_id, broken, seats: [{seat, player, chips}]}]")
+    standings = serializers.JSONField(help_text="[{player, chips, place, status, table_id, ...}]: "
+                                      "players still in by chips, then the eliminated by place")
+    results = serializers.JSONField(help_text="At completion: [{player, place, last, prize}]")
+    payouts = serializers.JSONField(help_text="[{player, amount}]: the prize pool, every chip")
+    winner = serializers.CharField(allow_null=True)
+    seating = serializers.JSONField(help_text="{commitment, seed, entrants, order}: docs/verify_deal.py "
+                                    "--seating")
+
+    class Meta:
+        ref_name = "TournamentDetail"

@@ -1,0 +1,40 @@
+"""Read models of the tournaments app: projections of the `tournament-<uuid>` streams.
+
+Both are derived by `tournaments.projections` inline, in the append transaction, and are rebuilt
+by `rebuild_projections`. `TournamentView` serves the list and the sweeper's query; `TournamentTable`
+maps a tournament's tables back to it (the table side knows nothing of tournaments' streams).
+"""
+from __future__ import annotations
+
+from django.db import models
+
+
+class TournamentView(models.Model):
+    tournament_id = models.UUIDField(primary_key=True)
+    name = models.CharField(max_length=100)
+    variant = models.CharField(max_length=50)
+    status = models.CharField(max_length=20)                   # registering | running | complete | cancelled
+    start_at = models.DateTimeField()
+    buy_in = models.BigIntegerField()
+    fee = models.BigIntegerField()
+    entrants = models.PositiveIntegerField(default=0)
+    remaining = models.PositiveIntegerField(default=0)
+    level = models.PositiveIntegerField(default=0)
+    winner = models.CharField(max_length=64, blank=True, default="")
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "start_at"], name="tournaments_status_start")]
+
+    def __str__(self) -> str:
+        return f"tournament {self.name} ({self.status})"
+
+
+class TournamentTable(models.Model):
+    table_id = models.UUIDField(primary_key=True)
+    tournament_id = models.UUIDField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} of tournament {self.tournament_id}"
