@@ -81,7 +81,7 @@ class TablesProjector(Projector):
                                   "state": state_to_json(state)})
             if isinstance(typed, ev.TableOpened):
                 opened_at = event.recorded_at
-            elif isinstance(typed, ev.PlayerSeated):
+            elif isinstance(typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
                 seated.extend(s for s in state.seats if s.player == typed.player)
             deal_no = getattr(typed, "deal_no", None)
             if deal_no is None:
@@ -92,7 +92,8 @@ class TablesProjector(Projector):
                 row.deal = state.deal
         last = events[-1]
         writes = Writes()
-        _write_table_view(writes, table_id, state, last, opened_at)
+        _write_table_view(writes, table_id, state, last, opened_at,
+                          options_changed=state.options != before.options)
         _write_seats(writes, table_id, before.seats, seated, state.seats)
         _write_deals(writes, table_id, deals, players)
         if snapshots:
@@ -138,7 +139,7 @@ def _deal_fields(deal: DealState) -> dict[str, Any]:
 
 
 def _write_table_view(writes: Writes, table_id: str, state: TableState, last: StoredEvent,
-                      opened_at: datetime | None) -> None:
+                      opened_at: datetime | None, *, options_changed: bool = False) -> None:
     live = state.live
     values = {
         "status": state.status, "deal_no": state.deal_no,
@@ -154,6 +155,8 @@ def _write_table_view(writes: Writes, table_id: str, state: TableState, last: St
                                    "stacked": state.stacked_decks is not None,
                                    "tournament_id": state.tournament_id, "unit": state.unit, **values}])
     else:
+        if options_changed:          # a tournament's ante level (issue 13): the options now in force
+            values["options"] = dict(state.options)
         writes.update(TableView, {"table_id": table_id}, values)
 
 

@@ -13,13 +13,16 @@ from django.test import override_settings
 from ledger.accounts import chipbank_account, tournament_unit
 from ledger.errors import DomainError
 from ledger.money import balance, balances, check_conservation, seat_account
+from ledger.projections import rebuild_all
 from ledger.store import read_stream
+from ledger.verify import verify_ledger
 from tables import service
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import errors as rules
 from tables.models import SeatView, TableView
 from tables.state import load_table, table_stream
 from tests.tables.conftest import stack_deck
+from tests.tables.test_rebuild import COMPARED, rows
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +178,22 @@ def test_tournament_command_takes_only_tournament_commands() -> None:
         tourney(cmd.Declare("a", 1, "in"), table)
     with pytest.raises(ValueError):
         service.table_command(table_id=table, command=cmd.StartDeal(after_deal_no=0))
+
+
+def test_rebuild_equals_live_and_the_audit_verifies_each_unit() -> None:
+    one, two = open_tournament_table("abc", decks=[DECK]), open_tournament_table("xy")
+    service.start_next_deal(table_id=one, after_deal_no=0)
+    for player, choice in (("b", "in"), ("c", "in"), ("a", "out")):
+        service.table_command(table_id=one, command=cmd.Declare(player, 1, choice))
+    with transaction.atomic():
+        out = tourney(cmd.MoveEntrantOut("b", two), one)
+        tourney(cmd.MoveEntrantIn("b", one, out.events[0].data["chips"]), two)
+    tourney(cmd.SetAnte(20), one)
+    tourney(cmd.BreakTable(), one)
+    live = {model: rows(model, key) for model, key in COMPARED}
+    rebuild_all()
+    for model, key in COMPARED:
+        assert rows(model, key) == live[model], model.__name__
+    report = verify_ledger()
+    assert report.ok, report.to_json()
+    assert UNIT in report.units

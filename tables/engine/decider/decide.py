@@ -514,6 +514,9 @@ def tournament_options(options: dict[str, Any]) -> dict[str, Any]:
     if options.get("stack_policy") == "allow_debt":
         raise DomainError("invalid_option", "a tournament table extends no credit",
                           option="stack_policy")
+    if options.get("end_on_empty_pot"):
+        raise DomainError("invalid_option", "a tournament table closes when the tournament says so "
+                          "(end_on_empty_pot would cash its players out)", option="end_on_empty_pot")
     return {"stack_policy": "pay_what_you_have", **options}
 
 

@@ -105,11 +105,10 @@ def test_d_gen_06_pay_what_you_have_is_the_tournament_default() -> None:
     assert table("").state.opts["stack_policy"] == "default"
 
 
-def test_a_tournament_table_extends_no_credit() -> None:
+@pytest.mark.parametrize("options", [{"stack_policy": "allow_debt"}, {"end_on_empty_pot": True}])
+def test_a_tournament_table_extends_no_credit_and_never_cashes_out(options: dict[str, object]) -> None:
     session = Session()
-    with pytest.raises(Exception) as error:
-        session.do(OpenTable(TABLE, "guts2", {"stack_policy": "allow_debt"}, tournament_id=TID))
-    assert getattr(error.value, "code", None) == "invalid_option"
+    assert session.fails(OpenTable(TABLE, "guts2", options, tournament_id=TID)) == "invalid_option"
 
 
 # --- seating --------------------------------------------------------------------------------------
