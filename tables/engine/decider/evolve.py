@@ -84,12 +84,9 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
         case ev.GameEnded():
             return copy_with(state, game_open=False, waiting=(),
                              seats=tuple(copy_with(s, legs=0) for s in state.seats))
-        case ev.EntrantSeated() | ev.EntrantMovedIn() | ev.EntrantMovedOut() | ev.EntrantRemoved() \
-                | ev.TableBroken() | ev.TableFinished() | ev.AnteChanged():
-            return _tournament_fold(state, event)
         case _:
-            step_fold = _STEP_FOLDS.get(type(event))
-            return step_fold(state, event) if step_fold is not None else state
+            step_fold = _STEP_FOLDS.get(type(event))       # the step kinds' events (the hot path)
+            return step_fold(state, event) if step_fold is not None else _tournament_fold(state, event)
 
 
 def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
@@ -130,7 +127,8 @@ def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:
 
 def _tournament_fold(state: TableState, event: ev.Event) -> TableState:
     """Entrants come and go by the tournament service's commands; their chips by the transfers
-    (EntrantMovedIn alone sets a stack: the chips came with the other table's EntrantMovedOut)."""
+    (EntrantMovedIn alone sets a stack: the chips came with the other table's EntrantMovedOut).
+    Any other event (Unknown: a later schema) folds to nothing."""
     match event:
         case ev.EntrantSeated():
             return _seat(state, Seat(event.player, event.seat, 0))
