@@ -84,6 +84,13 @@ class Bid:
 
 
 @dataclass(frozen=True)
+class Escalate:
+    player_id: str
+    deal_no: int
+    action: str                  # T38-03/04: single | double | triple (accept or raise to it) | fold
+
+
+@dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
 
@@ -136,4 +143,4 @@ TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntran
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | ExpireDeclare | TournamentCommand)
+           | PassCard | Bid | Exchange | Escalate | ExpireDeclare | TournamentCommand)

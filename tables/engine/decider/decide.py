@@ -34,9 +34,9 @@ from tables.engine.decider.close import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.money import loser_cost, split_evenly, terms_of
-from tables.engine.decider.program import advance, antes_due, declare_mode, parse_iso
+from tables.engine.decider.program import advance, antes_due, current_ctx, declare_mode, parse_iso
 from tables.engine.decider.state import Seat, TableState
-from tables.engine.decider.steps import exchange
+from tables.engine.decider.steps import KINDS, escalation, exchange
 from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
 from tables.engine.deck import DeckError
@@ -136,9 +136,11 @@ def check_deal(state: TableState, deal_no: int) -> None:
 
 
 def in_cost(state: TableState) -> int:
-    """D-GEN-06: the most declaring "in" can cost in this deal: matching the pot (as capped), and
-    the extra ante the "in" players owe before the next declare (TPO-04)."""
-    return loser_cost(state.pot, terms_of(state.opts)) + owed_by_in_players(state)
+    """D-GEN-06: the most declaring "in" can cost in this deal: matching the pot (as capped; in
+    Thirty Eight the pot at its highest level), and the extra ante the "in" players owe before the
+    next declare (TPO-04)."""
+    multiple = escalation.most_levels(state)          # T38-03, D-GEN-06: triple the pot at most
+    return loser_cost(multiple * state.pot, terms_of(state.opts)) + owed_by_in_players(state)
 
 
 def declare_choices(state: TableState) -> tuple[str, ...]:
@@ -447,12 +449,54 @@ def _exchange(state: TableState, c: cmd.Exchange, now: datetime) -> list[ev.Even
     return then_advance(state, exchange.draw_events(state, c.player_id, discards), now)
 
 
+# --- Thirty Eight's escalation (T38-03/04, D-T38-01; steps/escalation.py) -------------------------
+
+def check_escalate(state: TableState, player: str, deal_no: int, action: str) -> int:
+    """T38-03/04: the player's turn in the open escalation; `action` names a level at or above the
+    pot's current one (accept or raise; the last level is the maximum) or folds. Returns the level
+    he stands at after it (for a fold, the level he pays at)."""
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    names = escalation.open_escalation(state)
+    if names is None or player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to escalate", player=player)
+    accepted = deal.accepted[deal.position(player)]
+    if action == escalation.FOLD:
+        return accepted
+    if action not in names:
+        raise DomainError("invalid_choice", f"escalate to one of {list(names)} or fold, not {action!r}",
+                          choices=[*names, escalation.FOLD])
+    level = names.index(action) + 1
+    if level < deal.esc_level:
+        raise DomainError("level_too_low", f"the pot stands at {names[deal.esc_level - 1]}: accept it, "
+                          "raise it or fold", level=names[deal.esc_level - 1])
+    cost = escalation.level_cost(state, level)
+    if state.opts.get("stack_policy", "default") == "default" and state.stack_of(player) < cost:
+        raise DomainError("insufficient_stack", "the stack cannot cover a loss at this level",
+                          needed=cost, stack=state.stack_of(player))
+    return level
+
+
+def _escalate(state: TableState, c: cmd.Escalate, now: datetime) -> list[ev.Event]:
+    """Accepted until the timeout is recorded (ExpireDeclare), like a declare."""
+    level = check_escalate(state, c.player_id, c.deal_no, c.action)
+    made = ev.Escalated(deal_no=c.deal_no, player=c.player_id, action=c.action, level=level)
+    return then_advance(state, [made], now)
+
+
 def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
     """The timer's command: idempotent; nothing unless the open turn/window is overdue at `now`."""
     deal = state.live
     if (state.status != "open" or deal is None or deal.deal_no != c.deal_no or not deal.awaiting
             or deal.deadline is None or now < parse_iso(deal.deadline)):
         return []
+    step, ctx = state.current_step(), current_ctx(state, now)
+    expire = None if step is None else KINDS[step.kind].expire
+    if expire is not None and ctx is not None:      # a kind that times out its own way (T38-03)
+        return then_advance(state, expire(ctx), now)
     if bidding(state):                # MCA-04: a bid not made in time is a pass
         passed_bid: list[ev.Event] = [ev.BidMade(deal_no=deal.deal_no, player=p, amount=None,
                                                  timed_out=True) for p in deal.awaiting]
@@ -464,8 +508,16 @@ def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> l
     if exchange.open_draw(state) is not None:          # EXC-01/02: whoever has not drawn stands pat
         return then_advance(state, exchange.timeout_events(state), now)
     timed_out = ev.DeclareTimedOut(deal_no=deal.deal_no, players=list(deal.awaiting),
-                                   effect=state.opts.get("timeout_effect", "out"))
+                                   effect=declare_timeout_effect(state))
     return then_advance(state, [timed_out, *_sat_out_for_timeouts(state, deal.awaiting)], now)
+
+
+def declare_timeout_effect(state: TableState) -> str:
+    """The choice a declare timeout gives: the open declare step's ``timeout`` (43-03's High/Low/
+    Both declare has no "out"), else the table's ``timeout_effect``."""
+    step = state.current_step()
+    effect = step.param("timeout", state.opts) if step is not None and step.kind == "declare" else None
+    return str(effect or state.opts.get("timeout_effect", "out"))
 
 
 def _sat_out_for_timeouts(state: TableState, players: tuple[str, ...]) -> list[ev.Event]:
@@ -672,4 +724,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.Bid: _bid,
     cmd.Exchange: _exchange,
     **_TOURNAMENT_HANDLERS,
+    cmd.Escalate: _escalate,
 }

@@ -8,7 +8,8 @@ table), invalid_seed (StartDeal on an unstacked table without a valid hex seed),
 that is neither "in" nor "out"), already_sitting_out and not_sitting_out (SitOut/SitIn),
 already_passed (AO-06), wrong_stage (a declare naming another stage than the open one),
 bid_too_low (MCA-04: a bid not above the standing bid), already_exchanged and invalid_discards
-(EXC-01/02: a second draw; repeated cards or more than the draw allows).
+(EXC-01/02: a second draw; repeated cards or more than the draw allows), level_too_low
+(T38-03: naming a level below the pot's current one in Thirty Eight's escalation).
 Tournament tables (issue 13): tournament_table (a cash-table command there), not_a_tournament_table
 (a tournament command on a cash table), invalid_seat (a seat named that is not free).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
@@ -26,6 +27,7 @@ CODES = frozenset({
     "bid_too_low", "already_exchanged", "invalid_discards",
     # tournament tables (issue 13)
     "tournament_table", "not_a_tournament_table", "invalid_seat",
+    "level_too_low",                                             # T38-03 (issue 14)
 })
 
 

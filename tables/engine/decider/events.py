@@ -362,7 +362,7 @@ class ShowdownHeld(Event):
     hand when it took part, shown to everyone: {cards, value, category, won}."""
 
     TYPE: ClassVar[str] = "ShowdownHeld"
-    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst", "ghost"})
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst", "ghost", "sides"})
     deal_no: int
     reason: str                                      # "contested" | "uncontested" | "all_out"
     hands: list[dict[str, Any]] | None               # [{player, cards, value, category}]
@@ -371,6 +371,7 @@ class ShowdownHeld(Event):
     private: bool = False
     worst: list[str] | None = None                   # the worst shown hand(s) (SV-02), if asked for
     ghost: dict[str, Any] | None = None
+    sides: dict[str, list[str]] | None = None        # 43-05, D-43-01: {high, low, both_failed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +521,33 @@ TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
 ENTRANT_SEATED, ENTRANT_MOVED_OUT, ENTRANT_MOVED_IN = "EntrantSeated", "EntrantMovedOut", "EntrantMovedIn"
 ENTRANT_REMOVED, TABLE_BROKEN, TABLE_FINISHED = "EntrantRemoved", "TableBroken", "TableFinished"
 ANTE_CHANGED = "AnteChanged"
+# --- Thirty Eight's escalation (T38-03/04, D-T38-01; steps/escalation.py) ---------------------------
+
+@dataclass(frozen=True, slots=True)
+class EscalationOpened(Event):
+    """T38-03, D-T38-01: `player`'s turn to accept the pot's `level` (a multiple of the pot), raise
+    it, or fold at `accepted`, the highest level he has accepted (public)."""
+
+    TYPE: ClassVar[str] = "EscalationOpened"
+    deal_no: int
+    player: str
+    level: int
+    accepted: int
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class Escalated(Event):
+    """A player's answer (public): `action` single | double | triple (accept or raise to that level)
+    or fold; `level` is the level he stands at now, for a fold the level he pays at (T38-04).
+    `timed_out`: his turn expired (he accepted when that cost nothing more, else folded)."""
+
+    TYPE: ClassVar[str] = "Escalated"
+    deal_no: int
+    player: str
+    action: str
+    level: int
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,6 +572,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
     *TOURNAMENT_EVENTS,
+    EscalationOpened, Escalated,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 
@@ -562,6 +591,7 @@ POT_SETTLED, LEG_AWARDED, POT_AWARDED = "PotSettled", "LegAwarded", "PotAwarded"
 DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
 BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
 EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
+ESCALATION_OPENED, ESCALATED = "EscalationOpened", "Escalated"
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

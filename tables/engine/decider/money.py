@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ledger.accounts import Transfer, pot_account, reserve_account, seat_account
+from tables.engine.decider.state import is_in
 
 # The money terms settlement reads, with their values where a variant has no such option.
 TERMS: Mapping[str, Any] = MappingProxyType({
@@ -85,9 +86,11 @@ class Round:
     antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
     worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
     ghost_played: bool = False               # the ghost hand was in the showdown (GH-04, GH-08)
+    escalated: Mapping[str, int] = field(default_factory=dict)  # T38-04: the level each owes if he loses
+    sides: tuple[tuple[str, ...], ...] = ()  # 43-05: (High winners, Low winners)
 
     def in_players(self) -> list[str]:
-        return [p for p, c in zip(self.order, self.choices, strict=True) if c == "in"]
+        return [p for p, c in zip(self.order, self.choices, strict=True) if is_in(c)]
 
     def ordered(self, players: Sequence[str]) -> list[str]:
         return [p for p in self.order if p in players]

@@ -16,6 +16,10 @@ The settle step names one rule of `RULES`:
   hand (MCA-05) beat them all, nobody takes the pot and all of them replenish it (Q-MC-05).
 - `worst_replenishes` (Survivor, SV-01..03): as `losers_share`, but only the worst shown hand
   replenishes; identical worst hands share the amount.
+- `match_escalated` (Thirty Eight, T38-04/05, D-T38-01): the best hand takes the existing pot;
+  folders pay their accepted level, losers the final level, into the next pot.
+- `high_low` (Four-Three, 43-05/06, D-43-01): the pot in halves, High and Low; a Both player must
+  win or tie both; whoever "in" wins nothing matches the pot.
 """
 from __future__ import annotations
 
@@ -134,6 +138,74 @@ def _replenish(r: Round, payers_of: Callable[[list[str]], list[str]]) -> Settlem
     return book.close(outcome, winners, payers, r.reserve, r.terms, payers)
 
 
+# --- Thirty Eight (T38-04/05, D-T38-01) and Four-Three (43-05/06, D-43-01) ------------------------
+
+def settle_match_escalated(r: Round) -> Settlement:
+    """T38-04/05, D-T38-01, EX-08: the best remaining hand takes the existing pot (tied hands
+    split it, D-GEN-01; NSP under ``ties=no_split``); every other player of the escalation pays
+    his level times that pot (`Round.escalated`: a folder the highest level he had accepted, a
+    remaining loser the final level), capped like a match; all payments form the next pot. One
+    player left after the folds wins without a showdown ("uncontested"); the folders still pay.
+    With no escalation (nobody "in", or fewer than two), `match_pot_each`."""
+    if not r.escalated:
+        return settle_match_pot_each(r)
+    book = Book(r.table, r.pot)
+    winners = r.ordered(r.winners)
+    payers = [p for p in r.order if p in r.escalated and p not in winners]
+    if len(winners) > 1 and r.terms["ties"] == "no_split":
+        outcome = "no_split"                                      # NSP-01: the pot stays
+    else:
+        for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
+            book.to_seat(player, share, "pot_won")
+        showed = [p for p in r.in_players() if p not in winners]
+        outcome = ("uncontested" if len(r.in_players()) == 1 else "won" if len(winners) == 1
+                   else "split" if showed else "all_tied")
+    for player in payers:                                         # T38-04, T38-05
+        cost = loser_cost(r.escalated[player] * r.pot, r.terms)
+        book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
+    return book.close(outcome, winners, payers, r.reserve, r.terms)
+
+
+def settle_high_low(r: Round) -> Settlement:
+    """43-05/06, D-43-01: the pot is split in halves, the High half to the best High hand(s), the
+    Low half to the best Low hand(s) (`Round.sides`, Both players who failed already struck).
+    The odd chip of the halves goes to the side whose first winner sits nearest the dealer's left
+    (High on a tie), each half is shared among its tied winners (D-GEN-01); with nobody on one
+    side the other side's winners take the whole pot. Every "in" player who wins nothing matches
+    the pot (capped like a match). When no side has a winner (every Both player struck and nobody
+    else on either side) the pot stays and every "in" player matches ("nobody_won"). One "in", or
+    nobody: `match_pot_each`."""
+    in_players = r.in_players()
+    if len(in_players) < 2:
+        return settle_match_pot_each(r)
+    book = Book(r.table, r.pot)
+    shares = half_shares(r.pot, [r.ordered(side) for side in r.sides], r.order)
+    for player in r.order:
+        book.to_seat(player, shares.get(player, 0), "pot_won")
+    winners = [p for p in r.order if p in shares]
+    losers = [p for p in in_players if p not in shares]
+    cost = loser_cost(r.pot, r.terms)
+    for player in losers:                                         # 43-06, G2-13
+        book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
+    outcome = ("nobody_won" if not winners else "won" if len(winners) == 1
+               else "split" if losers else "all_tied")
+    return book.close(outcome, winners, losers, r.reserve, r.terms)
+
+
+def half_shares(pot: int, sides: list[list[str]], order: tuple[str, ...]) -> dict[str, int]:
+    """D-43-01, D-GEN-01: what each winner of the pot's halves gets. `sides` are the winners of
+    each side in seat order from the dealer's left (empty: nobody on that side)."""
+    judged = [side for side in sides if side]
+    if not judged:
+        return {}
+    judged.sort(key=lambda side: order.index(side[0]))          # stable: High first on a tie
+    shares: dict[str, int] = {}
+    for side, half in zip(judged, split_evenly(pot, [s[0] for s in judged]), strict=True):
+        for player, share in zip(side, split_evenly(half, side), strict=True):
+            shares[player] = shares.get(player, 0) + share
+    return shares
+
+
 # The rules that read the showdown's worst hand(s) (`Round.worst`): the showdown step names them.
 NEEDS_WORST = frozenset({"single_loser", "worst_replenishes"})
 
@@ -143,4 +215,6 @@ RULES: Mapping[str, Callable[[Round], Settlement]] = {
     "losers_pay_winners": settle_losers_pay_winners,
     "losers_share": settle_losers_share,
     "worst_replenishes": settle_worst_replenishes,
+    "match_escalated": settle_match_escalated,                # T38, D-T38-01
+    "high_low": settle_high_low,                              # 43, D-43-01
 }

@@ -77,6 +77,13 @@ class DealState(NamedTuple):
     exchanged: tuple[str, ...] = ()           # whose exchange (draw or pass, EXC-01..03) is done
     discards: tuple[str, ...] = ()            # out of play, not yet reshuffled (EXC-01/02, Q-EXC-01)
     reshuffles: tuple[tuple[str, ...], ...] = ()  # discard batches shuffled into the stock (D-GEN-02)
+    # --- Thirty Eight's escalation (T38-03/04, D-T38-01) and Four-Three's halves (43-05, D-43-01)
+    esc_level: int = 0                        # the pot's level now, a multiple of the pot (0: none)
+    accepted: tuple[int, ...] = ()            # aligned with order: the highest level each accepted
+    acted: tuple[str, ...] = ()               # who has had a turn in the escalation
+    folded: tuple[str, ...] = ()              # folded: out of the showdown, pays his level (T38-04)
+    esc_last: int = -1                        # index in `order` of the last to act (-1: nobody yet)
+    sides: tuple[tuple[str, ...], ...] = ()   # 43-05: (High winners, Low winners) of the showdown
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -85,7 +92,9 @@ class DealState(NamedTuple):
         return self.choices[self.order.index(player)] if player in self.order else None
 
     def in_players(self) -> tuple[str, ...]:
-        return tuple(p for p, c in zip(self.order, self.choices, strict=True) if c == "in")
+        """Who is "in": declared "in", or, after a later declare of another kind (43-03: High,
+        Low or Both), anything but "out"."""
+        return tuple(p for p, c in zip(self.order, self.choices, strict=True) if is_in(c))
 
     def hand_of(self, player: str) -> tuple[str, ...]:
         return self.hands[self.order.index(player)]
@@ -164,6 +173,11 @@ class TableState(NamedTuple):
     def with_deal(self, **changes: Any) -> TableState:
         assert self.deal is not None
         return self._replace(deal=self.deal._replace(**changes))
+
+
+def is_in(choice: str | None) -> bool:
+    """A declared choice that keeps the player in the deal: "in", or 43-03's high, low, both."""
+    return choice is not None and choice != "out"
 
 
 def copy_with(value: T, **changes: Any) -> T:

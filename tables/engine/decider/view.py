@@ -17,6 +17,7 @@ from tables.engine.decider.decide import (
     bidding,
     buy_in_range,
     check_declare,
+    check_escalate,
     check_exchange,
     check_leave,
     check_start_deal,
@@ -26,6 +27,7 @@ from tables.engine.decider.decide import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
+from tables.engine.decider.steps import escalation
 from tables.engine.decider.steps.exchange import open_draw
 from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards, sees_ghost
 
@@ -75,6 +77,8 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
                         "high_bid": deal.high_bid, "high_bidder": deal.high_bidder,
                         "deadline": deal.deadline,
                         "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
+    elif deal is not None and player_id in deal.awaiting and escalation.open_escalation(state):
+        actions += _escalation_actions(state, player_id, now)             # T38-03/04
     elif deal is not None and player_id in deal.awaiting:
         choices = [c for c in declare_choices(state)
                    if _allowed(check_declare, state, player_id, deal.deal_no, c)]
@@ -93,6 +97,47 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if _allowed(check_leave, state, player_id):
         actions.append({"action": "leave", "cash_out": seat.stack})
     return actions
+
+
+# --- Thirty Eight's escalation (T38-03/04, D-T38-01) -----------------------------------------------
+
+def _escalation_actions(state: TableState, player_id: str, now: datetime) -> list[dict[str, Any]]:
+    """The escalate action: the levels he may name (accept the current one or raise) and fold,
+    with what each risks in chips (`risks`: losing at that level; for fold, what he pays)."""
+    deal = state.live
+    names = escalation.open_escalation(state)
+    assert deal is not None
+    assert names is not None
+    choices = [c for c in (*names, escalation.FOLD)
+               if _allowed(check_escalate, state, player_id, deal.deal_no, c)]
+    if not choices:
+        return []
+    risks = escalation.risks(state, player_id, names)
+    return [{"action": "escalate", "deal_no": deal.deal_no, "choices": choices,
+             "level": names[deal.esc_level - 1],
+             "accepted": names[deal.accepted[deal.position(player_id)] - 1],
+             "risks": {c: risks[c] for c in choices}, "deadline": deal.deadline,
+             "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)}]
+
+
+def _escalation_view(state: TableState, deal: DealState) -> dict[str, Any] | None:
+    """The escalation once it has started (T38-03): the level, what it is worth, each player's
+    accepted level and folds. Public: every answer is said aloud."""
+    names = _escalation_names(state)
+    if not deal.esc_level or names is None:
+        return None
+    return {"level": names[deal.esc_level - 1], "multiple": deal.esc_level,
+            "value": deal.esc_level * state.pot if deal.outcome is None else None,
+            "players": [{"player": p, "accepted": names[deal.accepted[i] - 1] if deal.accepted[i] else None,
+                         "folded": p in deal.folded}
+                        for i, p in enumerate(deal.order) if deal.accepted[i]]}
+
+
+def _escalation_names(state: TableState) -> tuple[str, ...] | None:
+    for step in state.rules.program:
+        if step.kind == escalation.KIND_NAME:
+            return tuple(step.param("levels", state.opts))
+    return None
 
 
 def _sit_down_action(state: TableState) -> list[dict[str, Any]]:
@@ -165,6 +210,9 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bo
         "players": players, "ghost": _ghost_view(deal, viewer),
         "auction": ({"high_bid": deal.high_bid, "high_bidder": deal.high_bidder}
                     if bidding(state) and not over else None),
+        "escalation": _escalation_view(state, deal),                      # T38-03
+        "sides": ({"high": list(deal.sides[0]), "low": list(deal.sides[1])}
+                  if deal.sides else None),                               # 43-05
         "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
         "seed": deal.seed if over else None,

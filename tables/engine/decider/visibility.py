@@ -17,16 +17,17 @@ hole cards back into 2,652 guesses).
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
 | StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
-| Declared, sealed | choice                         | the declarer; everyone once the deal is over    |
+| Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 | TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
 
 Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
 deck (DeckCompared) are public at once. Cards reach other players only through a public
 ShowdownHeld (or, among the players compared, a private one, 357-09, D-357-03), and sealed
-choices through DeclaresRevealed. The ghost hand belongs to nobody (GH-02): nobody sees it until a
-showdown it takes part in shows it to everyone (GH-03, `ShowdownHeld.ghost`); auditors see every
-ghost once the deal is over.
+choices through DeclaresRevealed (Four-Three's High/Low/Both choice is such a sealed declare).
+Thirty Eight's escalation (EscalationOpened, Escalated) is said aloud: public. The ghost hand
+belongs to nobody (GH-02): nobody sees it until a showdown it takes part in shows it to everyone
+(GH-03, `ShowdownHeld.ghost`); auditors see every ghost once the deal is over.
 
 `sees_cards` is the same rule for the folded state (the table view, the deal summaries).
 """

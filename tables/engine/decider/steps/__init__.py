@@ -11,7 +11,9 @@ from tables.engine.decider.steps import (
     award_pot,
     deal,
     declare,
+    escalation,
     exchange,
+    high_low_showdown,
     lone_in,
     settle,
     showdown,
@@ -20,6 +22,7 @@ from tables.engine.decider.steps.base import Ctx, Fold, Param, StepKind, check_s
 
 KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
-    award_pot.KIND, auction.KIND, exchange.KIND)}
+    award_pot.KIND, auction.KIND, exchange.KIND,
+    escalation.KIND, high_low_showdown.KIND)}                  # T38-03, 43-03..05
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]

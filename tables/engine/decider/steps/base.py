@@ -10,6 +10,8 @@ of its own events. Each kind is one module of this package; `steps.KINDS` is the
 - `folds` fold the kind's own events into the state (evolve dispatches to them).
 - `ends_deal(ctx)`: after the step, the deal is over (a lone "in" took the pot, the pot was
   awarded), and the remaining steps are skipped.
+- `expire(ctx)`: the events of an overdue turn (the timer's ExpireDeclare), for a kind that
+  times out its own way.
 """
 from __future__ import annotations
 
@@ -83,6 +85,9 @@ class StepKind:
     start: Callable[[DealState, Mapping[str, Any]], DealState] = _no_change
     folds: Mapping[type[ev.Event], Fold] = field(default_factory=dict)
     ends_deal: Callable[[Ctx], bool] = _never
+    # the events of the open turn's timeout (the timer's ExpireDeclare), for kinds whose turns time
+    # out otherwise than a declare (escalation: T38-03); None: decide's own timeout handling
+    expire: Callable[[Ctx], list[ev.Event]] | None = None
 
 
 def check_step(kind: StepKind, variant: str, raw: Mapping[str, Any], options: Mapping[str, Option]) -> None:

@@ -6,6 +6,8 @@ every player is "in" at once (`ForcedIn`), with no declare to make;
 ``who`` ``all`` (TSG-02: everyone dealt in, out players too) | ``in_players`` (TPO-04: only the
 players still "in" declare again; the others stay "out"); ``dealer_forced_in`` (G2-10, D-G2-05:
 sequential only, the dealer is "in" when everyone before him is "out").
+``timeout``: the choice a turn or window not taken in time gives (null: the table's
+``timeout_effect``, "out"); 43-03's High/Low/Both declare, which offers no "out", names one.
 Each declare step starts with its own choices.
 """
 from __future__ import annotations
@@ -105,7 +107,8 @@ KIND = StepKind(
     schema={"mode": Param((str,), required=True, choices=MODES),
             "choices": Param((tuple, list), ("in", "out")),
             "who": Param((str,), "all", choices=("all", "in_players")),
-            "dealer_forced_in": Param((bool,), False), "compulsory": Param((bool,), False)},
+            "dealer_forced_in": Param((bool,), False), "compulsory": Param((bool,), False),
+            "timeout": Param((str, type(None)), None)},
     run=run,
     interactive=True,
     done=done,

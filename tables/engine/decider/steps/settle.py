@@ -1,6 +1,7 @@
 """settle: the chips move by the named settlement rule (`decider.settlement.RULES`).
 
-``rule``: ``match_pot_each`` (G2-13) | ``losers_pay_winners`` (D-357-01/02); ``all_out``: the
+``rule``: a rule of `settlement.RULES` (``match_pot_each``, G2-13; ``losers_pay_winners``,
+D-357-01/02; ``match_escalated``, D-T38-01; ``high_low``, D-43-01; ...); ``all_out``: the
 table's all-out rule (AO-*, 42X-02), for when nobody is "in". The caps (``max_loss``,
 ``pot_limit`` with ``cap_rule``) are the table's money terms (`money.terms_of`). A rule may excuse
 players from the next deal's ante (``PotSettled.ante_exempt``: SL-04, D-MC-01, D-AO-02); the
@@ -13,6 +14,7 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.money import Round, Settlement, terms_of
 from tables.engine.decider.settlement import RULES
 from tables.engine.decider.state import TableState
+from tables.engine.decider.steps import escalation
 from tables.engine.decider.steps.ante import antes_every_deal
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 
@@ -24,7 +26,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
         pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
         hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
-        worst=deal.worst, ghost_played=deal.ghost_shown))
+        worst=deal.worst, ghost_played=deal.ghost_shown,
+        escalated=escalation.owed(deal), sides=deal.sides))           # T38-04/05, 43-05
     return [settled_event(deal.deal_no, result)]
 
 

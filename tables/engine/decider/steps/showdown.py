@@ -109,6 +109,8 @@ def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
     deal = state.deal
     assert deal is not None
     worst = tuple(e.worst or ())
+    if e.sides is not None:                                    # 43-05: high_low_showdown's halves
+        state = state.with_deal(sides=(tuple(e.sides.get("high", ())), tuple(e.sides.get("low", ()))))
     if e.private:
         return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers),
                                worst=worst)
