@@ -64,6 +64,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "invalid_discards": (400, "discard at most 2 different cards of your hand"),
     "wrong_stage": (409, "the open declare is of stage 2, not 1"),
     "bid_too_low": (409, "bid more than the standing bid of 20"),
+    "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),   # T38-03
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

@@ -58,6 +58,33 @@ class AuctionSerializer(serializers.Serializer):
         ref_name = "TableAuction"
 
 
+class EscalationPlayerSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    accepted = serializers.CharField(allow_null=True, help_text="The highest level he accepted.")
+    folded = serializers.BooleanField(help_text="Folded: pays his accepted level (T38-04).")
+
+    class Meta:
+        ref_name = "TableEscalationPlayer"
+
+
+class EscalationSerializer(serializers.Serializer):
+    level = serializers.CharField(help_text="single | double | triple (T38-03).")
+    multiple = serializers.IntegerField(help_text="The level as a multiple of the pot.")
+    value = serializers.IntegerField(allow_null=True, help_text="The pot at this level; null once settled.")
+    players = EscalationPlayerSerializer(many=True)
+
+    class Meta:
+        ref_name = "TableEscalation"
+
+
+class SidesSerializer(serializers.Serializer):
+    high = serializers.ListField(child=serializers.CharField())
+    low = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "TableSides"
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -77,6 +104,10 @@ class DealSerializer(serializers.Serializer):
                                                        "when none is dealt.")
     auction = AuctionSerializer(allow_null=True, help_text="The open hand's auction while it runs "
                                                            "(MCA-04, D-MC-04); null otherwise.")
+    escalation = EscalationSerializer(allow_null=True, help_text="Thirty Eight's escalation once it has "
+                                                                 "started (T38-03); null otherwise.")
+    sides = SidesSerializer(allow_null=True, help_text="Four-Three: the High and the Low winners once "
+                                                       "shown (43-05, D-43-01); null otherwise.")
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()
@@ -93,7 +124,7 @@ class DealSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "pass", "bid", "exchange", "sit_out", "sit_in"])
+                                              "pass", "bid", "exchange", "escalate", "sit_out", "sit_in"])
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False, allow_null=True,
                                    help_text="exchange: the most cards you may replace (EXC-01/02).")
@@ -111,6 +142,10 @@ class LegalActionSerializer(serializers.Serializer):
     overdue = serializers.BooleanField(required=False)
     high_bid = serializers.IntegerField(required=False, help_text="bid: the standing bid (MCA-04).")
     high_bidder = serializers.CharField(required=False, allow_null=True)
+    level = serializers.CharField(required=False, help_text="escalate: the pot's level now (T38-03).")
+    accepted = serializers.CharField(required=False, help_text="escalate: the highest level you accepted.")
+    risks = serializers.DictField(child=serializers.IntegerField(), required=False, help_text=(
+        "escalate: chips each choice risks: a level, what losing there costs; fold, what you pay (T38-04)."))
 
     class Meta:
         ref_name = "TableLegalAction"

@@ -344,7 +344,9 @@ class DeclaresApi(TableCommandApi):
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
-        choice = serializers.ChoiceField(choices=["in", "out"])
+        choice = serializers.ChoiceField(choices=["in", "out", "high", "low", "both"],
+                                         help_text="in | out; Four-Three's second declare: high | low "
+                                                   "| both (43-03), as your legal action offers.")
         stage = serializers.IntegerField(min_value=1, max_value=99, required=False,
                                          help_text="The open declare's stage (1-based), if given.")
 
@@ -418,6 +420,32 @@ class ExchangesApi(TableCommandApi):
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.Exchange:
         return cmd.Exchange(acting_player(request), data["deal_no"], list(data["discards"]))
+
+
+# --- Thirty Eight's escalation (T38-03/04, D-T38-01; issue 14) -------------------------------------
+
+@command_schema("tables_escalations_create", "Accept, raise or fold in the escalation",
+                example={"deal_no": 4, "action": "double"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "invalid_choice", "level_too_low", "insufficient_stack"))
+class EscalationsApi(TableCommandApi):
+    """Thirty Eight's escalation instead of betting (T38-03/04, D-T38-01): on your turn (clockwise
+    among the "in" players from the dealer's left, round again after a raise) accept the pot's
+    level, raise it (single, double, triple: times the pot; triple is the most) or fold and pay
+    the highest level you had accepted. Your legal action `escalate` lists the choices and what
+    each risks."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        action = serializers.ChoiceField(choices=["single", "double", "triple", "fold"],
+                                         help_text="A level at or above the pot's (accept, raise), or fold.")
+
+        class Meta:
+            ref_name = "EscalationInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Escalate:
+        return cmd.Escalate(acting_player(request), data["deal_no"], data["action"])
 
 
 class PlayerDealsApi(APIView):
