@@ -87,6 +87,7 @@ class Round:
     worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
     ghost_played: bool = False               # the ghost hand was in the showdown (GH-04, GH-08)
     escalated: Mapping[str, int] = field(default_factory=dict)  # T38-04: the level each owes if he loses
+    folded: tuple[str, ...] = ()             # "in" players who folded (T38-04, D-BET): not shown
     sides: tuple[tuple[str, ...], ...] = ()  # 43-05: (High winners, Low winners)
 
     def in_players(self) -> list[str]:

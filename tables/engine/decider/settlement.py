@@ -157,9 +157,9 @@ def settle_match_escalated(r: Round) -> Settlement:
     else:
         for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
             book.to_seat(player, share, "pot_won")
-        showed = [p for p in r.in_players() if p not in winners]
-        outcome = ("uncontested" if len(r.in_players()) == 1 else "won" if len(winners) == 1
-                   else "split" if showed else "all_tied")
+        left = [p for p in r.in_players() if p not in r.folded]
+        outcome = ("uncontested" if len(left) == 1 else "won" if len(winners) == 1
+                   else "split" if set(left) - set(winners) else "all_tied")
     for player in payers:                                         # T38-04, T38-05
         cost = loser_cost(r.escalated[player] * r.pot, r.terms)
         book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
@@ -179,7 +179,8 @@ def settle_high_low(r: Round) -> Settlement:
     if len(in_players) < 2:
         return settle_match_pot_each(r)
     book = Book(r.table, r.pot)
-    shares = half_shares(r.pot, [r.ordered(side) for side in r.sides], r.order)
+    sides = [r.ordered(side) for side in r.sides] if any(r.sides) else [r.ordered(r.winners)]
+    shares = half_shares(r.pot, sides, r.order)          # one left after folds (D-BET): he takes it
     for player in r.order:
         book.to_seat(player, shares.get(player, 0), "pot_won")
     winners = [p for p in r.order if p in shares]

@@ -81,7 +81,7 @@ class DealState(NamedTuple):
     esc_level: int = 0                        # the pot's level now, a multiple of the pot (0: none)
     accepted: tuple[int, ...] = ()            # aligned with order: the highest level each accepted
     acted: tuple[str, ...] = ()               # who has had a turn in the escalation
-    folded: tuple[str, ...] = ()              # folded: out of the showdown, pays his level (T38-04)
+    folded: tuple[str, ...] = ()              # "in" players who folded: not shown, still match
     esc_last: int = -1                        # index in `order` of the last to act (-1: nobody yet)
     sides: tuple[tuple[str, ...], ...] = ()   # 43-05: (High winners, Low winners) of the showdown
 

@@ -9,8 +9,9 @@ to any higher level, or folds. The step is over when every player who has not fo
 turn and has accepted the current level, or when only one has not folded. A player who said
 single may raise later (EX-08 step 5); nobody may name a level below the current one.
 
-A folder leaves the showdown (his choice becomes "out") and pays the highest level he had
-accepted (T38-04); the players who remain show, the best hand takes the existing pot and the
+A folder stays "in" for the settlement but is listed in `DealState.folded` (as a folder in D-BET's
+betting), so he is not shown; he pays the highest level he had accepted (T38-04); the players who
+remain show, the best hand takes the existing pot and the
 others pay the final level; every payment forms the next pot (T38-05, D-T38-01): the settlement
 rule ``match_escalated`` reads `owed(deal)`. No chip moves in this step, so the pot a level
 multiplies is the pot at the settlement too.
@@ -37,7 +38,8 @@ FOLD = "fold"                                    # T38-04
 
 def _active(deal: DealState) -> list[int]:
     """Indices (in `order`) of the players still in the escalation: "in" and not folded."""
-    return [i for i, choice in enumerate(deal.choices) if is_in(choice)]
+    return [i for i, (player, choice) in enumerate(zip(deal.order, deal.choices, strict=True))
+            if is_in(choice) and player not in deal.folded]
 
 
 def done(ctx: Ctx) -> bool:
@@ -101,8 +103,8 @@ def fold_escalated(state: TableState, e: ev.Escalated) -> TableState:
     assert deal is not None
     i = deal.position(e.player)
     moved = deal._replace(acted=(*deal.acted, e.player), esc_last=i, awaiting=(), deadline=None)
-    if e.action == FOLD:                                        # T38-04: out, pays his level
-        moved = moved._replace(folded=(*deal.folded, e.player), choices=set_at(deal.choices, i, "out"))
+    if e.action == FOLD:                                        # T38-04: not shown, pays his level
+        moved = moved._replace(folded=(*deal.folded, e.player))
     else:
         moved = moved._replace(accepted=set_at(deal.accepted, i, e.level),
                                esc_level=max(deal.esc_level, e.level))
@@ -151,7 +153,7 @@ def owed(deal: DealState) -> dict[str, int]:
     if not deal.esc_level:
         return {}
     return {p: (deal.accepted[i] if p in deal.folded else deal.esc_level)
-            for i, p in enumerate(deal.order) if p in deal.folded or is_in(deal.choices[i])}
+            for i, p in enumerate(deal.order) if is_in(deal.choices[i])}
 
 
 KIND = StepKind(

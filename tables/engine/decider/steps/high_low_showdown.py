@@ -67,7 +67,7 @@ def _hand(player: str, cards: Sequence[str], side: str, high: HandValue | None,
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
-    in_players = deal.in_players()
+    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)    # D-BET: not shown
     if len(in_players) < 2:                                   # G2-11 or all out: no contest
         reason = "uncontested" if in_players else "all_out"
         return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=[],

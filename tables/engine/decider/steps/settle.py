@@ -27,7 +27,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
         hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
         worst=deal.worst, ghost_played=deal.ghost_shown,
-        escalated=escalation.owed(deal), sides=deal.sides))           # T38-04/05, 43-05
+        escalated=escalation.owed(deal), folded=deal.folded, sides=deal.sides))   # T38-04/05, 43-05
     return [settled_event(deal.deal_no, result)]
 
 

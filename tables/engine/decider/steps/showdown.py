@@ -46,7 +46,7 @@ def hand_value(cards: Sequence[str], ranking: str, *, best: int = 0, wild: Seque
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
-    in_players = deal.in_players()
+    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)   # D-BET: folders lose
     rule = params["all_out"]
     ranking, wild = params["ranking"], tuple(params["wild"])
     shown: tuple[str, ...] = ()
