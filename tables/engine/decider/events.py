@@ -521,6 +521,8 @@ TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
 ENTRANT_SEATED, ENTRANT_MOVED_OUT, ENTRANT_MOVED_IN = "EntrantSeated", "EntrantMovedOut", "EntrantMovedIn"
 ENTRANT_REMOVED, TABLE_BROKEN, TABLE_FINISHED = "EntrantRemoved", "TableBroken", "TableFinished"
 ANTE_CHANGED = "AnteChanged"
+
+
 # --- Thirty Eight's escalation (T38-03/04, D-T38-01; steps/escalation.py) ---------------------------
 
 @dataclass(frozen=True, slots=True)
