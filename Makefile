@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/auth.py
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/timeouts.py
+	$(BIN)/python bench/tournament.py
 
 clean:
 	rm -rf $(VENV) var

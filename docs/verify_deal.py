@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Check a Guts deal yourself: python docs/verify_deal.py deal.json
 Check the hash chain of served events: python docs/verify_deal.py --chain events.json
+Check a tournament's seating: python docs/verify_deal.py --seating tournament.json
 
 Needs only the Python standard library. The input is what the API exports: a deal's history
 (GET /api/v1/tables/<id>/deals/<n>/history?format=json), its proof (.../proof) or a whole
@@ -16,6 +17,12 @@ With --chain and served events instead (a feed page, GET /api/v1/tables/<id>/eve
 (prev_hash = the previous event's hash in the stream), every hash over the event's chain form
 (secret values replaced by their salted commitments), and every secret value you are shown
 against its commitment. Hidden values are never needed to check a link.
+
+With --seating and a tournament (GET /api/v1/tournaments/<id>, or just its `seating` object), it
+checks that sha256(seed) is the commitment published when the tournament was created, and that
+the deck's shuffle (the same Fisher-Yates, HMAC-SHA256 stream keyed by the seed) of the entrants
+in registration order gives the published seating order; entrant i of the order sat at table
+i mod (number of tables).
 
 It prints one line per card (or per event) and exits 1 on any mismatch; otherwise 0 if at least
 one deal (or chain) was proven, 2 if the file holds nothing provable (a stacked deck, a deal
@@ -215,10 +222,26 @@ def served_events(document: Any) -> list[dict[str, Any]]:
     return []
 
 
+def verify_seating(document: Any, out: Any) -> int:
+    """A tournament's seating (issue 13): the commitment, then the order recomputed from the seed."""
+    proof = document.get("seating", document) if isinstance(document, dict) else None
+    if not isinstance(proof, dict) or not proof.get("seed") or not isinstance(proof.get("entrants"), list):
+        print("no revealed seating in this file (the tournament has not started?)", file=sys.stderr)
+        return UNUSABLE
+    committed = commitment(proof["seed"]) == proof.get("commitment")
+    print(f"commitment {'OK' if committed else 'MISMATCH'}: sha256(seed) = {commitment(proof['seed'])}",
+          file=out)
+    order = shuffle([str(entrant) for entrant in proof["entrants"]], bytes.fromhex(proof["seed"]))
+    same = order == [str(entrant) for entrant in proof.get("order") or []]
+    print(f"seating order {'OK' if same else 'MISMATCH'}: {' '.join(order)}", file=out)
+    return OK if committed and same else MISMATCH
+
+
 def main(argv: list[str]) -> int:
     chain = len(argv) == 3 and argv[1] == "--chain"
-    if len(argv) != 2 and not chain:
-        print("usage: python docs/verify_deal.py [--chain] file.json", file=sys.stderr)
+    seating = len(argv) == 3 and argv[1] == "--seating"
+    if len(argv) != 2 and not chain and not seating:
+        print("usage: python docs/verify_deal.py [--chain | --seating] file.json", file=sys.stderr)
         return UNUSABLE
     try:
         with open(argv[-1], encoding="utf-8") as handle:
@@ -228,6 +251,8 @@ def main(argv: list[str]) -> int:
         return UNUSABLE
     if chain:
         return chain_main(document)
+    if seating:
+        return verify_seating(document, sys.stdout)
     proofs = proofs_in(document)
     if not proofs:
         print("no finished deal with a proof in this file", file=sys.stderr)

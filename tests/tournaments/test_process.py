@@ -106,3 +106,31 @@ def test_late_registration_seats_the_entrant_until_its_level_ends(funded_player:
         service.tournament_register(tournament_id=run.tid, player_id=too_late,
                                     now=T0 + timedelta(minutes=1))
     assert refused.value.code == "registration_closed"
+
+
+def test_the_seating_is_proven_by_docs_verify_deal(funded_player: Callable[..., int], tmp_path: Any) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from django.utils import timezone
+
+    from tournaments.selectors import tournament_detail
+
+    verifier = Path(__file__).resolve().parents[2] / "docs" / "verify_deal.py"
+    run = Run(funded_player)
+    detail = tournament_detail(tournament_id=run.tid, now=timezone.now())
+    seated = [[seat["player"] for seat in table["seats"]] for table in detail["tables"]]
+    order = detail["seating"]["order"]
+    assert seated == [order[0::2], order[1::2]]                   # entrant i at table i mod 2
+    path = tmp_path / "tournament.json"
+    path.write_text(json.dumps(detail, default=str))
+    checked = subprocess.run([sys.executable, str(verifier), "--seating", str(path)], capture_output=True,
+                             text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    detail["seating"]["order"] = [*order[1:], order[0]]
+    path.write_text(json.dumps(detail, default=str))
+    forged = subprocess.run([sys.executable, str(verifier), "--seating", str(path)], capture_output=True,
+                            text=True, check=False)
+    assert forged.returncode == 1
