@@ -14,7 +14,8 @@ from tables.projections import seat_may_owe
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRARS = frozenset({"register_projector", "register_debt_policy", "register_after_commit",
                         "register_event_type", "set_inline_runner", "connect", "register_tables_projections",
-                        "register_timers", "register_deactivation"})
+                        "register_timers", "register_deactivation", "register_tournament_projections",
+                        "register_process", "set_scheduler"})
 
 
 def module_level_calls(tree: ast.Module) -> list[ast.Call]:
@@ -34,7 +35,7 @@ def called_name(call: ast.Call) -> str:
 
 def test_no_module_registers_anything_when_imported() -> None:
     offenders = []
-    for package in ("guts_backend", "ledger", "tables"):
+    for package in ("guts_backend", "ledger", "tables", "tournaments"):
         for path in (ROOT / package).rglob("*.py"):
             for call in module_level_calls(ast.parse(path.read_text())):
                 if called_name(call) in REGISTRARS:
@@ -52,3 +53,12 @@ def test_ready_registers_the_seat_debt_policy_and_the_deletion_guard() -> None:
     assert money._debt_policies["seat"] is seat_may_owe           # D-GEN-06 allow_debt seats
     receivers = [receiver[0] for receiver in pre_delete.receivers]     # (lookup key, receiver, ...)
     assert any(key[0] == "ledger.deactivation.refuse_deleting_users_with_history" for key in receivers)
+
+
+def test_ready_wires_the_tournaments_process() -> None:  # issue 13: projector, hook, task scheduler
+    from tables.service import registered_after_commit
+    from tournaments import process, service, tasks
+
+    assert "tournaments.views" in [projector.name for projector in projections.registered_projectors()]
+    assert process.on_table_commit in registered_after_commit()
+    assert service._scheduler[0] is tasks.schedule_after_commit
