@@ -4,10 +4,11 @@ service on PostgreSQL, with automated declares. Not a test: prints one table.
     python bench/tournament.py [--players 200] [--seats 10] [--seed 1]
 
 Runs in a scratch database it creates and drops on DATABASE_URL (default: the local PostgreSQL).
-The clock is simulated: every command gets `now` from a clock that advances one second per deal
-step, so ante levels advance on schedule and pauses pass without waiting; nothing is sent to
-Celery (GUTS_TOURNAMENT_TASKS=0): the loop itself does what the tasks would, `tournament_tick`
-(the reaction: eliminations, breaks, balancing, antes, the next deals) after every deal.
+The clock is simulated: every command gets `now` from a clock that advances 0.2 s per declare and
+3 s per reaction, so ante levels (3 minutes each) advance on schedule and pauses pass without
+waiting; nothing is sent to Celery (GUTS_TOURNAMENT_TASKS=0): the loop itself does what the tasks
+would, `tournament_tick` (the reaction: eliminations, breaks, balancing, antes, the next deals)
+after every round of deals.
 
 Rows: deals played, events appended (all streams), wall time, events/s, commands/s, and the
 slowest reconcile that moved players (a balancing step: lock and read every table, decide,

@@ -67,3 +67,27 @@ def test_placings_cover_exactly_the_places_of_the_deal(remaining: int, stacks: l
     for group_place in {p.place for p in result}:              # a tie covers as many places as players
         group = [p for p in result if p.place == group_place]
         assert group[0].last - group[0].place + 1 == len(group)
+
+
+@given(st.integers(2, 10), st.lists(st.integers(0, 10), min_size=1, max_size=8))
+def test_balancing_between_deals_leaves_no_table_two_players_larger(seats: int, sizes: list[int]) -> None:
+    """Issue 13 item 8, every table idle: after the plan's breaks and moves the tables differ by at
+    most one player, no more tables are open than needed, and no table is over its seats."""
+    from tournaments.engine.balance import TableLoad, plan, tables_needed
+
+    sizes = [min(size, seats) for size in sizes]
+    if sum(sizes) == 0:
+        sizes[0] = 1
+    loads = [TableLoad(f"t{i}", tuple(f"p{i}-{j}" for j in range(n)), True) for i, n in enumerate(sizes)]
+    result = plan(loads, seats)
+    members = {load.table_id: set(load.movers) for load in loads}
+    for move in result.moves:
+        members[move.source].remove(move.player)
+        members[move.target].add(move.player)
+    active = [t for t in members if t not in result.breaks]
+    counts = [len(members[t]) for t in active]
+    assert all(not members[t] for t in result.breaks)                 # a broken table is emptied
+    assert len(active) == tables_needed(sum(sizes), seats)
+    assert max(counts) - min(counts) <= 1
+    assert max(counts) <= seats
+    assert result.held == set()
