@@ -216,10 +216,12 @@ def stacks_at_deal_start(table_id: str, deal_no: int) -> dict[str, int]:
 
 def observe(tournament_id: str, state: TournamentState, *, now: datetime,
             meta: dict[str, Any]) -> cmd.Reconcile:
-    """Lock and read every open table of the tournament (sorted: the lock order), opening one more
-    if late registrants have no seat anywhere."""
+    """Lock and read every table of the tournament that still plays or seats someone (sorted: the
+    lock order; a broken table nobody sits at is done), opening one more if late registrants have
+    no seat anywhere."""
     seen = []
-    for table_id in sorted(t for t in state.tables if t not in state.closed):
+    done = {t for t in state.broken if not state.members(t)} | state.closed
+    for table_id in sorted(t for t in state.tables if t not in done):
         table = load_table_locked(table_id, tables.table_lock(table_id)).state
         members = set(state.members(table_id))
         seen.append(table_seen(table_id, table, state.processed.get(table_id, 0), members))

@@ -106,6 +106,9 @@ def test_late_registration_seats_the_entrant_until_its_level_ends(funded_player:
         service.tournament_register(tournament_id=run.tid, player_id=too_late,
                                     now=T0 + timedelta(minutes=1))
     assert refused.value.code == "registration_closed"
+    with pytest.raises(DomainError) as no_refund:                # unregistering after the start
+        service.tournament_unregister(tournament_id=run.tid, player_id=late, now=T0 + timedelta(seconds=40))
+    assert no_refund.value.code == "registration_closed"
 
 
 def test_the_seating_is_proven_by_docs_verify_deal(funded_player: Callable[..., int], tmp_path: Any) -> None:
