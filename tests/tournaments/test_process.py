@@ -127,6 +127,9 @@ def test_the_seating_is_proven_by_docs_verify_deal(funded_player: Callable[..., 
     seated = [[seat["player"] for seat in table["seats"]] for table in detail["tables"]]
     order = detail["seating"]["order"]
     assert seated == [order[0::2], order[1::2]]                   # entrant i at table i mod 2
+    assert sum(row["chips"] for row in detail["standings"]) == 12 * 100
+    assert {row["status"] for row in detail["standings"]} == {"playing"}
+    assert detail["prize_pool"] == 1200
     path = tmp_path / "tournament.json"
     path.write_text(json.dumps(detail, default=str))
     checked = subprocess.run([sys.executable, str(verifier), "--seating", str(path)], capture_output=True,
