@@ -235,3 +235,11 @@ def test_the_seating_seed_is_a_secret_nobody_reads_before_the_start() -> None:  
         served = redact_event(event.type, event.data, Viewer("1", role), deal_over=True)
         assert served["seating_seed"] is None
         assert served["seating_commitment"] == commitment(SEED)
+
+
+def test_the_start_time_task_delivered_twice_starts_once() -> None:
+    state = started(12)
+    assert decide(state, cmd.Start((), by_schedule=True), T0) == []
+    with pytest.raises(DomainError) as refused:
+        decide(state, cmd.Start(()), T0)
+    assert refused.value.code == "tournament_started"

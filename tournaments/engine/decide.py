@@ -115,6 +115,8 @@ def tables_for_start(state: TournamentState) -> int:
 
 
 def start(state: TournamentState, command: cmd.Start, now: datetime) -> list[ev.Event]:
+    if command.by_schedule and state.status != "registering":
+        return []                     # the start-time task delivered twice, or an admin was first
     check_open(state)
     if state.status != "registering":
         raise DomainError("tournament_started", "the tournament is running")
