@@ -3,7 +3,8 @@ the rules engine, so the engine can write money movements into its events withou
 
 Every chip movement is a Transfer between two named accounts in one unit (DESIGN §2.4):
 `cashier` (the outside world), `player:<id>` (bankroll), `seat:<table>:<player>` (table stack),
-`pot:<table>`, `reserve:<table>`, `prizepool:<tournament>`, `house`, and a tournament's chip bank
+`pot:<table>`, `reserve:<table>`, `bets:<table>` (the live deal's bets, D-BET),
+`prizepool:<tournament>`, `house`, and a tournament's chip bank
 `chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`; issue 13).
 """
 from __future__ import annotations
@@ -42,6 +43,12 @@ def pot_account(table_id: object) -> str:
 
 def reserve_account(table_id: object) -> str:
     return f"reserve:{table_id}"
+
+
+def bets_account(table_id: object) -> str:
+    """The bets of a table's live deal, kept apart from the pot so that the pot is matched at its
+    pre-betting size (D-BET, JP-12); empty again when the deal is settled."""
+    return f"bets:{table_id}"
 
 
 def prizepool_account(tournament_id: object) -> str:

@@ -133,7 +133,7 @@ def _deal_fields(deal: DealState) -> dict[str, Any]:
         "compared": list(deal.compared), "board": list(deal.board),
         "face_up": {p: list(u) for p, u in zip(deal.order, deal.up, strict=True) if u},
         "antes": [t for r in results if r["type"] == ev.ANTES_POSTED for t in r["data"]["transfers"]],
-        "settlement": [t for r in results if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED)
+        "settlement": [t for r in results if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED, ev.BETS_AWARDED)
                        for t in r["data"].get("transfers", ())],
     }
 

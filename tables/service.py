@@ -62,7 +62,8 @@ BANKROLL_MARKER = "TableBankrollMoved"    # on player-<pk>: the table event that
 # What a client may ask of an existing table: not OpenTable (table_open makes a new stream) nor
 # ExpireDeclare (the timer's, deal_expire).
 TableCommand = (cmd.SitDown | cmd.TopUp | cmd.Leave | cmd.SitOut | cmd.SitIn | cmd.CloseTable | cmd.StartDeal
-                | cmd.Declare | cmd.PassCard | cmd.Bid | cmd.Exchange | cmd.Escalate)
+                | cmd.Declare | cmd.PassCard | cmd.Bid | cmd.Exchange | cmd.Escalate
+                | cmd.Bet)                                                         # D-BET (issue 14)
 
 AfterCommit = Callable[[str, list[StoredEvent]], None]
 _after_commit: list[AfterCommit] = []

@@ -21,5 +21,6 @@ urlpatterns = [
     path(f"{TABLE}/bids", views.BidsApi.as_view(), name="table-bids"),
     path(f"{TABLE}/exchanges", views.ExchangesApi.as_view(), name="table-exchanges"),
     path(f"{TABLE}/escalations", views.EscalationsApi.as_view(), name="table-escalations"),  # T38-03
+    path(f"{TABLE}/bets", views.BetsApi.as_view(), name="table-bets"),             # D-BET
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
 ]

@@ -65,6 +65,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "wrong_stage": (409, "the open declare is of stage 2, not 1"),
     "bid_too_low": (409, "bid more than the standing bid of 20"),
     "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),   # T38-03
+    "bet_not_allowed": (409, "cannot check: a bet is open"),                        # D-BET
+    "raise_limit": (409, "at most 3 raises per round (D-BET)"),                      # D-BET
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

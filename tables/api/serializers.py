@@ -31,6 +31,8 @@ class DealPlayerSerializer(serializers.Serializer):
                                      help_text='"in", "out", "sealed" (declared, not yet revealed) or null.')
     timed_out = serializers.BooleanField()
     forced_in = serializers.BooleanField()
+    folded = serializers.BooleanField(help_text="Folded in the betting round (D-BET): not shown, still "
+                                                "matches the pot at its pre-betting size.")
 
     class Meta:
         ref_name = "TableDealPlayer"
@@ -85,6 +87,25 @@ class SidesSerializer(serializers.Serializer):
         ref_name = "TableSides"
 
 
+class BettingSerializer(serializers.Serializer):
+    """D-BET: the deal's betting, public."""
+
+    total = serializers.IntegerField(help_text="Chips in the deal's bets account, apart from the pot.")
+    stakes = serializers.DictField(child=serializers.IntegerField(),
+                                   help_text="Each player's stake in the current (or last) round.")
+    bets = serializers.DictField(child=serializers.IntegerField(),
+                                 help_text="Each player's bets in this deal.")
+    high = serializers.IntegerField(help_text="The highest stake of the round; 0 = no bet open.")
+    raises = serializers.IntegerField(help_text="Raises made in the round (at most three).")
+    unit = serializers.IntegerField(allow_null=True, help_text="The bet and raise size while the round "
+                                                               "is open.")
+    folded = serializers.ListField(child=serializers.CharField())
+    open = serializers.BooleanField(help_text="The betting round is under way.")
+
+    class Meta:
+        ref_name = "TableBetting"
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -108,6 +129,8 @@ class DealSerializer(serializers.Serializer):
                                                                  "started (T38-03); null otherwise.")
     sides = SidesSerializer(allow_null=True, help_text="Four-Three: the High and the Low winners once "
                                                        "shown (43-05, D-43-01); null otherwise.")
+    betting = BettingSerializer(allow_null=True, help_text="The betting of the deal (D-BET); null in "
+                                                           "games without betting.")
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()
@@ -115,7 +138,7 @@ class DealSerializer(serializers.Serializer):
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the deal is over.")
     results = serializers.JSONField(help_text=(
         "Every stage's results so far, in order: {stage, type, data} for each AntesPosted, "
-        "ShowdownHeld, DeckCompared, PotSettled, LegAwarded and PotAwarded, redacted for the "
+        "ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the "
         "caller (a private comparison's hands only for the players compared)."))
 
     class Meta:
@@ -124,7 +147,8 @@ class DealSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "pass", "bid", "exchange", "escalate", "sit_out", "sit_in"])
+                                              "pass", "bid", "exchange", "escalate", "bet", "sit_out",
+                                              "sit_in"])
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False, allow_null=True,
                                    help_text="exchange: the most cards you may replace (EXC-01/02).")
@@ -146,6 +170,11 @@ class LegalActionSerializer(serializers.Serializer):
     accepted = serializers.CharField(required=False, help_text="escalate: the highest level you accepted.")
     risks = serializers.DictField(child=serializers.IntegerField(), required=False, help_text=(
         "escalate: chips each choice risks: a level, what losing there costs; fold, what you pay (T38-04)."))
+    amounts = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                    help_text="bet: the chips each choice moves (D-BET).")
+    to_call = serializers.IntegerField(required=False, help_text="bet: chips to match the highest stake.")
+    unit = serializers.IntegerField(required=False, help_text="bet: the bet and raise size (bet_unit).")
+    raises_left = serializers.IntegerField(required=False, help_text="bet: raises left in the round.")
 
     class Meta:
         ref_name = "TableLegalAction"
@@ -162,6 +191,7 @@ class TableOutputSerializer(serializers.Serializer):
     options = serializers.JSONField()
     pot = serializers.IntegerField()
     reserve = serializers.IntegerField()
+    bets = serializers.IntegerField(help_text="The live deal's bets, apart from the pot (D-BET).")
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
     dealer = serializers.CharField(allow_null=True)
@@ -249,8 +279,8 @@ class DealHistorySerializer(serializers.Serializer):
     board = serializers.ListField(child=serializers.CharField(), help_text="Community cards (423-02).")
     results = serializers.JSONField(help_text=(
         "Every stage's results in order: {stage, type, data} for each AntesPosted, ShowdownHeld, "
-        "DeckCompared, PotSettled, LegAwarded and PotAwarded, redacted for the caller (a private "
-        "comparison's hands only for the players compared, and auditors after the deal)."))
+        "DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the caller "
+        "(a private comparison's hands only for the players compared, and auditors after the deal)."))
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
 

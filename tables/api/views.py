@@ -448,6 +448,34 @@ class EscalationsApi(TableCommandApi):
         return cmd.Escalate(acting_player(request), data["deal_no"], data["action"])
 
 
+@command_schema("tables_bets_create", "Bet: check, bet, call, raise or fold",
+                example={"deal_no": 4, "action": "raise"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "invalid_choice", "bet_not_allowed", "raise_limit", "insufficient_stack",
+                          "invalid_amount"))
+class BetsApi(TableCommandApi):
+    """Your turn in the betting round (D-BET: Jacks and Piss, Three to Five): fixed limit, the size
+    is the table's bet_unit (default the ante); with no bet open check, bet or fold; facing a bet
+    call, raise (at most three raises a round) or fold. Your legal action `bet` lists the choices
+    and the chips each moves (`amounts`). A folder forfeits his bets and still matches the pot at
+    its size before the betting."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        action = serializers.ChoiceField(choices=["check", "bet", "call", "raise", "fold"])
+        amount = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True,
+                                          help_text="Optional: the chips the action moves, as your legal "
+                                                    "action's `amounts` says; another value is refused "
+                                                    "(400 invalid_amount).")
+
+        class Meta:
+            ref_name = "BetInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Bet:
+        return cmd.Bet(acting_player(request), data["deal_no"], data["action"], data.get("amount"))
+
+
 class PlayerDealsApi(APIView):
     """The deals a player was dealt into (the player, club admins and auditors), redacted."""
 

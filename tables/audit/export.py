@@ -23,7 +23,7 @@ from tables.engine.decider.view import Viewer
 
 FORMAT = "guts-deal-history/2"     # /2: every stage's results in order (issue 11)
 RESULT_TYPES = frozenset({ev.ANTES_POSTED, ev.SHOWDOWN_HELD, ev.DECK_COMPARED, ev.POT_SETTLED,
-                          ev.LEG_AWARDED, ev.POT_AWARDED})
+                          ev.LEG_AWARDED, ev.POT_AWARDED, ev.BETS_AWARDED})
 
 
 def player_names(players: Iterable[str]) -> dict[str, str]:
@@ -176,6 +176,10 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
                 f"the deck {' '.join(data['deck_cards'])} ({data['deck_value']}): {data['winner']} wins"]
     if kind == ev.LEG_AWARDED:
         return [f"{stage}{who(data['player'])} earns a leg ({data['legs']} in all)"]
+    if kind == ev.BETS_AWARDED:                                                  # D-BET
+        takers = ", ".join(who(p) for p in data["winners"]) or "the pot (nobody won)"
+        return [f"{stage}Bets of {data['amount']} to {takers}",
+                *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})" for t in data["transfers"])]
     title = f"Settlement: {data['outcome']}" if kind == ev.POT_SETTLED else \
         f"{who(data['player'])} takes the pot with {data['legs']} legs"
     return [f"{stage}{title}", *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})"

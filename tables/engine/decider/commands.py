@@ -91,6 +91,14 @@ class Escalate:
 
 
 @dataclass(frozen=True)
+class Bet:
+    player_id: str
+    deal_no: int
+    action: str                  # D-BET: check | bet | call | raise | fold
+    amount: int | None = None    # if given, must be the chips the action moves (fixed limit)
+
+
+@dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
 
@@ -143,4 +151,4 @@ TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntran
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | Escalate | ExpireDeclare | TournamentCommand)
+           | PassCard | Bid | Exchange | Escalate | Bet | ExpireDeclare | TournamentCommand)

@@ -36,7 +36,7 @@ from tables.engine.decider.evolve import evolve
 from tables.engine.decider.money import loser_cost, split_evenly, terms_of
 from tables.engine.decider.program import advance, antes_due, current_ctx, declare_mode, parse_iso
 from tables.engine.decider.state import Seat, TableState
-from tables.engine.decider.steps import KINDS, escalation, exchange
+from tables.engine.decider.steps import KINDS, betting, escalation, exchange
 from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
 from tables.engine.deck import DeckError
@@ -487,6 +487,59 @@ def _escalate(state: TableState, c: cmd.Escalate, now: datetime) -> list[ev.Even
     return then_advance(state, [made], now)
 
 
+# --- betting (D-BET, issue 14) ---------------------------------------------------------------------
+
+def check_bet(state: TableState, player: str, deal_no: int, action: Any,
+              amount: Any = None) -> int:
+    """D-BET: it is the player's turn in the betting round and the round offers `action` now
+    (fixed limit, at most `raises` raises, within his stack by D-GEN-06); `amount`, if given, is
+    the chips the action moves. Returns those chips."""
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    params = betting.current(state)
+    if params is None or player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to bet", player=player)
+    if action not in betting.ACTIONS:
+        raise DomainError("invalid_choice", f"bet one of {list(betting.ACTIONS)}, not {action!r}")
+    offered = betting.betting_choices(state, params, player)
+    if action not in offered:
+        _refuse_bet(state, params, player, action)
+    chips = offered[action]
+    if amount is not None and amount != chips:
+        raise DomainError("invalid_amount", f"{action} moves {chips} chips, not {amount!r} (fixed "
+                          "limit)", action=action, amount=chips)
+    return chips
+
+
+def _refuse_bet(state: TableState, params: Any, player: str, action: str) -> None:
+    """Why the round does not offer `action`: the raise cap, the stack, or the situation."""
+    deal = state.live
+    assert deal is not None
+    owed, unit = betting.to_call(deal, player), betting.unit_of(state, params)
+    opened = betting.high(deal) > 0
+    if action == "raise" and opened and deal.raises >= params["raises"]:
+        raise DomainError("raise_limit", f"at most {params['raises']} raises per round (D-BET)",
+                          raises=deal.raises)
+    fits = {"check": owed == 0, "bet": not opened, "call": owed > 0, "raise": opened}
+    if fits.get(action, True):
+        needed = betting.amount_of(deal, player, action, unit)
+        raise DomainError("insufficient_stack", "the stack cannot cover this bet beside the pot "
+                          "match it is liable for (D-GEN-06)", needed=needed,
+                          available=betting.free_chips(state, player))
+    reason = "a bet is open" if opened else "no bet is open"
+    raise DomainError("bet_not_allowed", f"cannot {action}: {reason}", action=action, to_call=owed,
+                      allowed=sorted(betting.betting_choices(state, params, player)))
+
+
+def _bet(state: TableState, c: cmd.Bet, now: datetime) -> list[ev.Event]:
+    """A bet is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
+    chips = check_bet(state, c.player_id, c.deal_no, c.action, c.amount)
+    return then_advance(state, betting.bet_events(state, c.player_id, c.action, chips), now)
+
+
 def _expire_declare(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
     """The timer's command: idempotent; nothing unless the open turn/window is overdue at `now`."""
     deal = state.live
@@ -723,6 +776,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]] = {
     cmd.PassCard: _pass_card,
     cmd.Bid: _bid,
     cmd.Exchange: _exchange,
+    cmd.Bet: _bet,
     **_TOURNAMENT_HANDLERS,
     cmd.Escalate: _escalate,
 }

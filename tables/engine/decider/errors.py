@@ -12,6 +12,8 @@ bid_too_low (MCA-04: a bid not above the standing bid), already_exchanged and in
 (T38-03: naming a level below the pot's current one in Thirty Eight's escalation).
 Tournament tables (issue 13): tournament_table (a cash-table command there), not_a_tournament_table
 (a tournament command on a cash table), invalid_seat (a seat named that is not free).
+Betting (D-BET, issue 14): bet_not_allowed (an action the betting round does not offer now, e.g.
+a check or a bet facing a bet, a call or raise with no bet open) and raise_limit (a fourth raise).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ CODES = frozenset({
     # tournament tables (issue 13)
     "tournament_table", "not_a_tournament_table", "invalid_seat",
     "level_too_low",                                             # T38-03 (issue 14)
+    "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
 })
 
 

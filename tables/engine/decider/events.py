@@ -354,6 +354,50 @@ class StockReshuffled(Event):
     cards: list[str]
 
 
+# --- betting (D-BET, issue 14) -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BetTurnOpened(Event):
+    """D-BET: `player`'s turn in the betting round: `to_call` chips to match the highest stake,
+    `unit` the bet and raise size, `raises` made so far in the round (public)."""
+
+    TYPE: ClassVar[str] = "BetTurnOpened"
+    deal_no: int
+    player: str
+    to_call: int
+    unit: int
+    raises: int
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class BetMade(Event):
+    """D-BET: a check, bet, call, raise or fold (public); `amount` chips moved from his seat to
+    the deal's bets account (`transfers`); `timed_out`: his turn expired (check, else fold)."""
+
+    TYPE: ClassVar[str] = "BetMade"
+    deal_no: int
+    player: str
+    action: str                                      # check | bet | call | raise | fold
+    amount: int
+    timed_out: bool
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
+class BetsAwarded(Event):
+    """D-BET: the deal's bets (`amount`) paid to the showdown's winner(s), shared by D-GEN-01; with
+    no winner (GH-05) into the pot."""
+
+    TYPE: ClassVar[str] = "BetsAwarded"
+    deal_no: int
+    winners: list[str]
+    amount: int
+    transfers: Transfers
+
+
+# --- the showdown ----------------------------------------------------------------------------------
+
 @dataclass(frozen=True, slots=True)
 class ShowdownHeld(Event):
     """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
@@ -573,6 +617,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
     CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
+    BetTurnOpened, BetMade, BetsAwarded,                                          # D-BET
     *TOURNAMENT_EVENTS,
     EscalationOpened, Escalated,
 )
@@ -594,6 +639,7 @@ DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
 BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
 EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
 ESCALATION_OPENED, ESCALATED = "EscalationOpened", "Escalated"
+BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAwarded"   # D-BET
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

@@ -30,7 +30,8 @@ def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableSt
 
 
 # What the read models keep of each stage (issue 11 item 7): every result, not the last of each.
-RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded)
+RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded,
+           ev.BetsAwarded)                                                # D-BET (issue 14)
 
 
 def evolve(state: TableState, event: ev.Event) -> TableState:
@@ -169,8 +170,9 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
     not table state."""
     seat_prefix = f"seat:{state.table_id}:"
     pot_name, reserve_name = f"pot:{state.table_id}", f"reserve:{state.table_id}"
+    bets_name = f"bets:{state.table_id}"
     deltas: dict[str, int] = {}
-    pot, reserve = state.pot, state.reserve
+    pot, reserve, bets = state.pot, state.reserve, state.bets
     for transfer in transfers:
         amount = transfer["amount"]
         for account, sign in ((transfer["from"], -1), (transfer["to"], 1)):
@@ -178,6 +180,8 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
                 pot += sign * amount
             elif account == reserve_name:
                 reserve += sign * amount
+            elif account == bets_name:                                    # D-BET
+                bets += sign * amount
             elif account.startswith(seat_prefix):
                 player = account[len(seat_prefix):]
                 deltas[player] = deltas.get(player, 0) + sign * amount
@@ -185,5 +189,5 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
     if deltas:
         seats = tuple(copy_with(s, stack=s.stack + deltas[s.player]) if s.player in deltas else s
                       for s in seats)
-    return copy_with(state, seats=seats, pot=pot, reserve=reserve)
+    return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets)
 

@@ -20,6 +20,8 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         "last_in": list(state.last_in), "ante_exempt": list(state.ante_exempt),
         "waiting": list(state.waiting), "deal": None,
     }
+    if state.bets:                               # D-BET: mid-deal only; other snapshots unchanged
+        data["bets"] = state.bets
     if state.tournament_id is not None:          # issue 13; cash tables' snapshots unchanged
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
     if state.deal is not None:
@@ -45,7 +47,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         game=get_variant(data["variant"]) if data["variant"] else None,
         last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())),
         waiting=tuple(data.get("waiting", ())), tournament_id=data.get("tournament_id"),
-        next_ante=data.get("next_ante"))
+        next_ante=data.get("next_ante"), bets=data.get("bets", 0))
 
 
 def _jsonable(value: Any) -> Any:

@@ -84,6 +84,12 @@ class DealState(NamedTuple):
     folded: tuple[str, ...] = ()              # "in" players who folded: not shown, still match
     esc_last: int = -1                        # index in `order` of the last to act (-1: nobody yet)
     sides: tuple[tuple[str, ...], ...] = ()   # 43-05: (High winners, Low winners) of the showdown
+    # D-BET (issue 14): the betting round
+    bet_round: tuple[int, ...] = ()           # aligned with order: stakes of the current round
+    bet_total: tuple[int, ...] = ()           # aligned with order: everything bet in this deal
+    raises: int = 0                           # raises in the current round (after its bet)
+    bet_acted: tuple[str, ...] = ()           # acted since the round's last bet or raise
+    bet_turn: int = 0                         # index in `order` from which the next turn is sought
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -121,6 +127,7 @@ class TableState(NamedTuple):
     waiting: tuple[str, ...] = ()             # seated during a game, dealt in from the next (MC-07)
     tournament_id: str | None = None          # a tournament's table (issue 13)
     next_ante: int | None = None              # SetAnte during a deal: the ante from the next deal
+    bets: int = 0                             # the live deal's bets account, apart from the pot (D-BET)
 
     @property
     def unit(self) -> str:

@@ -162,6 +162,9 @@ class Variant:
             check_step(kind, self.name, dict(st.params), self.option_index)
             if st.when is not None and self.option_index.get(st.when, None) is None:
                 raise ValueError(f"{self.name}: step {st.kind} runs when {st.when!r}, not an option")
+        kinds = [st.kind for st in self.program]
+        if "betting" in kinds and "award_bets" not in kinds[kinds.index("betting"):]:
+            raise ValueError(f"{self.name}: a betting step needs award_bets after it (D-BET)")
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -562,9 +565,41 @@ FOUR_THREE = Variant(
     ),
     options=(*_table_options(PACK_SIZE // 7), DECLARE_MODE, DEALER_FORCED_IN, MAX_LOSS))
 
+# --- games with a betting round (D-BET, issue 14) -----------------------------------------------------
+
+BET_UNIT = Option("bet_unit", "int", 0, "the size of a bet and of a raise in the betting round (fixed "
+                  "limit, at most three raises a round); 0 = the ante", "D-BET, Q-JP-01, Q-T25-01",
+                  minimum=0)
+
+
+def _betting_and_showdown(showdown: Step) -> tuple[Step, ...]:
+    """D-BET: the betting round, the showdown among those still in the betting, the pot matched
+    at its pre-betting size (the bets are apart from it, JP-12, T25-04), the bets to the winner(s)."""
+    return (
+        step("betting", unit="$bet_unit"),                                # JP-10, T25-03, D-BET
+        showdown,                                                         # JP-11, T25-04
+        step("settle", rule="match_pot_each", all_out="$all_out"),        # JP-12, T25-04, G2-13
+        step("award_bets"),                                               # D-BET
+    )
+
+
+THREE_TO_FIVE = Variant(
+    name="three_to_five", title="Three to Five", rules="T25, D-BET, G2, CAP, RES, SIM",
+    stages=(Stage("deal", (
+        step("ante", who="$ante_rule"),                                   # T25-03: classic Guts, G2-05
+        step("deal", count=3, face="down"),                               # T25-01
+        step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),   # T25-03
+        step("lone_in", rule="takes_pot"),                                # G2-11: no more cards
+        step("deal", count=2, face="down", to="in_players"),             # T25-02, Q-T25-01: face down
+        *_betting_and_showdown(step("showdown", ranking="poker", ace_low="$ace_low",
+                                    all_out="$all_out")),                 # T25-05
+    )),),
+    options=(*_guts_options(PACK_SIZE // 5, all_out=("carry", "extra_ante")), ACE_LOW, BET_UNIT))
+
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
                                                     FOUR_TWO_THREE, THREE_FIVE_SEVEN, MONTE_CARLO,
                                                     SURVIVOR, THIRTY_EIGHT, FOUR_THREE)}
+VARIANTS.update({v.name: v for v in (THREE_TO_FIVE,)})                    # issue 14 (D-BET)
 
 
 def get_variant(name: str) -> Variant:

@@ -27,7 +27,7 @@ from tables.engine.decider.decide import (
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.program import declare_mode, parse_iso
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.steps import escalation
+from tables.engine.decider.steps import betting, escalation
 from tables.engine.decider.steps.exchange import open_draw
 from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_cards, sees_ghost
 
@@ -79,6 +79,8 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
                         "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)})
     elif deal is not None and player_id in deal.awaiting and escalation.open_escalation(state):
         actions += _escalation_actions(state, player_id, now)             # T38-03/04
+    elif deal is not None and player_id in deal.awaiting and betting.current(state) is not None:
+        actions.append(_bet_action(state, deal, player_id, now))                  # D-BET
     elif deal is not None and player_id in deal.awaiting:
         choices = [c for c in declare_choices(state)
                    if _allowed(check_declare, state, player_id, deal.deal_no, c)]
@@ -140,6 +142,34 @@ def _escalation_names(state: TableState) -> tuple[str, ...] | None:
     return None
 
 
+def _bet_action(state: TableState, deal: DealState, player_id: str, now: datetime) -> dict[str, Any]:
+    """D-BET: the player's turn in the betting round: each action he may take with the chips it
+    moves (`amounts`), what he must call, the bet/raise size and the raises left."""
+    params = betting.current(state)
+    assert params is not None
+    amounts = betting.betting_choices(state, params, player_id)
+    return {"action": "bet", "deal_no": deal.deal_no,
+            "choices": [a for a in betting.ACTIONS if a in amounts], "amounts": amounts,
+            "to_call": betting.to_call(deal, player_id), "unit": betting.unit_of(state, params),
+            "raises_left": max(params["raises"] - deal.raises, 0),
+            "deadline": deal.deadline,
+            "overdue": deal.deadline is not None and now >= parse_iso(deal.deadline)}
+
+
+def _betting_view(state: TableState, deal: DealState) -> dict[str, Any] | None:
+    """D-BET: the deal's bets (public): the bets account, each player's stake this round and in
+    the deal, the raises and who folded. None when the deal has no betting."""
+    if not deal.bet_total:
+        return None
+    params = betting.current(state)
+    return {"total": state.bets,
+            "stakes": dict(zip(deal.order, deal.bet_round, strict=True)),
+            "bets": dict(zip(deal.order, deal.bet_total, strict=True)),
+            "high": betting.high(deal), "raises": deal.raises,
+            "unit": betting.unit_of(state, params) if params is not None else None,
+            "folded": list(deal.folded), "open": params is not None}
+
+
 def _sit_down_action(state: TableState) -> list[dict[str, Any]]:
     if len(state.seats) >= state.opts["seats"]:
         return []
@@ -163,6 +193,7 @@ def table_view(state: TableState, viewer: Viewer, now: datetime, *,
         "table_id": state.table_id, "status": state.status, "variant": state.variant,
         "tournament_id": state.tournament_id, "unit": state.unit,
         "options": dict(state.options), "pot": state.pot, "reserve": state.reserve,
+        "bets": state.bets,
         "deal_no": state.deal_no, "game_no": state.game_no,
         "dealer": deal.dealer if deal is not None else None,
         "phase": phase(state),
@@ -202,7 +233,8 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bo
                         "face_up": list(deal.up[i]) if deal.up else [],
                         "card_count": len(deal.hands[i]), "declared": choice,
                         "timed_out": player in deal.timed_out,
-                        "forced_in": deal.forced == player or player in deal.compulsory})   # CFR-01
+                        "forced_in": deal.forced == player or player in deal.compulsory,   # CFR-01
+                        "folded": player in deal.folded})                                  # D-BET
     return {
         "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
         "stage": deal.stage or None, "board": list(deal.board),
@@ -213,6 +245,7 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bo
         "escalation": _escalation_view(state, deal),                      # T38-03
         "sides": ({"high": list(deal.sides[0]), "low": list(deal.sides[1])}
                   if deal.sides else None),                               # 43-05
+        "betting": _betting_view(state, deal),                                            # D-BET
         "winners": list(deal.winners) if deal.outcome else [],
         "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
         "seed": deal.seed if over else None,

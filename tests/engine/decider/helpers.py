@@ -104,7 +104,7 @@ def short(account: str) -> str:
     kind, _, rest = account.partition(":")
     if kind == "seat":
         return "seat:" + rest.split(":", 1)[1]
-    return kind if kind in ("pot", "reserve") else account
+    return kind if kind in ("pot", "reserve", "bets") else account
 
 
 def transfers(events: Iterable[Event]) -> list[tuple[str, str, int]]:

@@ -8,7 +8,9 @@ from tables.engine.decider.steps import (
     all_out,
     ante,
     auction,
+    award_bets,
     award_pot,
+    betting,
     deal,
     declare,
     escalation,
@@ -23,6 +25,7 @@ from tables.engine.decider.steps.base import Ctx, Fold, Param, StepKind, check_s
 KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
     award_pot.KIND, auction.KIND, exchange.KIND,
-    escalation.KIND, high_low_showdown.KIND)}                  # T38-03, 43-03..05
+    escalation.KIND, high_low_showdown.KIND,                   # T38-03, 43-03..05
+    betting.KIND, award_bets.KIND)}                                           # D-BET (issue 14)
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]
