@@ -410,7 +410,7 @@ class ExchangesApi(TableCommandApi):
     class InputSerializer(serializers.Serializer):
         deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
-        discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=3,
+        discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=4,
                                          allow_empty=True,
                                          help_text="Cards of your hand to replace, e.g. ['7h', '2c']; "
                                                    "[] stands pat.")

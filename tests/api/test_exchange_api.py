@@ -86,7 +86,7 @@ def test_exc_02_a_three_card_draw_session() -> None:
     refused(table.exchange("c", []), 409, "not_your_turn")                   # Q-EXC-01: b first
     refused(table.exchange("b", ["Qd"]), 400, "invalid_card")
     refused(table.exchange("b", ["As", "as"]), 400, "invalid_discards")
-    refused(table.exchange("b", ["As", "Ks", "4d", "Qd"]), 400, "invalid_input")
+    refused(table.exchange("b", ["As", "Ks", "4d", "Qd", "Jd"]), 400, "invalid_input")   # at most 4 (JP-09)
     refused(post(table.api("b"), table_url(table.id, "declares"), {"deal_no": 1, "choice": "in"}),
             409, "not_your_turn")
     assert event_count() == before                                         # nothing stored

@@ -187,7 +187,7 @@ class Variant:
             elif st.kind == "lone_in" and params["rule"] == "vs_deck":
                 other += params["count"]
             elif st.kind == "exchange" and params["rule"] == "draw":
-                other += params["max"]          # one player's whole draw, beyond the hands held
+                other += params["max"] or per_player    # one player's whole draw (max 0: all he holds)
         return per_player, other
 
     def capacity(self, options: Mapping[str, Any]) -> int:
@@ -599,7 +599,29 @@ THREE_TO_FIVE = Variant(
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
                                                     FOUR_TWO_THREE, THREE_FIVE_SEVEN, MONTE_CARLO,
                                                     SURVIVOR, THIRTY_EIGHT, FOUR_THREE)}
-VARIANTS.update({v.name: v for v in (THREE_TO_FIVE,)})                    # issue 14 (D-BET)
+JP_PLAYERS = (PACK_SIZE - 1 - 4) // 4        # four cards each, the piss card, one whole draw: 11
+DRAW_MAX = Option("draw_max", "int", 0, "the most cards an \"in\" player may exchange; 0 = no limit "
+                  "(all four)", "JP-09, JP-14", minimum=0, maximum=4)
+
+JACKS_AND_PISS = Variant(
+    name="jacks_and_piss", title="Jacks and Piss",
+    rules="JP, EX-04, EX-05, D-BET, G2, GH, CAP, RES, SIM, D-GEN-02, Q-CZV-01",
+    stages=(Stage("deal", (
+        step("ante", who="$ante_rule", ghost="$ghost"),                   # classic Guts (CZV-03); GH-06
+        step("deal", count=4, face="down", ghost="$ghost"),               # JP-01; the Kitty, JP-15
+        step("deal", count=1, face="up", to="board"),                     # JP-01, JP-04: the piss card
+        step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),  # JP-06, JP-07
+        step("lone_in", rule="takes_pot", ghost="$ghost"),                # JP-13
+        step("exchange", rule="draw", max="$draw_max", who="in_players"),  # JP-02, JP-09, JP-14
+        *_betting_and_showdown(step(
+            "showdown", ranking="poker", wild=(11,), board=True, wild_board=True, ace_low="$ace_low",
+            all_out="$all_out", ghost="$ghost")),                         # JP-03..05, JP-11, GH-04
+    )),),
+    options=(*_guts_options(JP_PLAYERS, all_out=("carry", "extra_ante")), ACE_LOW, BET_UNIT, DRAW_MAX,
+             GHOST),
+    game_ends="lone_in_wins")                                             # JP-13
+
+VARIANTS.update({v.name: v for v in (THREE_TO_FIVE, JACKS_AND_PISS)})     # issue 14 (D-BET)
 
 
 def get_variant(name: str) -> Variant:

@@ -14,6 +14,10 @@
   all chosen sealed before any is seen (the AO-06 pass window and its `PassCard`, `CardPassed`,
   `CardsExchanged`, with `PassOpened.direction` ``left``); a timed-out player passes his first card.
 
+``who`` (``all``): who draws; ``in_players`` (JP-09): only the players "in" after the declare, in
+turn from the dealer's left (with ``max`` 0 each may replace every card he holds, JP-09; a table
+cap, JP-14, is ``max``).
+
 Drawn, discarded and passed cards are secret to everyone but their holder (visibility); how many
 cards a player draws is public.
 """
@@ -33,9 +37,14 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     return deal._replace(exchanged=(), passing=False, passed=(), awaiting=(), deadline=None)
 
 
+def drawers(deal: DealState, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who exchanges: everyone dealt in, or only the "in" players (JP-09)."""
+    return deal.in_players() if params["who"] == "in_players" else deal.order
+
+
 def done(ctx: Ctx) -> bool:
     deal = ctx.deal
-    return ctx.params["rule"] == "none" or all(p in deal.exchanged for p in deal.order)
+    return ctx.params["rule"] == "none" or all(p in deal.exchanged for p in drawers(deal, ctx.params))
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
@@ -44,7 +53,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if ctx.params["rule"] == "draw":
         if deal.awaiting:
             return []
-        player = next(p for p in deal.order if p not in deal.exchanged)
+        player = next(p for p in drawers(deal, ctx.params) if p not in deal.exchanged)
         return [ev.ExchangeOpened(deal_no=deal.deal_no, player=player, deadline=deadline(ctx),
                                   most=most_for(deal, player, ctx.params["max"]))]
     if not deal.passing:
@@ -125,7 +134,8 @@ def fold_reshuffled(state: TableState, e: ev.StockReshuffled) -> TableState:
 
 KIND = StepKind(
     name="exchange",
-    schema={"rule": Param((str,), "none", choices=RULES), "max": Param((int,), 0)},
+    schema={"rule": Param((str,), "none", choices=RULES), "max": Param((int,), 0),
+            "who": Param((str,), "all", choices=("all", "in_players"))},                   # JP-09
     run=run,
     interactive=True,
     done=done,

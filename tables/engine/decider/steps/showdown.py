@@ -11,6 +11,8 @@ learns only who won; ``all_out``: the table's all-out rule, which may have every
 "in" player shows and must beat it (GH-04, a tie loses: D-GH-02), and it is shown too (GH-03).
 ``settle``: the settlement rule that follows: one that reads the worst hand(s)
 (`settlement.NEEDS_WORST`: single_loser, SL-01/02) has them named as ``worst`` does.
+``wild_board``: the ranks of the board cards are wild too, in every hand and on the board (JP-03,
+JP-05: the piss card and every card of its rank; EX-04, EX-05).
 ``grown_ranking``: the ranking of hands that hold more cards than ``ranking`` values, after
 AO-07's extra cards: the best hand of its size of all the cards held (D-AO-03: two-card Guts
 ranks three cards by the table's Table 3C preset); ``ace_low`` only reaches a ranking that takes it.
@@ -22,6 +24,7 @@ from itertools import combinations
 from typing import Any
 
 from tables.engine import RANKINGS, evaluate, showdown
+from tables.engine.cards import parse_card
 from tables.engine.decider import all_out, ghost
 from tables.engine.decider import events as ev
 from tables.engine.decider.settlement import NEEDS_WORST, RULES
@@ -51,6 +54,8 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ranking, wild = params["ranking"], tuple(params["wild"])
     shown: tuple[str, ...] = ()
     board: tuple[str, ...] = deal.board if params["board"] else ()
+    if params["wild_board"]:                                   # JP-03, JP-05: the piss card's rank
+        wild = (*wild, *(parse_card(card).rank for card in deal.board))
     against_ghost = ghost.plays(params["ghost"], len(in_players))
     if against_ghost:                                          # GH-04, GH-07, GH-08
         reason, shown = "contested", in_players
@@ -127,7 +132,8 @@ KIND = StepKind(
             "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False),
             "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
             "settle": Param((str,), "match_pot_each", choices=tuple(RULES)),
-            "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS))},
+            "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS)),
+            "wild_board": Param((bool,), False)},                                         # JP-05
     run=run,
     folds={ev.ShowdownHeld: fold},
 )
