@@ -72,7 +72,7 @@ def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
     return stamped
 
 
-_TABLE_KINDS = frozenset({"seat", "pot", "reserve"})
+_TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets"})            # bets: D-BET (issue 14)
 
 
 def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> list[ev.Event]:

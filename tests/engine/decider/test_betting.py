@@ -308,3 +308,26 @@ def test_d_bet_property_chips_are_conserved_and_the_bets_account_empties(
     assert ledger.balances["pot:t1"] == session.state.pot
     assert ledger.balances.get("bets:t1", 0) == session.state.bets == 0
     assert_folds_back(session, snapshots)
+
+
+def test_d_bet_at_a_tournament_table_bets_move_the_tournaments_chips() -> None:
+    """Issue 13 x D-BET: every bet, the match and the bets won are in the tournament's unit, and
+    pay_what_you_have (the tournaments' default, D-GEN-06) lets a player bet his whole stack."""
+    from tables.engine.decider.commands import OpenTable, SeatEntrant
+    session = Session()
+    session.do(OpenTable("t1", "three_to_five", {"ante": 10}, stacked_decks=[stack_deck(*HANDS)],
+                         stacked_allowed=True, tournament_id="tour-1"))
+    for player, chips in (("a", 1000), ("b", 1000), ("c", 45)):
+        session.do(SeatEntrant(player, chips))
+    start(session)
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
+    bet(session, ("b", "bet"))
+    assert bet_action(session, "c")["choices"] == ["call", "raise", "fold"]   # 35 chips: up to 20
+    events = bet(session, ("c", "raise"), ("a", "call"), ("b", "call"))
+    units = {t["unit"] for e in session.events for t in e.data.get("transfers", ())}
+    assert units == {"t:tour-1"}
+    assert transfers(of_type(events, BETS_AWARDED)) == [("bets", "seat:c", 60)]
+    ledger = Ledger()
+    for event in session.events:
+        ledger.post(event)
+    assert ledger.balances.get("bets:t1", 0) == 0
