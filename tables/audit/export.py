@@ -54,6 +54,8 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "board": [card for event in events if event["type"] == ev.BOARD_DEALT
                   for card in event["data"]["cards"]],
         "results": _results(events),
+        "betting": [{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")}
+                    for event in events if event["type"] == ev.BET_MADE],             # D-BET, public
         "after": {"pot": after.pot, "reserve": after.reserve,
                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
         "proof": proof_json(record, viewer) if record.over else None,
@@ -139,6 +141,10 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append(f"  {who(hand['player'])}: {cards}{up}; declared {declared}{notes}")
     if history["board"]:
         lines.append(f"Board: {' '.join(history['board'])}")
+    if history.get("betting"):                                                   # D-BET
+        lines.append("Betting (bets apart from the pot):")
+        lines += [f"  {who(b['player'])} {b['action']}s" + (f" {b['amount']}" if b["amount"] else "")
+                  + (" (timed out)" if b["timed_out"] else "") for b in history["betting"]]
     for result in history["results"]:
         lines += _result_lines(result, who)
     after = history["after"]

@@ -116,6 +116,14 @@ def test_t25_a_three_to_five_session_with_betting() -> None:
     feed = table.api("a").get(f"/api/v1/tables/{table.id}/events").json()
     made = [e["data"] for e in feed["results"] if e["type"] == "BetMade"]
     assert [m["action"] for m in made] == ["bet", "raise", "raise", "raise", "call"]
+    history = table.api("a").get(table_url(table.id, "deals/1/history?format=json")).json()
+    assert [(table.name_of(b["player"]), b["action"], b["amount"]) for b in history["betting"]] == [
+        ("b", "bet", 10), ("c", "raise", 20), ("b", "raise", 20), ("c", "raise", 20), ("b", "call", 10)]
+    assert any(r["type"] == "BetsAwarded" for r in history["results"])
+    text = table.api("a").get(table_url(table.id, "deals/1/history?format=text")).content.decode()
+    assert "Betting (bets apart from the pot):" in text
+    assert "raises 20" in text
+    assert "Bets of 80 to" in text
 
 
 def test_d_bet_a_fold_over_http_forfeits_the_bets_and_matches() -> None:

@@ -599,6 +599,8 @@ THREE_TO_FIVE = Variant(
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
                                                     FOUR_TWO_THREE, THREE_FIVE_SEVEN, MONTE_CARLO,
                                                     SURVIVOR, THIRTY_EIGHT, FOUR_THREE)}
+
+
 JP_PLAYERS = (PACK_SIZE - 1 - 4) // 4        # four cards each, the piss card, one whole draw: 11
 DRAW_MAX = Option("draw_max", "int", 0, "the most cards an \"in\" player may exchange; 0 = no limit "
                   "(all four)", "JP-09, JP-14", minimum=0, maximum=4)
