@@ -20,6 +20,7 @@ from ledger.models import AccountBalance
 from ledger.money import balance, balances, check_conservation
 from ledger.projections import rebuild_all
 from ledger.store import read_all, read_stream
+from ledger.verify import verify_ledger
 from tables import service as tables
 from tables.engine.decider import commands as tcmd
 from tables.state import load_table, table_stream
@@ -119,6 +120,9 @@ def test_a_whole_tournament(funded_player: Callable[..., int]) -> None:
     assert run.state.status == "complete", debug(run)
     assert_the_tournament_was_whole(run)
     assert_conservation_at_every_event()
+    report = verify_ledger()                               # hash chains (the sealed seed too), balances
+    assert report.ok, report.to_json()
+    assert tournament_unit(run.tid) in report.units
     assert_rebuild_equals_live()
 
 
