@@ -133,3 +133,20 @@ def test_docs_list_every_tournament_code_with_its_status() -> None:
     rows = {code: int(status) for code, status in re.findall(r"^\| `(\w+)` \| (\d{3}) \|", doc, flags=re.M)}
     assert set(rows) == CODES | {"unknown_tournament"}
     assert rows == {code: PROBLEM_STATUS[code][0] for code in rows}
+
+
+def test_the_audit_feed_never_serves_the_seating_seed_before_the_start(admin: APIClient, db: Any) -> None:
+    """DESIGN §2.6: the seed is sealed in TournamentCreated; even an auditor's feed shows its
+    commitment and neither the seed nor the salt (the seed is revealed by TournamentStarted)."""
+    from guts_backend.roles import AUDITOR
+
+    auditor = get_user_model().objects.create_user(username="t-auditor", password="pw-not-used")
+    grant_role(auditor, AUDITOR)
+    tid = create(admin).json()["tournament_id"]
+    for client in (client_for(auditor), admin):
+        page = client.get("/api/v1/audit/events", {"limit": 500}).json()
+        [created] = [e for e in page["results"] if e["type"] == "TournamentCreated"
+                     and e["stream"] == f"tournament-{tid}"]
+        assert created["data"]["seating_seed"] is None
+        assert "salt" not in created["data"]
+        assert set(created["commitments"]) == {"seating_seed"}
