@@ -16,6 +16,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from ledger.money import check_conservation
+from ledger.store import read_stream
+from tables import service
+from tables.engine.decider.program import parse_iso
+from tables.timers import overdue_deadlines
 from tests.api.conftest import event_count
 from tests.api.test_games_api import BUY_IN, Game, cards
 from tests.tables.conftest import stack_deck
@@ -148,3 +152,27 @@ def test_four_three_session_with_the_sealed_high_low_declare() -> None:
     assert (view["pot"], game.stacks()) == (30, {"a": 1005, "b": 960, "c": 1005})
     assert game.money() == 3 * BUY_IN
     assert check_conservation() == []
+
+
+def test_thirty_eight_an_escalation_turn_gets_a_timer_and_times_out_safely() -> None:
+    """The declare timers serve the escalation (DESIGN 2.8): the turn's deadline is in the
+    projection the timers read; at the deadline the first turn accepts single (it costs nothing
+    more), and a player facing a raise folds at the level he had accepted."""
+    three = stack_deck("As Ad Ac", "Ks Kh 9c", "Qs Qh Jd")
+    game = Game.open("thirty_eight", [[*three, *stack_deck("Kd Kc", "7h 2s", "6s 4s")]])
+    game.start()
+    game.declares("b:in", "c:in", "a:in")
+
+    def expire() -> list[tuple[str, str, int, bool]]:
+        opened = [e for e in read_stream(f"table-{game.table}") if e.type == "EscalationOpened"]
+        due = parse_iso(opened[-1].data["deadline"])
+        assert [d.due for d in overdue_deadlines(due) if d.table_id == game.table] == [due]
+        service.deal_expire(table_id=game.table, deal_no=1, now=due)
+        return [(game.name_of(e.data["player"]), e.data["action"], e.data["level"], e.data["timed_out"])
+                for e in read_stream(f"table-{game.table}") if e.type == "Escalated"]
+
+    assert expire() == [("b", "single", 1, True)]
+    escalates(game, "c:double")
+    assert expire()[-1] == ("a", "fold", 1, True)
+    view = escalates(game, "b:double")
+    assert (view["pot"], view["deal"]["winners"]) == (90, [game.ids["b"]])   # c 60, a 30 (single)
