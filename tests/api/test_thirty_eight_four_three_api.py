@@ -176,3 +176,27 @@ def test_thirty_eight_an_escalation_turn_gets_a_timer_and_times_out_safely() -> 
     assert expire()[-1] == ("a", "fold", 1, True)
     view = escalates(game, "b:double")
     assert (view["pot"], view["deal"]["winners"]) == (90, [game.ids["b"]])   # c 60, a 30 (single)
+
+
+def test_four_three_with_its_optional_betting_round() -> None:
+    """43-07, D-BET: with betting=true, a fixed-limit round after the three more cards and before
+    the High/Low/Both declare (POST /tables/{id}/bets); a folder does not declare, is not shown and
+    still matches the pot at its pre-betting size; the bets go to the winner(s)."""
+    game = Game.open("four_three", [seven(HIGH_B, HIGH_C, LOW_A)], players="abc", betting=True)
+    game.start()
+    view = game.declares("b:in", "c:in", "a:in", stage=1)
+    assert view["phase"] == "betting"
+    for name, action in (("b", "bet"), ("c", "call"), ("a", "fold")):
+        body = {"deal_no": 1, "action": action}
+        response = post(game.api(name), table_url(game.table, "bets"), body)
+        assert response.status_code == 200, response.content
+    view = game.view("b")
+    assert (view["phase"], view["pot"]) == ("declare", 30)
+    assert game.declare_action("a") is None                                         # folded
+    view = game.declares("b:high", "c:low", stage=2)
+    # b alone plays High and c alone Low: each takes a half of the pre-betting pot of 30 (43-05);
+    # the folder a matches 30 (D-BET); the bets (10 + 10) are shared by b and c.
+    assert view["deal"]["sides"] == {"high": [game.ids["b"]], "low": [game.ids["c"]]}
+    assert (view["pot"], game.stacks()) == (30, {"a": 960, "b": 1005, "c": 1005})
+    assert game.money() == 3 * BUY_IN
+    assert check_conservation() == []

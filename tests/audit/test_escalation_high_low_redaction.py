@@ -7,7 +7,8 @@ never seated, a club admin, an auditor), with the checks of tests/audit/test_gam
   43-04: the "in" players show at the High/Low showdown), and to auditors until the deal is over;
 - Four-Three's High/Low/Both choice (43-03, D-43-01) is a sealed Declared: "sealed" or null to
   everyone but the declarer, in every view, feed and history, until the reveal (SIM-04);
-- the escalation's answers (T38-03/04) are public.
+- the escalation's answers (T38-03/04) and 43-07's bets are public; a player who folded in the
+  betting is never shown.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from tests.tables.http import Club, post, table_url
 pytestmark = pytest.mark.django_db
 
 ESCALATIONS = frozenset({"single", "double", "triple", "fold"})
+BETS = frozenset({"check", "bet", "call", "raise", "fold"})
 
 
 @pytest.fixture(autouse=True)
@@ -63,16 +65,28 @@ FOUR_THREE = [
     Step("b:both", sealed=True), Step("a:low", show="ab", over=True),                  # D-43-01
 ]
 
-GAMES = {"thirty_eight": THIRTY_EIGHT, "four_three": FOUR_THREE}
+# Four-Three with 43-07's betting round: a folds after the three more cards, is not asked High or
+# Low and is never shown; the bets are public.
+FOUR_THREE_BETTING = [
+    start({"b": "5h 6d 7c 3s", "c": "As Ad Ac Kd", "a": "Ah 2d 3c 4s"}),
+    Step("b:in"), Step("c:in"), Step("a:in", dealt={"b": "8h 9d 2c", "c": "Ks 9c Qh", "a": "6h Jd Qs"}),
+    Step("b:bet"), Step("c:call"), Step("a:fold"),                                     # D-BET
+    Step("b:both", sealed=True), Step("c:high", show="bc", over=True),                 # 43-07
+]
+
+# (script, options, the endpoint of the action words)
+GAMES = {"thirty_eight": (THIRTY_EIGHT, {}, ("escalations", ESCALATIONS)),
+         "four_three": (FOUR_THREE, {}, ("bets", frozenset())),
+         "four_three_betting": (FOUR_THREE_BETTING, {"betting": True}, ("bets", BETS))}
 
 
 @override_settings(**SSE)
 @pytest.mark.parametrize("variant", list(GAMES))
 def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(variant: str) -> None:
-    script = GAMES[variant]
+    script, options, (endpoint, actions) = GAMES[variant]
     club = Club.create(players=3, bankroll=5000)
-    body = {"variant": variant, "options": {"ante": 10, "min_buy_in": 100},
-            "stacked_decks": decks_of(script)}
+    body = {"variant": variant.removesuffix("_betting"), "stacked_decks": decks_of(script),
+            "options": {"ante": 10, "min_buy_in": 100, **options}}
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
         response = post(club.admin, "/api/v1/tables", body)
     assert response.status_code == 201, response.content
@@ -90,7 +104,7 @@ def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(vari
             deals[len(deals) + 1] = DealTruth(len(deals) + 1, [ids[name] for name in deal_order(step)])
         else:
             name, choice = step.command.split(":")
-            kind, key = ("escalations", "action") if choice in ESCALATIONS else ("declares", "choice")
+            kind, key = (endpoint, "action") if choice in actions else ("declares", "choice")
             response = post(club.players[int(ids[name])], table_url(table, kind),
                             {"deal_no": len(deals), key: choice})
         assert response.status_code == 200, (step, response.content)

@@ -546,25 +546,6 @@ THIRTY_EIGHT = Variant(
     )),),
     options=_thirty_eight_options())
 
-FOUR_THREE = Variant(
-    name="four_three", title="Four-Three", rules="43, D-43-01, G2, SIM",
-    stages=(
-        Stage("four cards", (
-            step("ante", who="every_deal"),                               # 43-01, Q-CZV-01
-            step("deal", count=4, face="down"),                           # D-43-01
-            step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),  # G2-08
-            step("lone_in", rule="takes_pot"),                            # G2-11
-        )),
-        Stage("three more", (
-            step("deal", count=3, face="down", to="in_players"),          # 43-02
-            step("declare", mode="simultaneous", who="in_players", choices=HIGH_LOW,
-                 timeout="high"),                                         # 43-03, D-43-01
-            step("high_low_showdown", high="poker", low="low_a5"),        # 43-04, D-43-01
-            step("settle", rule="high_low"),                              # 43-05, 43-06, D-43-01
-        )),
-    ),
-    options=(*_table_options(PACK_SIZE // 7), DECLARE_MODE, DEALER_FORCED_IN, MAX_LOSS))
-
 # --- games with a betting round (D-BET, issue 14) -----------------------------------------------------
 
 BET_UNIT = Option("bet_unit", "int", 0, "the size of a bet and of a raise in the betting round (fixed "
@@ -598,7 +579,7 @@ THREE_TO_FIVE = Variant(
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (GUTS2, GUTS3, TWO_PLUS_ONE, FOUR_TWO_TWO,
                                                     FOUR_TWO_THREE, THREE_FIVE_SEVEN, MONTE_CARLO,
-                                                    SURVIVOR, THIRTY_EIGHT, FOUR_THREE)}
+                                                    SURVIVOR, THIRTY_EIGHT)}
 
 
 JP_PLAYERS = (PACK_SIZE - 1 - 4) // 4        # four cards each, the piss card, one whole draw: 11
@@ -624,6 +605,36 @@ JACKS_AND_PISS = Variant(
     game_ends="lone_in_wins")                                             # JP-13
 
 VARIANTS.update({v.name: v for v in (THREE_TO_FIVE, JACKS_AND_PISS)})     # issue 14 (D-BET)
+
+# --- Four-Three (43, D-43-01), issue 14: after BET_UNIT for its optional betting round (43-07) -------
+
+FOUR_THREE_BETTING = Option("betting", "bool", False, "a fixed-limit betting round (D-BET) after the "
+                            "three more cards, before the High/Low/Both declare; the pot is matched at "
+                            "its pre-betting size and the bets go to the winner(s)", "43-07, D-BET")
+
+FOUR_THREE = Variant(
+    name="four_three", title="Four-Three", rules="43, D-43-01, D-BET, G2, SIM",
+    stages=(
+        Stage("four cards", (
+            step("ante", who="every_deal"),                               # 43-01, Q-CZV-01
+            step("deal", count=4, face="down"),                           # D-43-01
+            step("declare", mode="$declare_mode", dealer_forced_in="$dealer_forced_in"),  # G2-08
+            step("lone_in", rule="takes_pot"),                            # G2-11
+        )),
+        Stage("three more", (
+            step("deal", count=3, face="down", to="in_players"),          # 43-02
+            step("betting", when="betting", unit="$bet_unit"),            # 43-07, D-BET
+            step("declare", mode="simultaneous", who="in_players", choices=HIGH_LOW,
+                 timeout="high"),                                         # 43-03, D-43-01
+            step("high_low_showdown", high="poker", low="low_a5"),        # 43-04, D-43-01
+            step("settle", rule="high_low"),                              # 43-05, 43-06, D-43-01
+            step("award_bets", when="betting"),                           # 43-07, D-BET
+        )),
+    ),
+    options=(*_table_options(PACK_SIZE // 7), DECLARE_MODE, DEALER_FORCED_IN, MAX_LOSS,
+             FOUR_THREE_BETTING, BET_UNIT))
+
+VARIANTS.update({FOUR_THREE.name: FOUR_THREE})
 
 
 def get_variant(name: str) -> Variant:

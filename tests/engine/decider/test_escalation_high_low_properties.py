@@ -7,7 +7,8 @@ declares, escalations and timeouts:
 - no card is dealt twice within a deal;
 - Thirty Eight: every settlement's payments are the payers' levels times the existing pot (capped),
   and the winner takes exactly the existing pot (D-T38-01);
-- Four-Three: the halves add up to the pot, and nobody who won a half also pays (D-43-01);
+- Four-Three: the halves add up to the pot, and nobody who won a half also pays (D-43-01); with
+  43-07's betting round the bets stay apart from the pot and are all awarded by the deal's end;
 - a snapshot plus the later events, and the events through JSON, fold to the same state.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.engine.decider.commands import (
+    Bet,
     Command,
     Declare,
     Escalate,
@@ -32,6 +34,7 @@ from tables.engine.decider.decide import declare_choices
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import POT_SETTLED, Event
 from tables.engine.decider.snapshot import state_to_json
+from tables.engine.decider.steps import betting
 from tables.engine.decider.steps.escalation import FOLD, LEVELS, open_escalation
 from tables.engine.deck import STANDARD_PACK
 
@@ -50,8 +53,25 @@ COMMON = {
 }
 OPTIONS = {
     "thirty_eight": st.fixed_dictionaries({**COMMON, "ties": st.sampled_from(["split", "no_split"])}),
-    "four_three": st.fixed_dictionaries(COMMON),
+    "four_three": st.fixed_dictionaries({**COMMON, "betting": st.booleans()}),      # 43-07
 }
+
+
+class BooksWithBets(Books):
+    """The shared books, with the deal's bets account (D-BET, 43-07) counted as table chips."""
+
+    def check(self, session: Session, options: dict[str, Any]) -> None:
+        state = session.state
+        assert self.balances[f"bets:{TABLE}"] == state.bets >= 0
+        for seat in state.seats:
+            assert self.balances[f"seat:{TABLE}:{seat.player}"] == seat.stack
+            if options["stack_policy"] != "allow_debt":
+                assert seat.stack >= 0                                  # D-GEN-06
+        held = sum(s.stack for s in state.seats) + state.pot + state.reserve + state.bets
+        outside = sum(v for k, v in self.balances.items() if not k.endswith(TABLE)
+                      and f":{TABLE}:" not in k)
+        assert held == -outside
+        assert self.balances[f"pot:{TABLE}"] == state.pot >= 0
 
 
 def random_command(data: st.DataObject, session: Session, tick: int) -> Command:
@@ -64,6 +84,9 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> Command:
             if open_escalation(state):
                 action = data.draw(st.sampled_from([*LEVELS, FOLD]), label="action")
                 return Escalate(player, deal.deal_no, action)
+            if betting.current(state) is not None:                       # 43-07, D-BET
+                action = data.draw(st.sampled_from(betting.ACTIONS), label="bet")
+                return Bet(player, deal.deal_no, action)
             choices = list(declare_choices(state)) or ["in", "out"]
             return Declare(player, deal.deal_no, data.draw(st.sampled_from(choices), label="choice"))
         return ExpireDeclare(deal.deal_no)
@@ -80,6 +103,7 @@ def check_settlement(variant: str, event: Event, pot_before: int, options: dict[
     and the pot afterwards holds exactly what the payers paid."""
     moved = event.data["transfers"]
     won = sum(t["amount"] for t in moved if t["from"] == f"pot:{TABLE}")
+    assert all(f"bets:{TABLE}" not in (t["from"], t["to"]) for t in moved)   # JP-12: the bets apart
     paid = sum(t["amount"] for t in moved if t["to"] == f"pot:{TABLE}")
     assert won in (0, pot_before)
     assert event.data["pot"] == pot_before - won + paid
@@ -97,7 +121,7 @@ def test_random_sessions_conserve_chips_and_cards(data: st.DataObject, variant: 
     players = data.draw(st.integers(2, 6), label="players")
     stacked = data.draw(st.booleans(), label="stacked")
     decks = [data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None
-    session, books, cards = Session(), Books(), Cards()
+    session, books, cards = Session(), BooksWithBets(), Cards()
     snapshots: list[tuple[int, dict[str, Any]]] = []
     commands: list[Command] = [OpenTable(TABLE, variant, options, stacked_decks=decks,
                                          stacked_allowed=stacked)]
@@ -124,6 +148,8 @@ def test_random_sessions_conserve_chips_and_cards(data: st.DataObject, variant: 
             pot -= sum(t["amount"] for t in moved if t["from"] == f"pot:{TABLE}")
         books.check(session, options)
         cards.check(session)
+        if session.state.live is None:
+            assert session.state.bets == 0                     # D-BET: every bet is awarded
         if len(snapshots) < 4 and data.draw(st.integers(0, 9), label="snapshot") == 0:
             snapshots.append((len(session.events), state_to_json(session.state)))
     assert_folds_back(session, snapshots)

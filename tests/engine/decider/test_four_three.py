@@ -1,14 +1,16 @@
-"""Four-Three (RULES.md §13): 43-01..07 (43-07, the optional betting, is not built yet), Q-43-01
-and D-43-01, given/when/then on the pure decider with stacked decks.
+"""Four-Three (RULES.md §13): 43-01..07, Q-43-01 and D-43-01 (43-07's betting round by D-BET),
+given/when/then on the pure decider with stacked decks.
 
 Players "abc" (or "abcd") sit in seats 0..; the first dealer is a, so cards go b, c, a. Each hand
 is written as seven cards: the four dealt first, then the three more an "in" player receives.
 """
 from __future__ import annotations
 
-from tables.engine.decider.commands import Declare, Escalate, ExpireDeclare
+from tables.engine.decider.commands import Bet, Declare, Escalate, ExpireDeclare
 from tables.engine.decider.events import (
     ANTES_POSTED,
+    BET_TURN_OPENED,
+    BETS_AWARDED,
     CARDS_DEALT,
     DECLARE_OPENED,
     DECLARE_TIMED_OUT,
@@ -223,3 +225,52 @@ def test_43_options() -> None:
     options = validate_options("four_three", {})
     assert options["declare_mode"] == "sequential"
     assert get_variant("four_three").capacity(options) == 7
+
+
+# --- 43-07, D-BET: the optional betting round ------------------------------------------------------
+
+def test_43_07_no_betting_round_by_default() -> None:
+    session = game(seven(HIGH_B, HIGH_C, LOW_A))
+    start(session)
+    new = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
+    assert not of_type(new, BET_TURN_OPENED)
+    assert validate_options("four_three", {})["betting"] is False
+
+
+def test_43_07_a_betting_round_after_the_three_more_cards_before_the_high_low_declare() -> None:
+    session = game(seven(HIGH_B, HIGH_C, LOW_A), betting=True)         # ante 2: pot 6, unit 2
+    start(session)
+    new = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
+    assert one(new, BET_TURN_OPENED).data["player"] == "b"            # D-BET: the dealer's left
+    assert all(e.data["mode"] == "sequential" for e in of_type(new, DECLARE_OPENED))  # no High/Low yet
+    session.do(Bet("b", 1, "bet"))
+    session.do(Bet("c", 1, "raise"))
+    session.do(Bet("a", 1, "fold"))                                    # a folds: stays liable
+    new = session.do(Bet("b", 1, "call"))
+    opened = of_type(new, DECLARE_OPENED)[-1].data
+    assert opened["players"] == ["b", "c"]                             # a does not declare
+    assert (session.state.bets, session.state.pot) == (8, 6)           # b 2 + 2, c 4: apart from the pot
+    new = sides(session, 1, b="high", c="high")
+    shown = one(new, SHOWDOWN_HELD).data
+    assert [h["player"] for h in shown["hands"]] == ["b", "c"]         # the folder is not shown
+    # 43-05 with nobody on Low: c takes the pot of 6; b and the folder a match it at its
+    # pre-betting size (JP-12, D-BET); the bets (8) go to c (D-BET).
+    assert transfers(of_type(new, POT_SETTLED)) == [
+        ("pot", "seat:c", 6), ("seat:b", "pot", 6), ("seat:a", "pot", 6)]
+    awarded = one(new, BETS_AWARDED).data
+    assert (awarded["winners"], awarded["amount"]) == (["c"], 8)
+    assert (session.state.bets, session.state.pot) == (0, 12)
+
+
+def test_43_07_with_one_left_in_the_betting_he_takes_the_pot_and_the_bets() -> None:  # D-BET
+    session = game(seven(HIGH_B, HIGH_C, LOW_A), betting=True)
+    start(session)
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
+    session.do(Bet("b", 1, "bet"))
+    session.do(Bet("c", 1, "fold"))
+    new = session.do(Bet("a", 1, "fold"))
+    assert of_type(new, DECLARE_OPENED)[-1].data["players"] == ["b"]
+    new = sides(session, 1, b="low")
+    settled = one(new, POT_SETTLED).data
+    assert (settled["winners"], settled["matchers"]) == (["b"], ["c", "a"])
+    assert one(new, BETS_AWARDED).data["amount"] == 2

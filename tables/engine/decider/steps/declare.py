@@ -23,8 +23,11 @@ MODES = ("sequential", "simultaneous")
 
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+    """Fresh choices; with ``who=in_players`` only the "in" players declare: the others stay
+    "out", and a player who folded in a betting round (D-BET, 43-07) stays "in" without declaring."""
     keep_in = params["who"] == "in_players"
-    choices = tuple(None if not keep_in or c == "in" else "out" for c in deal.choices)
+    choices = tuple(None if not keep_in or (c == "in" and p not in deal.folded) else c if c == "in"
+                    else "out" for p, c in zip(deal.order, deal.choices, strict=True))
     return deal._replace(choices=choices, sealed=False, forced=None, awaiting=(), deadline=None,
                          timed_out=(), compulsory=())
 
