@@ -91,7 +91,7 @@ def expire(ctx: Ctx) -> list[ev.Event]:
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     """Every "in" player has accepted the first level (EX-08's derived note)."""
     return deal._replace(esc_level=1, accepted=tuple(1 if is_in(c) else 0 for c in deal.choices),
-                         acted=(), folded=(), esc_last=-1, awaiting=(), deadline=None)
+                         acted=(), esc_last=-1, awaiting=(), deadline=None)
 
 
 def fold_opened(state: TableState, e: ev.EscalationOpened) -> TableState:
