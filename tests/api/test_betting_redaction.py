@@ -13,13 +13,11 @@ The piss card must be in every observer's table view from the moment it is dealt
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 from django.test import override_settings
-from rest_framework.test import APIClient
 
+from tests.api.test_exchange_redaction import Observer, Truth, play, without_packs
 from tests.tables.conftest import stack_deck
 from tests.tables.http import Club, post, table_url
 
@@ -33,36 +31,6 @@ T25_THREES = ("As Ks 4d", "Qd Jd 9c", "2c 7h 5s", "8h 8d 3s")
 T25_TWOS = ("Ah Kh", "Qh Jh", "2h 7c")                                   # to the three "in" players
 DECLARES = ("in", "in", "in", "out")
 BETS = ((0, "bet"), (1, "raise"), (2, "fold"), (0, "call"))             # place in the order, action
-
-
-@dataclass
-class Truth:
-    held: dict[str, set[str]]
-    final: dict[str, list[str]]
-    shown: set[str] = field(default_factory=set)
-    over: bool = False
-
-    def forbidden(self, player: str | None, role: str) -> set[str]:
-        if role == "auditor" and self.over:
-            return set()
-        mine = self.held.get(player or "", set())
-        seen = {card for p in self.shown for card in self.final[p]}
-        return {card for p, cards in self.held.items() if p != player for card in cards} - mine - seen
-
-
-@dataclass(frozen=True)
-class Observer:
-    client: APIClient
-    player: str | None
-    role: str
-
-
-def without_packs(document: Any) -> Any:
-    if isinstance(document, dict):
-        return {key: without_packs(value) for key, value in document.items() if key != "pack"}
-    if isinstance(document, list):
-        return [without_packs(item) for item in document]
-    return document
 
 
 def check(observer: Observer, url: str, truth: Truth, board: list[str]) -> None:
@@ -87,13 +55,6 @@ def walk(observers: list[Observer], table: str, players: list[str], truth: Truth
     for observer in observers:
         for url in urls:
             check(observer, url, truth, board)
-
-
-def play(client: APIClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = post(client, url, body)
-    assert response.status_code == 200, response.content
-    answer: dict[str, Any] = response.json()
-    return answer
 
 
 def deck_of(variant: str) -> list[str]:
