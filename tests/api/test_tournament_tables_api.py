@@ -41,6 +41,8 @@ def test_cash_endpoints_answer_409_tournament_table() -> None:
         assert (response.status_code, response.json()["code"]) == (409, "tournament_table"), action
     outsider = post(club.outsider, table_url(table, "seats"), {"buy_in": 100})
     assert (outsider.status_code, outsider.json()["code"]) == (409, "tournament_table")
+    by_hand = post(club.admin, table_url(table, "deals"), None)        # only the tournament paces deals
+    assert (by_hand.status_code, by_hand.json()["code"]) == (409, "tournament_table")
     assert club.bankroll(next(iter(club.players))) == 1000              # no cash moved
 
 

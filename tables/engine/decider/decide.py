@@ -193,11 +193,13 @@ def eligible_players(state: TableState) -> list[Seat]:
     return settled if len(settled) >= 2 else playing
 
 
-def check_start_deal(state: TableState, by_player: str | None, seed: str | None) -> list[Seat]:
+def check_start_deal(state: TableState, by_player: str | None, seed: str | None,
+                     after_deal_no: int | None = None) -> list[Seat]:
     check_open(state)
     check_between_deals(state)
+    if after_deal_no is None:
+        check_cash_table(state)           # issue 13: only the tournament starts its deals
     if by_player is not None:
-        check_cash_table(state)           # issue 13: the tournament paces its deals
         check_seated(state, by_player)
     if state.stacked_decks is None:
         if seed is None:
@@ -305,7 +307,7 @@ def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev
 def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
     if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
         return []                         # issue 13: a redelivered "next deal" task does nothing
-    players = check_start_deal(state, c.by_player_id, c.seed)
+    players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no)
     dealer = _next_dealer(state, players)                      # D-GEN-05
     order = _from_dealers_left(players, dealer)
     stacked = state.stacked_decks is not None

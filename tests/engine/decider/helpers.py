@@ -76,7 +76,9 @@ def table(players: str = "abcd", *, decks: Sequence[Sequence[str]] | None = None
 
 
 def start(session: Session, now: datetime = T0) -> list[Event]:
-    return session.do(StartDeal(None, None if session.state.stacked_decks else SEED), now)
+    seed = None if session.state.stacked_decks else SEED
+    paced = session.state.deal_no if session.state.tournament_id else None    # the tournament's next deal
+    return session.do(StartDeal(None, seed, after_deal_no=paced), now)
 
 
 def of_type(events: Iterable[Event], kind: str) -> list[Event]:

@@ -157,7 +157,7 @@ def test_tournament_commands_on_a_cash_table() -> None:
 def test_cash_commands_on_a_tournament_table() -> None:
     session = tournament_table("ab")
     for command in (SitDown("c", 100), TopUp("a", 10), Leave("a"), SitOut("a"), CloseTable(),
-                    StartDeal("a", SEED)):
+                    StartDeal("a", SEED), StartDeal(None, SEED)):          # nor a club admin's deal
         assert session.fails(command) == "tournament_table", command
 
 
