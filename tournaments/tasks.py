@@ -27,7 +27,6 @@ from guts_backend.celery import app as celery_app
 from ledger.errors import DomainError
 from tables.engine.decider import errors as rules
 from tournaments import service
-from tournaments.engine import errors as tournament_rules
 from tournaments.engine import events as ev
 from tournaments.engine.config import parse_time
 from tournaments.engine.state import TournamentState
@@ -39,7 +38,7 @@ TICK_TASK = "tournaments.tick"
 START_DEAL_TASK = "tournaments.start_deal"
 SWEEP_TASK = "tournaments.sweep"
 SWEEP_BATCH = 200
-REFUSALS = (DomainError, rules.DomainError, tournament_rules.DomainError)
+REFUSALS = (DomainError, rules.DomainError)
 SOURCE = {"actor": "system", "source": "celery"}
 
 

@@ -32,9 +32,8 @@ from guts_backend.api.errors import (
 )
 from ledger.errors import DomainError
 from tables.engine.decider import errors as rules
-from tournaments.engine import errors as tournament_rules
 
-DOMAIN_ERRORS = (DomainError, rules.DomainError, tournament_rules.DomainError)
+DOMAIN_ERRORS = (DomainError, rules.DomainError)
 # The database is unreachable or dropped the connection mid-request: a retry may well succeed.
 # Django wraps its driver's errors; ledger.dbapi's raw psycopg cursors raise psycopg's own.
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)

@@ -1,12 +1,12 @@
 """DomainError of the tournament decider: a command is not allowed now. Its `code` is stable; the
 API maps it to a problem (guts_backend.api.errors.PROBLEM_STATUS, docs/api.md).
 
-The engine is pure, so this is its own class with the same three members as the tables engine's
-(`code`, message, `detail`); the API renders both alike.
+A subclass of the tables engine's DomainError (pure too) with the tournament's codes, so the API
+and the tasks handle one kind of refusal.
 """
 from __future__ import annotations
 
-from typing import Any
+from tables.engine.decider.errors import DomainError as RulesError
 
 CODES = frozenset({
     "invalid_tournament",        # a bad field of a new tournament (detail["field"] names it)
@@ -22,14 +22,7 @@ CODES = frozenset({
 })
 
 
-class DomainError(Exception):
+class DomainError(RulesError):
     """Raised by `decide` (and config validation); nothing is appended."""
 
-    def __init__(self, code: str, message: str = "", **detail: Any) -> None:
-        assert code in CODES, code
-        super().__init__(message or code)
-        self.code = code
-        self.detail = detail
-
-    def __repr__(self) -> str:
-        return f"DomainError({self.code!r}, {str(self)!r})"
+    CODES = CODES

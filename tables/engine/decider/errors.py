@@ -18,7 +18,7 @@ a check or a bet facing a bet, a call or raise with no bet open) and raise_limit
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 CODES = frozenset({
     "not_your_turn", "not_seated", "already_seated", "table_full", "deal_over", "wrong_deal",
@@ -35,10 +35,13 @@ CODES = frozenset({
 
 
 class DomainError(Exception):
-    """Raised by `decide` (and option validation); nothing is appended."""
+    """Raised by `decide` (and option validation); nothing is appended. Another pure decider (the
+    tournaments') subclasses it with its own `CODES`, so the API and the tasks know one refusal."""
+
+    CODES: ClassVar[frozenset[str]] = CODES
 
     def __init__(self, code: str, message: str = "", **detail: Any) -> None:
-        assert code in CODES, code
+        assert code in self.CODES, code
         super().__init__(message or code)
         self.code = code
         self.detail = detail
