@@ -35,7 +35,7 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.money import loser_cost, split_evenly, terms_of
 from tables.engine.decider.program import advance, antes_due, current_ctx, declare_mode, parse_iso
-from tables.engine.decider.state import Seat, TableState
+from tables.engine.decider.state import DealState, Seat, TableState
 from tables.engine.decider.steps import KINDS, betting, escalation, exchange
 from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
@@ -135,6 +135,17 @@ def check_deal(state: TableState, deal_no: int) -> None:
         raise DomainError(code, f"deal {deal_no} is not the live deal {live.deal_no}", deal_no=deal_no)
 
 
+def check_acting(state: TableState, player: str, deal_no: int) -> DealState:
+    """The guards every action in a live deal shares (declare, bid, draw, escalate, bet), in their
+    order: the table is open, the player seated, `deal_no` the live deal. Returns that deal."""
+    check_open(state)
+    check_seated(state, player)
+    check_deal(state, deal_no)
+    deal = state.live
+    assert deal is not None
+    return deal
+
+
 def in_cost(state: TableState) -> int:
     """D-GEN-06: the most declaring "in" can cost in this deal: matching the pot (as capped; in
     Thirty Eight the pot at its highest level), and the extra ante the "in" players owe before the
@@ -153,11 +164,7 @@ def declare_choices(state: TableState) -> tuple[str, ...]:
 
 def check_declare(state: TableState, player: str, deal_no: int, choice: str,
                   stage: int | None = None) -> None:
-    check_open(state)
-    check_seated(state, player)
-    check_deal(state, deal_no)
-    deal = state.live
-    assert deal is not None
+    deal = check_acting(state, player, deal_no)
     if stage is not None and stage != deal.stage:
         raise DomainError("wrong_stage", f"the open declare is of stage {deal.stage}, not {stage}",
                           stage=deal.stage)
@@ -382,11 +389,7 @@ def bid_range(state: TableState, player: str) -> tuple[int, int | None]:
 def check_bid(state: TableState, player: str, deal_no: int, amount: Any) -> None:
     """MCA-04, D-MC-04: the player's turn in the open hand's auction; a bid is whole chips above
     the standing bid that his stack can pay (None: a pass)."""
-    check_open(state)
-    check_seated(state, player)
-    check_deal(state, deal_no)
-    deal = state.live
-    assert deal is not None
+    deal = check_acting(state, player, deal_no)
     if not bidding(state) or player not in deal.awaiting:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to bid", player=player)
     if amount is None:
@@ -416,11 +419,7 @@ def _pass_card(state: TableState, c: cmd.PassCard, now: datetime) -> list[ev.Eve
 def check_exchange(state: TableState, player: str, deal_no: int, discards: Any) -> list[str]:
     """EXC-01/02: it is the player's draw and `discards` are distinct cards of his hand, at most
     as many as the draw allows; returns them normalised."""
-    check_open(state)
-    check_seated(state, player)
-    check_deal(state, deal_no)
-    deal = state.live
-    assert deal is not None
+    deal = check_acting(state, player, deal_no)
     most = exchange.open_draw(state)
     if player in deal.exchanged and most is not None:
         raise DomainError("already_exchanged", f"{player} has exchanged", player=player)
@@ -457,11 +456,7 @@ def check_escalate(state: TableState, player: str, deal_no: int, action: str) ->
     """T38-03/04: the player's turn in the open escalation; `action` names a level at or above the
     pot's current one (accept or raise; the last level is the maximum) or folds. Returns the level
     he stands at after it (for a fold, the level he pays at)."""
-    check_open(state)
-    check_seated(state, player)
-    check_deal(state, deal_no)
-    deal = state.live
-    assert deal is not None
+    deal = check_acting(state, player, deal_no)
     names = escalation.open_escalation(state)
     if names is None or player not in deal.awaiting:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to escalate", player=player)
@@ -496,11 +491,7 @@ def check_bet(state: TableState, player: str, deal_no: int, action: Any,
     """D-BET: it is the player's turn in the betting round and the round offers `action` now
     (fixed limit, at most `raises` raises, within his stack by D-GEN-06); `amount`, if given, is
     the chips the action moves. Returns those chips."""
-    check_open(state)
-    check_seated(state, player)
-    check_deal(state, deal_no)
-    deal = state.live
-    assert deal is not None
+    deal = check_acting(state, player, deal_no)
     params = betting.current(state)
     if params is None or player not in deal.awaiting:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to bet", player=player)
