@@ -12,7 +12,10 @@ after every round of deals.
 
 Rows: deals played, events appended (all streams), wall time, events/s, commands/s, and the
 slowest reconcile that moved players (a balancing step: lock and read every table, decide,
-move out + move in, append), with the mean reconcile.
+move out + move in, append), with the mean reconcile. The peer, measured in the same run and
+database (before and after the tournament, as the load swings): the raw ceiling of plain psycopg
+single-row INSERT + COMMIT transactions (bench/event_store.RawCeiling), and the tournament's
+events/s as a share of it.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
-from event_store import DEFAULT_URL, ScratchDatabase, setup_django  # noqa: E402
+from event_store import DEFAULT_URL, RawCeiling, ScratchDatabase, setup_django  # noqa: E402
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 
@@ -117,6 +120,18 @@ def run(players: int, seats: int, seed: int) -> dict[str, Any]:
             "levels": result.state.level}
 
 
+def raw_rate(url: str, seconds: float = 2.0) -> float:
+    """Single-row INSERT + COMMIT transactions per second, plain psycopg, for about `seconds`."""
+    raw, done, spent = RawCeiling(url), 0, 0.0
+    try:
+        while spent < seconds:
+            spent += raw.run(50, 1)
+            done += 50
+    finally:
+        raw.close()
+    return done / spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=200)
@@ -126,14 +141,19 @@ def main() -> None:
     os.environ["GUTS_TOURNAMENT_TASKS"] = "0"
     with ScratchDatabase(os.environ.get("DATABASE_URL", DEFAULT_URL)) as scratch:
         setup_django(scratch.url)
+        before = raw_rate(scratch.url)
         figures = run(args.players, args.seats, args.seed)
+        ceiling = (before + raw_rate(scratch.url)) / 2
+    events_per_second = figures["events"] / figures["wall"]
     rows = [
         ("players / tables opened", f"{args.players} / {figures['tables']}"),
         ("outcome", f"{figures['status']}, winner {figures['winner']}, level {figures['levels']}"),
         ("deals played", f"{figures['deals']:,}"),
         ("events appended", f"{figures['events']:,}"),
         ("wall time", f"{figures['wall']:.1f} s"),
-        ("events/s", f"{figures['events'] / figures['wall']:,.0f}"),
+        ("events/s", f"{events_per_second:,.0f}"),
+        ("raw ceiling (peer)", f"{ceiling:,.0f} single-row tx/s "
+                               f"(events/s = {events_per_second / ceiling:.2f}x)"),
         ("declares/s", f"{figures['commands'] / figures['wall']:,.0f}"),
         ("reconciles (mean)", f"{figures['reconciles']:,} ({figures['mean_reconcile'] * 1000:.1f} ms)"),
         ("slowest balancing step", f"{figures['slowest_balancing'] * 1000:.1f} ms "
