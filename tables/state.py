@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from ledger.store import StoredEvent, lock_and_read_head, read_stream
 from tables.engine.decider.events import parse
@@ -44,28 +45,37 @@ class Loaded:
     hash: str
 
 
-class StateCache:
-    """LRU of the latest Loaded per table, shared by the threads of a process."""
+class Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
+
+
+L = TypeVar("L", bound=Versioned)
+
+
+class StateCache(Generic[L]):
+    """LRU of the latest loaded state per stream owner (a table, a tournament), shared by the
+    threads of a process; never goes back to an older version."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._size = size
-        self._items: OrderedDict[str, Loaded] = OrderedDict()
+        self._items: OrderedDict[str, L] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, table_id: str) -> Loaded | None:
+    def get(self, key: str) -> L | None:
         with self._lock:
-            item = self._items.get(table_id)
+            item = self._items.get(key)
             if item is not None:
-                self._items.move_to_end(table_id)
+                self._items.move_to_end(key)
             return item
 
-    def put(self, table_id: str, loaded: Loaded) -> None:
+    def put(self, key: str, loaded: L) -> None:
         with self._lock:
-            current = self._items.get(table_id)
+            current = self._items.get(key)
             if current is not None and current.version > loaded.version:
                 return
-            self._items[table_id] = loaded
-            self._items.move_to_end(table_id)
+            self._items[key] = loaded
+            self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
@@ -74,7 +84,7 @@ class StateCache:
             self._items.clear()
 
 
-cache = StateCache()
+cache: StateCache[Loaded] = StateCache()
 
 
 def fold_stored(state: TableState, events: list[StoredEvent]) -> TableState:

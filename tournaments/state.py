@@ -8,12 +8,11 @@ can never be served, as in tables.state).
 from __future__ import annotations
 
 import hashlib
-import threading
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from ledger.store import StoredEvent, lock_and_read_head, read_stream
+from tables.state import StateCache
 from tournaments.engine.events import parse
 from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState, initial_state
@@ -46,31 +45,7 @@ class Loaded:
     hash: str
 
 
-class _Cache:
-    def __init__(self) -> None:
-        self._items: OrderedDict[str, Loaded] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> Loaded | None:
-        with self._lock:
-            return self._items.get(key)
-
-    def put(self, key: str, loaded: Loaded) -> None:
-        with self._lock:
-            current = self._items.get(key)
-            if current is not None and current.version > loaded.version:
-                return
-            self._items[key] = loaded
-            self._items.move_to_end(key)
-            while len(self._items) > CACHE_SIZE:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-cache = _Cache()
+cache: StateCache[Loaded] = StateCache(CACHE_SIZE)
 
 
 def fold_stored(state: TournamentState, events: list[StoredEvent]) -> TournamentState:
