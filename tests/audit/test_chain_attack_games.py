@@ -1,8 +1,9 @@
-"""The new hidden facts of issues 11 and 12 attacked through the hash chain, as an opponent would:
-the ghost hand before its showdown (GH-02), a Three-Five-Seven private comparison (D-357-03) and a
-player's draw (EXC-01). For each hidden value an attacker who reads the served feed puts guesses
-(the true value among them) in its place, in the clear and as an unsalted commitment, and tries to
-reproduce a served hash or the next event's prev_hash: none may match (the salt, ledger.hashing).
+"""The new hidden facts of issues 11, 12 and 14 attacked through the hash chain, as an opponent
+would: the ghost hand before its showdown (GH-02), a Three-Five-Seven private comparison
+(D-357-03), a player's draw (EXC-01) and Four-Three's sealed High/Low/Both choice (D-43-01). For
+each hidden value an attacker who reads the served feed puts guesses (the true value among them)
+in its place, in the clear and as an unsalted commitment, and tries to reproduce a served hash or
+the next event's prev_hash: none may match (the salt, ledger.hashing).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.audit.test_chain_attack import (
     TWO_CARD_HANDS,
     assert_chain_checks,
     assert_no_salt_served,
+    assert_unrecoverable,
     feed,
     guess_hashes,
     own_salts,
@@ -93,3 +95,20 @@ def test_exc_01_a_draw_cannot_be_brute_forced_by_an_opponent(club: Club, setting
     assert_hidden_and_unrecoverable(events, "CardsDrawn", "cards", TWO_CARD_HANDS, [draw["cards"]])
     assert_chain_checks(events)
     assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(opponent.pk)))
+
+
+def test_d_43_01_a_sealed_high_low_both_choice_cannot_be_brute_forced(club: Club, settings: Any) -> None:
+    """43-03, D-43-01: the High/Low/Both declare is simultaneous and sealed until the reveal; with
+    only three values to try, the salt alone keeps the served hash and prev_hash from naming it."""
+    table_id = open_table(club, settings, "four_three")
+    order = stored(table_id, "DealStarted")[0]["participants"]
+    for player in order:
+        service.table_command(table_id=table_id, command=cmd.Declare(player, 1, "in", stage=1))
+    service.table_command(table_id=table_id, command=cmd.Declare(order[0], 1, "both", stage=2))
+    declarer = next(p for p in club.players if str(p.pk) == order[0])
+    for reader in (*(p for p in club.players if p is not declarer), club.outsider, club.admin, club.auditor):
+        events = feed(reader, table_id)
+        assert assert_unrecoverable(events, "Declared", "choice", ["high", "low", "both", "in", "out"],
+                                    {order[0]: "both"}) == 1
+        assert_chain_checks(events)
+        assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))
