@@ -48,7 +48,6 @@ from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, a
 from tables.engine.decider import commands as cmd
 from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
-from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
@@ -127,7 +126,7 @@ def _attempt(table_id: str, command: cmd.Command, now: datetime, meta: dict[str,
     table_events = [e for e in stored if e.stream == table_stream(table_id)]
     if _after_commit:
         transaction.on_commit(lambda: run_after_commit(table_id, table_events))
-    return CommandResult(table_id, fold(decided, loaded.state), table_events[-1].version, table_events)
+    return CommandResult(table_id, decided.state, table_events[-1].version, table_events)
 
 
 def table_lock(table_id: str) -> tuple[int, int]:

@@ -47,7 +47,7 @@ from tournaments.engine import commands as cmd
 from tournaments.engine import events as ev
 from tournaments.engine.config import parse_time
 from tournaments.engine.decide import decide, due_deals, needs_table, tables_for_start
-from tournaments.engine.evolve import evolve, fold
+from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState
 from tournaments.errors import UnknownTournament
 from tournaments.state import (
@@ -128,7 +128,7 @@ def _attempt(tournament_id: str, build: Build, now: datetime, meta: dict[str, An
                                        marker=BANKROLL_MARKER)]
     stored = append(writes, meta=meta, savepoint=False)
     mine = [e for e in stored if e.stream == stream]
-    after = fold(decided, loaded.state)
+    after = decided.state
     result = Loaded(after, mine[-1].version, mine[-1].hash)
     transaction.on_commit(lambda: cache.put(tournament_id, result))
     transaction.on_commit(lambda: _after_commit(tournament_id, decided, after))
