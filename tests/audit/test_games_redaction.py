@@ -175,7 +175,24 @@ MONTE_CARLO = [
     Step("a:out", sealed=True), Step("b:out", sealed=True), Step("c:out", over=True),  # MC-15
 ]
 
+# Consecutive Guts (CONS-01..05, EX-06): five cards, sequential declares, a showdown of the best
+# three of five with pair-made wilds, then a lone "in" who is not shown (CONS-05).
+CONSECUTIVE = [
+    start({"b": "8h Qd 3c 7s Qs", "c": "Kc Kd 9c 5s 2d", "a": "Ts 8d 6h 4h 2c"}),
+    Step("b:in"), Step("c:in"), Step("a:out", show="bc", over=True),                   # EX-06
+    start({"c": "As Ks Js 9d 4d", "a": "7c 7d 7h 5c 3s", "b": "Ah Jh 9h 6s 3d"}),
+    Step("c:out"), Step("a:in"), Step("b:out", over=True),                              # CONS-05
+]
+
+# Alternating Guts (ALT-01/02, EX-07): everyone in, every hand shown.
+ALTERNATING = [
+    start({"b": "Ah Ad 8c Js 6s", "c": "Kc Kd 9c 5s 2d", "a": "Th 7h 4d 3d 2h"}),
+    Step("b:in"), Step("c:in"), Step("a:in", show="bca", over=True),                   # EX-07
+]
+
 GAMES = {
+    "consecutive": (CONSECUTIVE, {}),
+    "alternating": (ALTERNATING, {}),
     "monte_carlo": (MONTE_CARLO, {"ante": 1, "lone_in": "vs_deck"}),
     "two_plus_one": (TWO_PLUS_ONE, {"extra_ante_redeclare": True}),
     "four_two_two": (FOUR_TWO_TWO, {"max_loss": 25}),

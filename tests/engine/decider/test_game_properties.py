@@ -1,5 +1,6 @@
 """Properties over random sessions of the four issue-11 games (Two plus One, Four-Two-Two,
-Four-Two-Three, Three-Five-Seven), on seeded or stacked deals, with random declares and timeouts:
+Four-Two-Three, Three-Five-Seven) and of Consecutive and Alternating Guts, on seeded or stacked
+deals, with random declares and timeouts:
 
 - chips are conserved by every event: an independent double-entry book of every transfer agrees
   with the seat stacks, the pot and the reserve, and what the table holds is what the bankroll
@@ -77,8 +78,15 @@ OPTIONS = {
     "three_five_seven": st.fixed_dictionaries({
         **COMMON, "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
         "ace_low": st.booleans()}),
+    **{name: st.fixed_dictionaries({                     # CONS, ALT: classic Guts settlement
+        **COMMON, "pot_limit": st.sampled_from([0, 0, 40]),
+        "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
+        "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
+        "ties": st.sampled_from(["split", "no_split"]), "dealer_forced_in": st.booleans()})
+       for name in ("consecutive", "alternating")},
 }
-MOST_PLAYERS = {"two_plus_one": 6, "four_two_two": 6, "four_two_three": 6, "three_five_seven": 7}
+MOST_PLAYERS = {"two_plus_one": 6, "four_two_two": 6, "four_two_three": 6, "three_five_seven": 7,
+                "consecutive": 10, "alternating": 10}
 
 
 class Books(Ledger):
