@@ -22,5 +22,8 @@ urlpatterns = [
     path(f"{TABLE}/exchanges", views.ExchangesApi.as_view(), name="table-exchanges"),
     path(f"{TABLE}/escalations", views.EscalationsApi.as_view(), name="table-escalations"),  # T38-03
     path(f"{TABLE}/bets", views.BetsApi.as_view(), name="table-bets"),             # D-BET
+    path(f"{TABLE}/offers", views.OffersApi.as_view(), name="table-offers"),       # BF-02..04
+    path(f"{TABLE}/trump", views.TrumpApi.as_view(), name="table-trump"),          # WL-06
+    path(f"{TABLE}/plays", views.PlaysApi.as_view(), name="table-plays"),          # WL-07..09
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
 ]

@@ -67,6 +67,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),   # T38-03
     "bet_not_allowed": (409, "cannot check: a bet is open"),                        # D-BET
     "raise_limit": (409, "at most 3 raises per round (D-BET)"),                      # D-BET
+    "card_not_held": (409, "Kd is not in the player's hand"),                        # BF-03, WL-07
+    "must_play_trump": (409, "you hold a trump (h): play one"),                      # D-WL-04
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

@@ -106,6 +106,57 @@ class BettingSerializer(serializers.Serializer):
         ref_name = "TableBetting"
 
 
+class OfferExchangeSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    took = serializers.CharField(help_text="The middle card he took (public).")
+    gave = serializers.CharField(help_text="The card of his he put face up in its place (public).")
+
+    class Meta:
+        ref_name = "TableOfferExchange"
+
+
+class OfferSerializer(serializers.Serializer):
+    """Buddha's Folly's middle card (BF-02..04, D-BF-01): public."""
+
+    middle = serializers.CharField(help_text="The face-up card in the middle now.")
+    turn = serializers.CharField(allow_null=True, help_text="Whose offer it is; null once the offering "
+                                                             "is over.")
+    declined = serializers.IntegerField(help_text="How many players in a row left the middle card.")
+    exchanges = OfferExchangeSerializer(many=True, help_text="Every take so far, in order.")
+
+    class Meta:
+        ref_name = "TableOffer"
+
+
+class TrickCardSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    card = serializers.CharField(help_text="Played to the trick: public at once.")
+
+    class Meta:
+        ref_name = "TableTrickCard"
+
+
+class TrickSerializer(serializers.Serializer):
+    trick = serializers.IntegerField(help_text="1..5 (WL-07).")
+    winner = serializers.CharField(help_text="Who won it (WL-08, WL-09, D-WL-04); he leads the next.")
+    cards = TrickCardSerializer(many=True, help_text="The cards in the order played.")
+
+    class Meta:
+        ref_name = "TableTrick"
+
+
+class TricksSerializer(serializers.Serializer):
+    """Wolfie's Lou's tricks (WL-07..11): public."""
+
+    finished = TrickSerializer(many=True)
+    current = TrickCardSerializer(many=True, help_text="The trick being played: its cards so far.")
+    won = serializers.DictField(child=serializers.IntegerField(),
+                                help_text="Tricks won so far by each player of the tricks.")
+
+    class Meta:
+        ref_name = "TableTricks"
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -131,6 +182,14 @@ class DealSerializer(serializers.Serializer):
                                                        "shown (43-05, D-43-01); null otherwise.")
     betting = BettingSerializer(allow_null=True, help_text="The betting of the deal (D-BET); null in "
                                                            "games without betting.")
+    offer = OfferSerializer(allow_null=True, help_text="Buddha's Folly's middle card and its offers "
+                                                       "(BF-02..04); null in other games.")
+    trump = serializers.CharField(allow_null=True, help_text="Wolfie's Lou's trump once chosen: c, d, "
+                                                             "h, s, no_trump or reverse (WL-06).")
+    trump_chooser = serializers.CharField(allow_null=True, help_text="Who chooses trump: the best "
+                                          "poker hand among the \"in\" players (WL-04/05, D-WL-02).")
+    tricks = TricksSerializer(allow_null=True, help_text="Wolfie's Lou's tricks once the first card is "
+                                                         "played (WL-07..11); null otherwise.")
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()
@@ -147,8 +206,8 @@ class DealSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "pass", "bid", "exchange", "escalate", "bet", "sit_out",
-                                              "sit_in"])
+                                              "pass", "bid", "exchange", "escalate", "bet", "offer",
+                                              "trump", "play", "sit_out", "sit_in"])
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False, allow_null=True,
                                    help_text="exchange: the most cards you may replace (EXC-01/02).")
@@ -156,7 +215,13 @@ class LegalActionSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField(required=False)
     stage = serializers.IntegerField(required=False, help_text="The open declare's stage.")
     choices = serializers.ListField(child=serializers.CharField(), required=False,
-                                    help_text="declare: the choices; pass, exchange: your cards.")
+                                    help_text="declare, offer, trump: the choices; pass, exchange: "
+                                              "your cards; play: exactly the cards you may play "
+                                              "(D-WL-04).")
+    card = serializers.CharField(required=False, help_text="offer: the middle card offered (BF-02).")
+    give = serializers.ListField(child=serializers.CharField(), required=False,
+                                 help_text="offer: the cards you may put in its place if you take it.")
+    trick = serializers.IntegerField(required=False, help_text="play: the trick, 1..5 (WL-07).")
     direction = serializers.ChoiceField(choices=["left"], required=False,
                                         help_text="pass: to your left (EXC-03); absent: to your right "
                                                   "(AO-06).")

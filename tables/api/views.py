@@ -476,6 +476,72 @@ class BetsApi(TableCommandApi):
         return cmd.Bet(acting_player(request), data["deal_no"], data["action"], data.get("amount"))
 
 
+# --- Buddha's Folly's offer and Wolfie's Lou's trump and tricks (BF, WL) ----------------------------
+
+@command_schema("tables_offers_create", "Take or leave the middle card",
+                example={"deal_no": 4, "action": "take", "card": "7c"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "invalid_choice", "invalid_card", "card_not_held"))
+class OffersApi(TableCommandApi):
+    """Buddha's Folly's offer (BF-02..04, D-BF-01): on your turn leave the face-up middle card, or
+    take it and name one of your cards to put face up in its place. The offer goes on to your
+    left; it ends when the middle card has gone round untaken."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        action = serializers.ChoiceField(choices=["take", "leave"])
+        card = serializers.CharField(max_length=3, required=False, allow_null=True,
+                                     help_text="take: a card of your hand to put in the middle card's "
+                                               "place; leave: absent.")
+
+        class Meta:
+            ref_name = "OfferInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Offer:
+        return cmd.Offer(acting_player(request), data["deal_no"], data["action"], data.get("card"))
+
+
+@command_schema("tables_trump_create", "Choose the trump", example={"deal_no": 4, "trump": "h"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "invalid_choice"))
+class TrumpApi(TableCommandApi):
+    """Wolfie's Lou (WL-05, WL-06, D-WL-05): the holder of the best poker hand among the "in"
+    players (named by the server's questioning, D-WL-02) names a suit, no_trump (the highest card
+    wins) or reverse (twos highest, no suit)."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        trump = serializers.ChoiceField(choices=["c", "d", "h", "s", "no_trump", "reverse"])
+
+        class Meta:
+            ref_name = "TrumpInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.ChooseTrump:
+        return cmd.ChooseTrump(acting_player(request), data["deal_no"], data["trump"])
+
+
+@command_schema("tables_plays_create", "Play a card to the trick", example={"deal_no": 4, "card": "Ah"},
+                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
+                          "invalid_card", "card_not_held", "must_play_trump"))
+class PlaysApi(TableCommandApi):
+    """Wolfie's Lou's tricks (WL-07..09, D-WL-03/04): on your turn play a card of your hand; holding
+    a trump you must play one (409 must_play_trump). Your legal action `play` lists exactly the
+    cards the server accepts. The card is public at once."""
+
+    class InputSerializer(serializers.Serializer):
+        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+                                           help_text="The live deal's number (stale ones are refused).")
+        card = serializers.CharField(max_length=3, help_text="A card of your hand, e.g. 'Ah' or '10d'.")
+
+        class Meta:
+            ref_name = "PlayInput"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.PlayCard:
+        return cmd.PlayCard(acting_player(request), data["deal_no"], data["card"])
+
+
 class PlayerDealsApi(APIView):
     """The deals a player was dealt into (the player, club admins and auditors), redacted."""
 

@@ -56,6 +56,7 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "results": _results(events),
         "betting": [{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")}
                     for event in events if event["type"] == ev.BET_MADE],             # D-BET, public
+        **_play(events),                                                  # BF, WL: all public
         "after": {"pot": after.pot, "reserve": after.reserve,
                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
         "proof": proof_json(record, viewer) if record.over else None,
@@ -73,6 +74,27 @@ def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         elif event["type"] in RESULT_TYPES:
             results.append({"stage": stage, "type": event["type"], "data": event["data"]})
     return results
+
+
+def _play(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Buddha's Folly's middle card and offers (BF-02..04), Wolfie's Lou's trump and tricks
+    (WL-05..09): public facts, absent from other games' histories."""
+    out: dict[str, Any] = {}
+    for event in events:
+        data, kind = event["data"], event["type"]
+        if kind == ev.MIDDLE_CARD_TURNED:
+            out.setdefault("offers", {"middle": data["card"], "answers": []})
+        elif kind == ev.OFFER_ANSWERED:
+            out["offers"]["answers"].append({key: data.get(key) for key in
+                                             ("player", "action", "card", "gave", "timed_out")})
+        elif kind == ev.TRUMP_CHOOSER_NAMED:
+            out["trump"] = {"chooser": data["chooser"], "trump": None, "timed_out": False}
+        elif kind == ev.TRUMP_CHOSEN:
+            out["trump"].update(trump=data["trump"], timed_out=bool(data.get("timed_out")))
+        elif kind == ev.TRICK_WON:
+            out.setdefault("tricks", []).append({"trick": data["trick"], "winner": data["winner"],
+                                                 "cards": data["cards"]})
+    return out
 
 
 def _card_counts(after: TableState) -> dict[str, int]:
@@ -145,6 +167,7 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append("Betting (bets apart from the pot):")
         lines += [f"  {who(b['player'])} {b['action']}s" + (f" {b['amount']}" if b["amount"] else "")
                   + (" (timed out)" if b["timed_out"] else "") for b in history["betting"]]
+    lines += _play_lines(history, who)
     for result in history["results"]:
         lines += _result_lines(result, who)
     after = history["after"]
@@ -152,6 +175,25 @@ def deal_text(history: dict[str, Any]) -> str:
     lines += _seat_lines(after["seats"], who)
     lines += _proof_lines(history["proof"])
     return "\n".join(lines) + "\n"
+
+
+def _play_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]:
+    """The offers (BF-02..04), the trump (WL-06) and every trick (WL-07..09), as said aloud."""
+    lines: list[str] = []
+    if history.get("offers"):
+        lines.append(f"Middle card: {history['offers']['middle']}")
+        for a in history["offers"]["answers"]:
+            took = f"takes {a['card']}, puts {a['gave']} in its place" if a["action"] == "take" else \
+                f"leaves {a['card']}"
+            lines.append(f"  {who(a['player'])} {took}" + (" (timed out)" if a["timed_out"] else ""))
+    if history.get("trump"):
+        trump = history["trump"]
+        lines.append(f"Trump chooser: {who(trump['chooser'])}; trump {trump['trump'] or '-'}"
+                     + (" (timed out)" if trump["timed_out"] else ""))
+    for trick in history.get("tricks", ()):
+        cards = ", ".join(f"{who(c['player'])} {c['card']}" for c in trick["cards"])
+        lines.append(f"Trick {trick['trick']}: {cards}; won by {who(trick['winner'])}")
+    return lines
 
 
 def _seat_lines(seats: list[dict[str, Any]], who: Callable[[str], str]) -> list[str]:

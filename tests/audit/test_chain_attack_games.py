@@ -7,6 +7,7 @@ the next event's prev_hash: none may match (the salt, ledger.hashing).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -112,3 +113,42 @@ def test_d_43_01_a_sealed_high_low_both_choice_cannot_be_brute_forced(club: Club
                                     {order[0]: "both"}) == 1
         assert_chain_checks(events)
         assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))
+
+
+def test_d_wl_02_the_questioning_ranking_and_the_unplayed_cards_cannot_be_brute_forced(
+        club: Club, settings: Any) -> None:
+    """D-WL-02, WL-07: Wolfie's Lou's sealed ranking of the "in" hands (every order of the true
+    entries tried), and, after four tricks, each hand as dealt (the four cards played are public:
+    every order of them with every other card of the pack as the fifth): no served hash or
+    prev_hash names them, for another player, an outsider, an admin or an auditor while the deal
+    is live."""
+    table_id = open_table(club, settings, "wolfies_lou")
+    order = stored(table_id, "DealStarted")[0]["participants"]
+    for player in order:
+        service.table_command(table_id=table_id, command=cmd.Exchange(player, 1, []))
+    for player in order:
+        service.table_command(table_id=table_id, command=cmd.Declare(player, 1, "in"))
+    [named] = stored(table_id, "TrumpChooserNamed")
+    service.table_command(table_id=table_id, command=cmd.ChooseTrump(named["chooser"], 1, "no_trump"))
+    dealt = {d["player"]: d["cards"] for d in stored(table_id, "CardsDealt")}
+    for _ in range(4 * len(order)):
+        player = stored(table_id, "PlayOpened")[-1]["player"]
+        played = {d["card"] for d in stored(table_id, "CardPlayed")}
+        card = next(c for c in dealt[player] if c not in played)
+        service.table_command(table_id=table_id, command=cmd.PlayCard(player, 1, card))
+    played = [d["card"] for d in stored(table_id, "CardPlayed")]
+    rankings = [list(p) for p in itertools.permutations(named["ranking"])]
+    victim = order[0]
+    seen = [c for c in dealt[victim] if c in played]
+    hands = [[*p[:i], card, *p[i:]] for card in PACK if card not in played
+             for p in itertools.permutations(seen) for i in range(len(seen) + 1)]
+    assert dealt[victim] in hands
+    others = [p for p in club.players if str(p.pk) != victim]
+    for reader in (others[0], club.outsider, club.admin, club.auditor):
+        events = feed(reader, table_id)
+        assert_hidden_and_unrecoverable(events, "TrumpChooserNamed", "ranking", rankings, [named["ranking"]])
+        assert assert_unrecoverable(events, "CardsDealt", "cards", hands, dealt) >= 1
+        assert_chain_checks(events)
+        rows = Event.objects.filter(stream=f"table-{table_id}").values_list("data", flat=True)
+        mine = {d["salt"] for d in rows if "salt" in d and d.get("player") == str(reader.pk)}   # his own
+        assert_no_salt_served(json.dumps(events), table_id, may_see=mine)

@@ -99,6 +99,28 @@ class Bet:
 
 
 @dataclass(frozen=True)
+class Offer:
+    player_id: str
+    deal_no: int
+    action: str                  # BF-03: take (the middle card, giving `card`) | leave
+    card: str | None = None      # take: the card of his hand he puts face up in its place
+
+
+@dataclass(frozen=True)
+class ChooseTrump:
+    player_id: str
+    deal_no: int
+    trump: str                   # WL-06, D-WL-05: c | d | h | s | no_trump | reverse
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    player_id: str
+    deal_no: int
+    card: str                    # WL-07: a card of his hand to the current trick (D-WL-04)
+
+
+@dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
 
@@ -151,4 +173,5 @@ TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntran
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | Escalate | Bet | ExpireDeclare | TournamentCommand)
+           | PassCard | Bid | Exchange | Escalate | Bet | Offer | ChooseTrump | PlayCard | ExpireDeclare
+           | TournamentCommand)

@@ -596,6 +596,111 @@ class Escalated(Event):
     timed_out: bool = False
 
 
+# --- Buddha's Folly's offer (BF-02..04, D-BF-01; steps/offer.py) ------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MiddleCardTurned(Event):
+    """BF-02: the dealer turns the top card of the stock face up in the middle (public)."""
+
+    TYPE: ClassVar[str] = "MiddleCardTurned"
+    deal_no: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class OfferOpened(Event):
+    """BF-02..04: the middle `card` is offered to `player` (public)."""
+
+    TYPE: ClassVar[str] = "OfferOpened"
+    deal_no: int
+    player: str
+    card: str
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class OfferAnswered(Event):
+    """BF-03, D-BF-01 (public): `action` take (the middle card `card` joins his hand and `gave`,
+    one of his own, goes face up in its place) or leave (`gave` null). `timed_out`: his turn
+    expired and he left the card."""
+
+    TYPE: ClassVar[str] = "OfferAnswered"
+    deal_no: int
+    player: str
+    action: str
+    card: str
+    gave: str | None = None
+    timed_out: bool = False
+
+
+# --- Wolfie's Lou: the questioning, the trump and the tricks (WL-04..11, D-WL-01..06) ---------------
+
+@dataclass(frozen=True, slots=True)
+class TrumpChooserNamed(Event):
+    """WL-04, WL-05, D-WL-02: the server's questioning names the holder of the best poker hand
+    among the "in" players (public); `ranking` (SECRET: auditors once the deal is over) lists
+    every "in" player with his hand's value, best first."""
+
+    TYPE: ClassVar[str] = "TrumpChooserNamed"
+    deal_no: int
+    chooser: str
+    ranking: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpOpened(Event):
+    TYPE: ClassVar[str] = "TrumpOpened"
+    deal_no: int
+    player: str
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpChosen(Event):
+    """WL-06, D-WL-05 (public): a suit (c, d, h, s), no_trump or reverse."""
+
+    TYPE: ClassVar[str] = "TrumpChosen"
+    deal_no: int
+    player: str
+    trump: str
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOpened(Event):
+    """WL-07, D-WL-03: `player`'s turn to play a card to trick `trick` (1..5; public)."""
+
+    TYPE: ClassVar[str] = "PlayOpened"
+    deal_no: int
+    player: str
+    trick: int
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A card played to a trick: public at once (the rest of the hand stays secret).
+    `timed_out`: his turn expired and the lowest legal card was played for him."""
+
+    TYPE: ClassVar[str] = "CardPlayed"
+    deal_no: int
+    player: str
+    trick: int
+    card: str
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """WL-08, WL-09, D-WL-04 (public): the trick's cards in the order played and its winner."""
+
+    TYPE: ClassVar[str] = "TrickWon"
+    deal_no: int
+    trick: int
+    winner: str
+    cards: list[dict[str, str]]
+
+
 @dataclass(frozen=True, slots=True)
 class Unknown(Event):
     """An event of a later schema (or another stream): kept as is, folded to nothing."""
@@ -620,6 +725,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     BetTurnOpened, BetMade, BetsAwarded,                                          # D-BET
     *TOURNAMENT_EVENTS,
     EscalationOpened, Escalated,
+    MiddleCardTurned, OfferOpened, OfferAnswered,                                 # BF, D-BF-01
+    TrumpChooserNamed, TrumpOpened, TrumpChosen, PlayOpened, CardPlayed, TrickWon,  # WL
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 
@@ -640,6 +747,9 @@ BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought
 EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
 ESCALATION_OPENED, ESCALATED = "EscalationOpened", "Escalated"
 BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAwarded"   # D-BET
+MIDDLE_CARD_TURNED, OFFER_OPENED, OFFER_ANSWERED = "MiddleCardTurned", "OfferOpened", "OfferAnswered"
+TRUMP_CHOOSER_NAMED, TRUMP_OPENED, TRUMP_CHOSEN = "TrumpChooserNamed", "TrumpOpened", "TrumpChosen"
+PLAY_OPENED, CARD_PLAYED, TRICK_WON = "PlayOpened", "CardPlayed", "TrickWon"
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

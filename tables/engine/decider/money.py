@@ -86,7 +86,8 @@ class Round:
     antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
     worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
     ghost_played: bool = False               # the ghost hand was in the showdown (GH-04, GH-08)
-    escalated: Mapping[str, int] = field(default_factory=dict)  # T38-04: the level each owes if he loses
+    escalated: Mapping[str, int] = field(default_factory=dict)  # the multiple of the pot each owes
+                                             # if he loses (StepKind.owes: T38-04, WL-10..12)
     folded: tuple[str, ...] = ()             # "in" players who folded (T38-04, D-BET): not shown
     sides: tuple[tuple[str, ...], ...] = ()  # 43-05: (High winners, Low winners)
 

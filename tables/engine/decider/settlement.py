@@ -18,6 +18,8 @@ The settle step names one rule of `RULES`:
   replenishes; identical worst hands share the amount.
 - `match_escalated` (Thirty Eight, T38-04/05, D-T38-01): the best hand takes the existing pot;
   folders pay their accepted level, losers the final level, into the next pot.
+- `tricks` (Wolfie's Lou, WL-10..12, D-WL-06): three tricks take the existing pot; everybody
+  else pays his multiple of it (twice for no trick under WL-12) into the next pot.
 - `high_low` (Four-Three, 43-05/06, D-43-01): the pot in halves, High and Low; a Both player must
   win or tie both; whoever "in" wins nothing matches the pot.
 """
@@ -207,6 +209,27 @@ def half_shares(pot: int, sides: list[list[str]], order: tuple[str, ...]) -> dic
     return shares
 
 
+# --- Wolfie's Lou (WL-10..12, D-WL-06) ---------------------------------------------------------------
+
+def settle_tricks(r: Round) -> Settlement:
+    """WL-10..12, D-WL-06: the winner of three or more tricks (`Round.winners`) takes the existing
+    pot; every other player of the tricks pays his multiple of it (`Round.escalated`: one, or two
+    for no trick under WL-12), capped like a match; nobody with three: everybody pays (WL-11,
+    "nobody_won"); the payments form the next pot. Without tricks (nobody "in": the all-out rule,
+    D-WL-01's carry; a lone "in" takes the pot), `match_pot_each`."""
+    if not r.escalated:
+        return settle_match_pot_each(r)
+    book = Book(r.table, r.pot)
+    winners = r.ordered(r.winners)
+    for player in winners:                                        # at most one: 3 of 5 tricks
+        book.to_seat(player, r.pot, "pot_won")
+    payers = [p for p in r.order if p in r.escalated and p not in winners]
+    for player in payers:
+        cost = loser_cost(r.escalated[player] * r.pot, r.terms)
+        book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
+    return book.close("won" if winners else "nobody_won", winners, payers, r.reserve, r.terms)
+
+
 # The rules that read the showdown's worst hand(s) (`Round.worst`): the showdown step names them.
 NEEDS_WORST = frozenset({"single_loser", "worst_replenishes"})
 
@@ -218,4 +241,5 @@ RULES: Mapping[str, Callable[[Round], Settlement]] = {
     "worst_replenishes": settle_worst_replenishes,
     "match_escalated": settle_match_escalated,                # T38, D-T38-01
     "high_low": settle_high_low,                              # 43, D-43-01
+    "tricks": settle_tricks,                                  # WL-10..12, D-WL-06
 }

@@ -20,12 +20,17 @@ hole cards back into 2,652 guesses).
 | Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 | TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
+| TrumpChooserNamed | ranking (D-WL-02)             | auditors once the deal is over                  |
 
 Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
 deck (DeckCompared) are public at once. Cards reach other players only through a public
 ShowdownHeld (or, among the players compared, a private one, 357-09, D-357-03), and sealed
 choices through DeclaresRevealed (Four-Three's High/Low/Both choice is such a sealed declare).
-Thirty Eight's escalation (EscalationOpened, Escalated) is said aloud: public. The ghost hand
+Thirty Eight's escalation (EscalationOpened, Escalated) is said aloud: public. Buddha's Folly's
+middle card and every card put in its place (MiddleCardTurned, OfferAnswered) are public, and so
+is every card played to a Wolfie's Lou trick (CardPlayed, TrickWon) and the trump (TrumpChosen);
+the cards a player has not played stay secret as dealt (CardsDealt, CardsDrawn): a Wolfie's Lou
+hand is never shown, and the questioning's ranking of the hands (D-WL-02) only to auditors. The ghost hand
 belongs to nobody (GH-02): nobody sees it until a showdown it takes part in shows it to everyone
 (GH-03, `ShowdownHeld.ghost`); auditors see every ghost once the deal is over.
 
@@ -79,6 +84,8 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return ("choice",) if data.get("sealed") else ()
     if event_type == ev.SHOWDOWN_HELD:
         return ("hands",) if data.get("private") else ()
+    if event_type == ev.TRUMP_CHOOSER_NAMED:
+        return ("ranking",) if data.get("ranking") is not None else ()
     return ()
 
 
@@ -91,7 +98,7 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over
-    if event_type == ev.GHOST_DEALT:
+    if event_type in (ev.GHOST_DEALT, ev.TRUMP_CHOOSER_NAMED):
         return viewer.role == "auditor" and deal_over
     if event_type == ev.SHOWDOWN_HELD:
         compared = {hand["player"] for hand in data.get("hands") or ()}

@@ -17,8 +17,12 @@ from tables.engine.decider.steps import (
     exchange,
     high_low_showdown,
     lone_in,
+    offer,
+    questioning,
     settle,
     showdown,
+    tricks,
+    trump,
 )
 from tables.engine.decider.steps.base import Ctx, Fold, Param, StepKind, check_step, resolve
 
@@ -26,6 +30,8 @@ KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
     award_pot.KIND, auction.KIND, exchange.KIND,
     escalation.KIND, high_low_showdown.KIND,                   # T38-03, 43-03..05
-    betting.KIND, award_bets.KIND)}                                           # D-BET (issue 14)
+    betting.KIND, award_bets.KIND,                                            # D-BET (issue 14)
+    offer.KIND,                                                               # BF-02..04, D-BF-01
+    questioning.KIND, trump.KIND, tricks.KIND)}                               # WL-04..12, D-WL
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]

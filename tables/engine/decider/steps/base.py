@@ -27,6 +27,9 @@ of its own events. Each kind is one module of this package; `steps.KINDS` is the
   player (D-GEN-06 deals in only players who can pay); None: the step asks nothing before a deal.
 - `cards(params, per_player)`: (cards per player, other cards) the step takes from the pack
   (D-GEN-02: `Variant.capacity`).
+- `owes(deal)`: after the kind's step, the multiple of the pot each player pays unless he wins
+  (T38-04: a folder's accepted level; WL-10..12: one pot, two for no trick); the settlement
+  (`Round.escalated`) merges what the program's kinds say. None: the kind says nothing.
 - `slot`: the kind's own state slot, a named tuple in `DealState.slots` under the kind's name
   that only the kind's module reads and writes (`slot_of`, `with_slot`).
 """
@@ -37,7 +40,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import events as ev
+from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.visibility import Viewer
 from tables.engine.deck import STANDARD_PACK, Deck
@@ -139,6 +144,7 @@ class StepKind:
     declares: bool = False
     due_before_deal: Callable[[TableState, Mapping[str, Any]], bool] | None = None
     cards: Callable[[Mapping[str, Any], int], tuple[int, int]] = _no_cards
+    owes: Callable[[DealState], Mapping[str, int]] | None = None
     slot: type | None = None
 
     def __post_init__(self) -> None:
@@ -255,3 +261,15 @@ def swap_passed(deal: DealState, giver_offset: int) -> list[ev.Event]:
         swapped.append(ev.CardsExchanged(deal_no=deal.deal_no, player=player, gave=gave,
                                          received=received, cards=[*hand, received]))
     return swapped
+
+
+def held_card(hand: tuple[str, ...], card: Any) -> str:
+    """`card` normalised ("as" -> "As") if it is one of `hand`: invalid_card when it is no card,
+    card_not_held when the player does not hold it."""
+    try:
+        text = str(parse_card(card))
+    except CardError:
+        raise DomainError("invalid_card", f"not a card: {card!r}", card=str(card)) from None
+    if text not in hand:
+        raise DomainError("card_not_held", f"{text} is not in the player's hand", card=text)
+    return text

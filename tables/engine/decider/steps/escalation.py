@@ -13,8 +13,8 @@ A folder stays "in" for the settlement but is listed in `DealState.folded` (as a
 betting), so he is not shown; he pays the highest level he had accepted (T38-04); the players who
 remain show, the best hand takes the existing pot and the
 others pay the final level; every payment forms the next pot (T38-05, D-T38-01): the settlement
-rule ``match_escalated`` reads `owed(deal)`. No chip moves in this step, so the pot a level
-multiplies is the pot at the settlement too.
+rule ``match_escalated`` reads `owed(deal)` (the kind's `owes`). No chip moves in this step, so
+the pot a level multiplies is the pot at the settlement too.
 
 A turn not taken by its deadline (the timer's ExpireDeclare; an interpretation after D-BET's
 "checks if he can, else folds"): the player accepts the current level when that costs him no more
@@ -272,5 +272,6 @@ KIND = StepKind(
     expire=expire,
     view=view,
     pot_multiple=pot_multiple,
+    owes=owed,
     slot=EscalationSlot,
 )

@@ -13,8 +13,7 @@ from tables.engine.decider import all_out
 from tables.engine.decider import events as ev
 from tables.engine.decider.money import Round, Settlement, terms_of
 from tables.engine.decider.settlement import RULES
-from tables.engine.decider.state import TableState
-from tables.engine.decider.steps import escalation
+from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps.ante import antes_every_deal
 from tables.engine.decider.steps.base import Ctx, Param, StepKind
 
@@ -27,8 +26,18 @@ def run(ctx: Ctx) -> list[ev.Event]:
         terms=terms_of(state.opts), all_out=ctx.params["all_out"],
         hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
         worst=deal.worst, ghost_played=deal.ghost_shown,
-        escalated=escalation.owed(deal), folded=deal.folded, sides=deal.sides))   # T38-04/05, 43-05
+        escalated=owed(state, deal), folded=deal.folded, sides=deal.sides))   # T38-04/05, WL, 43-05
     return [settled_event(deal.deal_no, result)]
+
+
+def owed(state: TableState, deal: DealState) -> dict[str, int]:
+    """The multiple of the pot each player owes unless he wins, as the program's kinds say
+    (`StepKind.owes`: the escalation's levels, T38-04; the tricks, WL-10..12)."""
+    out: dict[str, int] = {}
+    for st in state.rules.program:
+        if st.definition.owes is not None and st.enabled(state.opts):
+            out.update(st.definition.owes(deal))
+    return out
 
 
 def settled_event(deal_no: int, result: Settlement) -> ev.PotSettled:
