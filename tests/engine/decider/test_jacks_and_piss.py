@@ -36,6 +36,7 @@ from .helpers import (
     Ledger,
     Session,
     assert_folds_back,
+    data_of,
     facts,
     later,
     of_type,
@@ -44,6 +45,7 @@ from .helpers import (
     start,
     table,
     transfers,
+    turns,
 )
 
 ANTE = 10
@@ -86,7 +88,7 @@ def test_jp_01_four_cards_each_then_the_piss_card_face_up() -> None:
     dealt = of_type(events, CARDS_DEALT)
     assert [(e.data["player"], e.data["cards"]) for e in dealt] == [
         ("b", ["Ac", "8s", "3h", "Jh"]), ("c", ["Kc", "Kd", "2c", "5d"]), ("a", ["Qs", "Qh", "9d", "4c"])]
-    assert one(events, BOARD_DEALT).data == {"deal_no": 1, "cards": ["8c"]}
+    assert data_of(one(events, BOARD_DEALT)) == {"deal_no": 1, "cards": ["8c"]}
     assert facts(events).index(BOARD_DEALT) < facts(events).index(DECLARE_OPENED)    # JP-06: seen first
 
 
@@ -130,7 +132,7 @@ def test_jp_07_the_declare_goes_in_the_classic_order() -> None:
     session = jp()
     start(session)
     assert one(session.events, DECLARE_OPENED).data["players"] == ["b"]
-    assert one(session.declare(1, ("b", "in")), DECLARE_OPENED).data["players"] == ["c"]
+    assert turns(session.declare(1, ("b", "in"))) == [["c"]]
 
 
 def test_jp_08_jp_09_only_the_in_players_draw_in_turn() -> None:
