@@ -1,10 +1,11 @@
 """A tournament's configuration: validated once, recorded in `TournamentCreated`, never changed.
 
-The table options go through the tables engine's own validation (`validate_options`): the variant
-must exist, its options must be valid, and `seats_per_table` may not exceed what one pack serves
-(D-GEN-02). The tournament owns three table options: `seats` (= seats_per_table), `ante` (the
-first level's; later levels arrive by SetAnte) and the stack policy (`pay_what_you_have` unless
-given, D-GEN-06).
+The table options go through the tables engine's own validation of a tournament table's options
+(`tournament_options`, then `validate_options`, as `OpenTable` does): the variant must exist, its
+options must be valid, `seats_per_table` may not exceed what one pack serves (D-GEN-02), and no
+option a tournament table refuses (`stack_policy: allow_debt`, `end_on_empty_pot`) is accepted.
+The tournament owns three table options: `seats` (= seats_per_table), `ante` (the first level's;
+later levels arrive by SetAnte) and the stack policy (`pay_what_you_have` unless given, D-GEN-06).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tables.engine.decider.decide import tournament_options
 from tables.engine.variants import get_variant, validate_options
 from tournaments.engine.errors import DomainError
 
@@ -154,10 +156,11 @@ def table_options(variant: str, given: Mapping[str, Any], seats: int, ante: int)
         if name in given:
             raise _bad("options", f"{name!r} is set by the tournament (seats_per_table, levels)")
     options = {**given, "seats": seats, "ante": ante}
-    options.setdefault("stack_policy", "pay_what_you_have")              # D-GEN-06
     if "min_buy_in" not in given:
         options["min_buy_in"] = max(ante, ante * get_variant(variant).min_buy_in_antes)
-    return validate_options(variant, options)
+    # Exactly what OpenTable(tournament_id=...) will do with them, so a tournament whose tables
+    # would refuse to open (allow_debt, end_on_empty_pot) is refused at creation, not at its start.
+    return validate_options(variant, tournament_options(options))
 
 
 def config_from_input(data: Mapping[str, Any]) -> Config:
