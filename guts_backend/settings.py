@@ -230,6 +230,10 @@ elif CACHE_URL == "db://":
                           "LOCATION": "guts_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be redis://, rediss:// or db://, not {CACHE_URL!r}")
+# Where login throttling counts while the default cache is unreachable (guts_backend.login).
+CACHES["login-fallback"] = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                            "LOCATION": "guts_cache", "KEY_PREFIX": "login-fallback",
+                            "OPTIONS": {"MAX_ENTRIES": 100_000}}
 
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)
