@@ -250,6 +250,8 @@ GUTS_TIMER_LOOKAHEAD = float(os.environ.get("GUTS_TIMER_LOOKAHEAD", "2.0"))
 # the sweeper ticks every running tournament every GUTS_TOURNAMENT_SWEEP_INTERVAL seconds.
 GUTS_TOURNAMENT_TASKS = env_bool("GUTS_TOURNAMENT_TASKS", True)
 GUTS_TOURNAMENT_SWEEP_INTERVAL = float(os.environ.get("GUTS_TOURNAMENT_SWEEP_INTERVAL", "5.0"))
+# The fees of a tournament cancelled after its start (recorded at creation): "refund" or "keep".
+GUTS_TOURNAMENT_CANCEL_FEES = os.environ.get("GUTS_TOURNAMENT_CANCEL_FEES", "refund")
 # At most this many tournaments a sweep: healthy ones first, the least recently ticked first.
 GUTS_TOURNAMENT_SWEEP_BATCH = int(os.environ.get("GUTS_TOURNAMENT_SWEEP_BATCH", "200"))
 CELERY_BEAT_SCHEDULE = {

@@ -13,7 +13,7 @@ class TournamentView(models.Model):
     tournament_id = models.UUIDField(primary_key=True)
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50)
-    status = models.CharField(max_length=20)                   # registering | running | complete | cancelled
+    status = models.CharField(max_length=20)      # registering | running | cancelling | complete | cancelled
     start_at = models.DateTimeField()
     buy_in = models.BigIntegerField()
     fee = models.BigIntegerField()

@@ -86,6 +86,12 @@ class TournamentCollectionApi(APIView):
                                         min_length=1, max_length=10_000,
                                         help_text="Whole percentages by place, summing to 100.")
         pause_seconds = JsonIntegerField(min_value=0, max_value=3600, default=0)
+        cancel_settlement = serializers.ChoiceField(
+            choices=["chip_chop", "refund"], default="chip_chop",
+            help_text="If cancelled after the start: chip_chop (every buy-in back before any "
+                      "elimination; after one, the prize pool not yet won shared by chips among the "
+                      "players still in) or refund (every buy-in back). Fees follow the club's "
+                      "setting, recorded at creation.")
 
         class Meta:
             ref_name = "TournamentCreateInput"
@@ -192,8 +198,9 @@ class CancelApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsClubAdmin,)
 
-    @operation("tournaments_cancel_create", "Cancel (refunds every buy-in and fee)", None,
-               ("tournament_started", "tournament_over"))
+    @operation("tournaments_cancel_create", "Cancel: before the start, every buy-in and fee back; "
+               "running, no new deals, the tables finish theirs, then the settlement", None,
+               ("tournament_over",))
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         service.tournament_cancel(tournament_id=str(tournament_id), meta=request_meta(request))
