@@ -198,6 +198,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker outage is waited out however long it lasts (Celery's default gives up after 100 retries and
+# the worker exits); compose's `restart: unless-stopped` stays the second line (docs/timers.md).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = "UTC"
 # One queue name for tasks and beat; a test run sets its own so it never shares tasks with others.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GUTS_CELERY_QUEUE", "celery")

@@ -8,29 +8,20 @@ and starts again.
 from __future__ import annotations
 
 import logging
-import shutil
-import socket
-import subprocess
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
+
+from tests.redis_server import OwnRedis, free_port
 
 pytestmark = pytest.mark.django_db
 
 LOGIN = "/api/v1/auth/token"
 USERNAME_LIMIT = 5
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def redis_cache_at(settings: Any, port: int) -> None:
@@ -75,39 +66,8 @@ def test_failed_logins_are_still_limited_while_the_cache_is_down(settings: Any, 
     assert int(locked["Retry-After"]) > 0
 
 
-class OwnRedis:
-    """A redis-server of the test's own on a free port, stopped and started by the test."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        for _ in range(100):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
-
-
 @pytest.fixture
 def own_redis() -> Iterator[OwnRedis]:
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server")
     server = OwnRedis()
     server.start()
     try:
