@@ -119,7 +119,7 @@ def test_422_05_the_in_players_get_two_face_up_cards_and_the_best_five_of_six_wi
 
 
 @pytest.mark.parametrize("variant", GAMES)
-def test_422_03_twos_are_wild_in_the_showdown(variant: str) -> None:
+def test_422_03_twos_are_wild_in_the_showdown(variant: str) -> None:  # 422-03
     hands = ("Ah Ad 9c 2s", "Kh Kd Kc 8s", "Qh Jd 7c 6s")
     # b: A-A-9-9 and a two: aces full (else two pair); c: three kings and nothing better
     then = up("9s 3d", "7d 4h") if variant == "four_two_two" else ["9s", "3d", "4h"]

@@ -226,7 +226,7 @@ def test_jp_13_play_goes_on_while_two_or_more_are_in() -> None:
     assert session.state.pot == 60
 
 
-def test_jp_15_q_czv_01_the_kitty_is_the_ghost_hand() -> None:
+def test_jp_15_q_czv_01_the_kitty_is_the_ghost_hand() -> None:  # JP-15
     """The Kitty (Q-CZV-01: the GH rules): a fifth hand dealt last, the piss card its fifth card,
     that the "in" players must beat; it takes no part in the draw or the betting."""
     hands = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c", "Js Jd Jc 2h")    # the kitty: four jacks
@@ -243,7 +243,7 @@ def test_jp_15_q_czv_01_the_kitty_is_the_ghost_hand() -> None:
     assert session.state.pot == 90
 
 
-def test_jp_15_kitty_bets_go_to_the_pot_when_nobody_beats_it() -> None:
+def test_jp_15_kitty_bets_go_to_the_pot_when_nobody_beats_it() -> None:  # JP-15
     hands = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c", "Js Jd Jc 2h")
     session = jp(hands=hands, ghost="always")
     start(session)

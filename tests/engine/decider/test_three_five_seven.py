@@ -133,7 +133,7 @@ def test_357_07_nobody_in_at_stage_one_nothing_happens() -> None:
     assert session.state.live.stage == 2
 
 
-def test_357_03_357_08_a_lone_in_earns_a_leg_and_play_moves_to_stage_two() -> None:
+def test_357_03_357_08_a_lone_in_earns_a_leg_and_play_moves_to_stage_two() -> None:  # 357-03, 357-08
     session = tsg()
     start(session)
     events = session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))
@@ -188,7 +188,7 @@ def test_357_10_three_aces_with_a_wild_three_beat_a_pair() -> None:
     assert [h["category"] for h in hands] == ["three_of_a_kind", "pair"]
 
 
-def test_357_11_d_357_01_each_losing_in_player_pays_the_winner_the_pot_amount() -> None:
+def test_357_11_d_357_01_each_losing_in_player_pays_the_winner_the_pot_amount() -> None:  # 357-11
     session = tsg()
     start(session)
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
@@ -209,7 +209,7 @@ def test_357_13_the_pot_does_not_change() -> None:
     assert session.state.pot == POT
 
 
-def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() -> None:
+def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() -> None:  # 357-12
     deck = stack_deck("Ah Ad 9c  4c 6d  Js Qs",     # b and c: a pair of aces, nine kicker
                       "As Ac 9d  4h 6h  8s Ts",
                       "Kh 8c 4s  6s 8h  Th Jh")     # a: king high
@@ -223,7 +223,7 @@ def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() 
     assert session.state.pot == POT
 
 
-def test_357_12_all_in_players_tied_pay_nothing() -> None:
+def test_357_12_all_in_players_tied_pay_nothing() -> None:  # 357-12
     deck = stack_deck("Ah Ad 9c  4c 6d  Js Qs", "As Ac 9d  4h 6h  8s Ts", "Kh 8c 4s  6s 8h  Th Jh")
     session = tsg(deck)
     start(session)
