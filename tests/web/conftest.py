@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,9 +60,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def web_settings(settings: Any) -> None:
-    """Fast password hashing; plain-HTTP cookies for the live server; short SSE streams, so that
-    none outlives its test."""
+    """Fast password hashing; login failures counted apart from other tests'; plain-HTTP cookies
+    for the live server; short SSE streams, so that none outlives its test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CACHES = {
+        alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}  # login throttling
+        for alias, config in settings.CACHES.items()
+    }
     settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
     settings.GUTS_SSE_MAX_DURATION = 4.0
     settings.GUTS_SSE_HEARTBEAT = 1.0

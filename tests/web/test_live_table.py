@@ -118,6 +118,7 @@ def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
     click_and_wait(alice, lambda: alice.css("form[data-action=start_deal] button")[0], "starting the deal")
 
     acted: list[str] = []
+    suffix = "-timeout" if timing_out else ""
     for _ in range(40):
         if deal_over(table_id):
             break
@@ -126,7 +127,7 @@ def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
                 break
             caught_up(page, table_id)
             if timing_out and name == "bob" and page.css("form[data-action=declare]"):
-                page.screenshot(f"live-{variant}-bob-to-act")
+                page.screenshot(f"live-{variant}-bob-to-act")  # docs/img/live-table.png
                 bob.wait(
                     lambda: "time is up" in bob.css("form[data-action=declare] .countdown")[0].text,
                     what="bob's countdown to run out",
@@ -140,7 +141,7 @@ def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
             if (action := act(page)) is not None:
                 acted.append(action)
                 if len(acted) == 1:
-                    page.screenshot(f"live-{variant}-{name}-after-first-action")
+                    page.screenshot(f"live-{variant}-{name}-after-first-action{suffix}")
     assert deal_over(table_id), f"the deal did not end: {acted}"
     if timing_out:
         assert "timeout" in acted
@@ -154,7 +155,7 @@ def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
         assert "is over" in page.css(".headline")[0].text
         assert page.css(".results"), "the settlement is shown"
         assert page.css("form[data-action=start_deal]"), "the next deal is offered"
-        page.screenshot(f"live-{variant}{'-timeout' if timing_out else ''}-{name}-end")
+        page.screenshot(f"live-{variant}-{name}-end{suffix}")
     state = load_table(table_id).state
     assert sum(seat.stack for seat in state.seats) + state.pot + state.reserve + state.bets == 2 * min_buy_in(
         state

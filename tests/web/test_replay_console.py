@@ -86,6 +86,11 @@ def test_auditor_steps_a_finished_deal_by_keyboard_sees_every_card_and_the_check
     assert "pass" in verdicts["proof"]
     assert verdicts["passed"] >= count
     page.screenshot(f"replay-{variant}-auditor")
+    showdown = next(i for i, jump in enumerate(page.css(".timeline button")) if "Showdown" in jump.text)
+    page.css(".timeline button")[showdown].click()
+    page.wait(lambda: shown_step(page) == showdown, what="the showdown step")
+    page.driver.set_window_size(1280, 1700)
+    page.screenshot(f"replay-{variant}-auditor-showdown", full=False)  # docs/img/replay-console.png
 
 
 def test_a_tampered_event_fails_the_browsers_chain_check(browser: Any, people: People, settings: Any) -> None:
