@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 import pytest
+
+pytest.importorskip("selenium", reason="browser tests need the selenium package (the dev extras)")
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 

@@ -133,3 +133,19 @@ def test_session_login_is_throttled_like_the_token_login(people: People, setting
     answer = client.post("/login/", {"username": people.alice.get_username(), "password": "web-test-pass"})
     assert "Too many failed logins" in answer.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+def test_a_sealed_declare_stays_sealed_on_the_pages(people: People) -> None:  # SIM: simultaneous declares
+    from tables import service
+    from tables.engine.decider import commands as cmd
+
+    alice = str(people.alice.pk)
+    session = open_session([people.alice.pk, people.bob.pk], declare_mode="simultaneous")
+    deal_no = session.start()
+    service.table_command(table_id=session.table_id, command=cmd.Declare(alice, deal_no, "in"))
+    for viewer, expected in ((people.bob, "sealed"), (people.carol, "sealed"), (people.alice, "in")):
+        html = client_of(viewer).get(f"/tables/{session.table_id}/panel").content.decode()
+        seat = re.search(rf'data-player="{alice}">(.*?)</li>', html, re.S)
+        assert seat is not None
+        declared = re.findall(r'class="declared">([^<]*)<', seat.group(1))
+        assert declared == [expected], (viewer, declared)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+pytest.importorskip("selenium", reason="browser tests need the selenium package (the dev extras)")
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -17,6 +19,9 @@ from tests.web.conftest import Page, People
 from tests.web.tampered_urls import TAMPERED_TYPE
 
 pytestmark = [pytest.mark.browser]
+
+DOCS_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"  # docs/deck.md §8
+DOCS_FIRST_TEN = ["Qs", "Ah", "Ks", "4d", "Td", "9s", "Jh", "2h", "Ad", "Jc"]
 
 
 def replay_path(table_id: str, deal_no: int) -> str:
@@ -86,6 +91,12 @@ def test_auditor_steps_a_finished_deal_by_keyboard_sees_every_card_and_the_check
     assert "pass" in verdicts["proof"]
     assert verdicts["passed"] >= count
     page.screenshot(f"replay-{variant}-auditor")
+    deck = page.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "GutsVerify.deckOf(arguments[0], GutsVerify.PACK).then((deck) => done(deck.slice(0, 10)));",
+        DOCS_SEED,
+    )
+    assert deck == DOCS_FIRST_TEN  # docs/deck.md §8, recomputed by the browser
     showdown = next(i for i, jump in enumerate(page.css(".timeline button")) if "Showdown" in jump.text)
     page.css(".timeline button")[showdown].click()
     page.wait(lambda: shown_step(page) == showdown, what="the showdown step")
