@@ -5,7 +5,6 @@ and Piss (declare, draw, betting). The other browser is redrawn by the SSE strea
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from ledger.models import Event
 from tables import service
 from tables.models import TableView
 from tables.state import load_table
-from tables.tasks import sweep_overdue_declares
+from tests.e2e.conftest import CeleryStack, require_redis
 from tests.web.conftest import Page, People
 
 pytestmark = [pytest.mark.browser]
@@ -98,16 +97,24 @@ def deal_over(table_id: str) -> bool:
     return load_table(table_id).state.live is None
 
 
-@pytest.mark.parametrize(
-    ("variant", "timing_out"), [("guts2", False), ("guts2", True), ("jacks_and_piss", False)]
-)
-def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
-    browser: Any, people: People, variant: str, timing_out: bool
-) -> None:  # G2, JP-01..15, D-BET
-    table_id = service.table_open(
-        variant=variant, options={"ante": 10, "declare_timeout": 3 if timing_out else 600}
-    ).table_id
-    alice, bob = browser(), browser(width=420, height=900)  # bob plays on a phone's width
+VARIANTS = [
+    "guts2",
+    "guts3",
+    "two_plus_one",
+    "four_two_two",
+    "four_two_three",
+    "three_five_seven",
+    "thirty_eight",
+    "four_three",
+    "jacks_and_piss",
+    "three_to_five",
+]
+
+
+def seated_and_dealt(browser: Any, people: People, table_id: str) -> tuple[Page, Page]:
+    """Alice and bob, each in his own browser (bob at a phone's width), sit down from the page
+    and alice starts the deal once her page, redrawn by the stream, offers it."""
+    alice, bob = browser(), browser(width=420, height=900)
     alice.sign_in(people.alice)
     bob.sign_in(people.bob)
     sit_down(alice, table_id)
@@ -118,55 +125,95 @@ def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
         what="alice's page to offer the deal once bob sat down (over SSE)",
     )
     click_and_wait(alice, lambda: alice.css("form[data-action=start_deal] button")[0], "starting the deal")
+    return alice, bob
 
+
+def play_to_the_end(
+    pages: dict[str, Page], table_id: str, *, shots: str, skip: Any = lambda name, page: False
+) -> list[str]:
+    """Each page in turn takes the action it offers until the deal ends; the actions taken
+    (`skip(name, page)` True: that player lets his turn go by)."""
     acted: list[str] = []
-    suffix = "-timeout" if timing_out else ""
-    for _ in range(40):
-        if deal_over(table_id):
-            break
-        for page, name in ((alice, "alice"), (bob, "bob")):
+    for _ in range(60):
+        for name, page in pages.items():
             if deal_over(table_id):
-                break
+                return acted
             caught_up(page, table_id)
-            if timing_out and name == "bob" and page.css("form[data-action=declare]"):
-                page.screenshot(f"live-{variant}-bob-to-act")  # docs/img/live-table.png
-                bob.wait(
-                    lambda: "time is up" in bob.css("form[data-action=declare] .countdown")[0].text,
-                    what="bob's countdown to run out",
-                )
-                time.sleep(0.3)
-                assert sweep_overdue_declares() >= 1  # what beat's sweeper runs (docs/timers.md)
-                caught_up(page, table_id)
-                assert page.css(f'.seat[data-player="{people.bob.pk}"] .declared')
+            if skip(name, page):
                 acted.append("timeout")
                 continue
             if (action := act(page)) is not None:
                 acted.append(action)
                 if len(acted) == 1:
-                    page.screenshot(f"live-{variant}-{name}-after-first-action{suffix}")
-    assert deal_over(table_id), f"the deal did not end: {acted}"
-    if timing_out:
-        assert "timeout" in acted
-    if variant == "jacks_and_piss":
-        assert {"declare", "exchange", "bet"} <= set(acted) or "timeout" in acted, acted
+                    page.screenshot(f"{shots}-{name}-after-first-action")
+    raise AssertionError(f"the deal did not end: {acted}")
 
-    ended = Event.objects.filter(stream=f"table-{table_id}", type="DealEnded").count()
-    assert ended == 1
-    for page, name in ((alice, "alice"), (bob, "bob")):
+
+def check_the_end(pages: dict[str, Page], table_id: str, shots: str) -> None:
+    assert Event.objects.filter(stream=f"table-{table_id}", type="DealEnded").count() == 1
+    for name, page in pages.items():
         caught_up(page, table_id)
         assert "is over" in page.css(".headline")[0].text
         assert page.css(".results"), "the settlement is shown"
-        assert page.css("form[data-action=start_deal]"), "the next deal is offered"
-        page.screenshot(f"live-{variant}-{name}-end{suffix}")
+        page.screenshot(f"{shots}-{name}-end")
     state = load_table(table_id).state
-    assert sum(seat.stack for seat in state.seats) + state.pot + state.reserve + state.bets == 2 * min_buy_in(
-        state
-    )
+    chips = sum(seat.stack for seat in state.seats) + state.pot + state.reserve + state.bets
+    assert chips == 2 * buy_in(table_id)  # no chip lost or made at the table
 
 
-def min_buy_in(state: Any) -> int:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
+    browser: Any, people: People, variant: str
+) -> None:  # G2, 3C, TPO, 422, 423, 357, T38, 43, JP, T25
+    table_id = service.table_open(variant=variant, options={"ante": 10, "declare_timeout": 600}).table_id
+    alice, bob = seated_and_dealt(browser, people, table_id)
+    pages = {"alice": alice, "bob": bob}
+    acted = play_to_the_end(pages, table_id, shots=f"live-{variant}")
+    assert "declare" in acted
+    if variant == "jacks_and_piss":
+        assert {"exchange", "bet"} <= set(acted), acted  # JP-02 the draw, D-BET
+    check_the_end(pages, table_id, f"live-{variant}")
+
+
+@pytest.mark.e2e
+def test_a_declare_runs_out_on_the_live_page_and_the_real_timers_apply_it(
+    browser: Any, people: People, tmp_path: Any
+) -> None:  # G2, TO (timeout_effect out), docs/timers.md
+    require_redis()
+    stack = CeleryStack(tmp_path)
+    try:
+        stack.start("worker", beat=True)
+        table_id = service.table_open(variant="guts2", options={"ante": 10, "declare_timeout": 3}).table_id
+        alice, bob = seated_and_dealt(browser, people, table_id)
+        pages = {"alice": alice, "bob": bob}
+
+        def bob_waits(name: str, page: Page) -> bool:
+            if name != "bob" or not page.css("form[data-action=declare]"):
+                return False
+            page.screenshot("live-guts2-bob-to-act")  # docs/img/live-table.png
+            page.wait(
+                lambda: "time is up" in page.css("form[data-action=declare] .countdown")[0].text,
+                what="bob's countdown to run out",
+            )
+            page.wait(
+                lambda: page.css(f'.seat[data-player="{people.bob.pk}"] .declared'),
+                timeout=20,
+                what="the timer's declare for bob, on his page over SSE",
+            )
+            return True
+
+        acted = play_to_the_end(pages, table_id, shots="live-guts2-timeout", skip=bob_waits)
+        assert "timeout" in acted
+        timed_out = Event.objects.filter(stream=f"table-{table_id}", type="DeclareTimedOut").count()
+        assert timed_out == 1
+        check_the_end(pages, table_id, "live-guts2-timeout")
+    finally:
+        stack.close()
+
+
+def buy_in(table_id: str) -> int:
     """The buy-in each page sat down with: the form's default, the server's minimum."""
-    buy_ins = Event.objects.filter(stream=f"table-{state.table_id}", type="PlayerSeated").values_list(
+    buy_ins = Event.objects.filter(stream=f"table-{table_id}", type="PlayerSeated").values_list(
         "data", flat=True
     )
     amounts = {transfer["amount"] for data in buy_ins for transfer in data.get("transfers", [])}
