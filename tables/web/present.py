@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -311,9 +312,19 @@ def field_display(key: str, value: Any, names: Names, *, secret: bool = False) -
         return {"label": label, "kind": "hands", "value": [hand_display(v, names) for v in value]}
     if isinstance(value, bool):
         return {"label": label, "kind": "text", "value": "yes" if value else "no"}
+    if key == "deadline" and isinstance(value, str):
+        return {"label": label, "kind": "text", "value": moment_words(value)}
     if isinstance(value, Mapping | list):
         return {"label": label, "kind": "text", "value": compact(value, names)}
     return {"label": label, "kind": "text", "value": str(value)}
+
+
+def moment_words(text: str) -> str:
+    """'2026-12-01T21:43:29.186551Z' -> '21:43:29 UTC' (the date is the event's own)."""
+    try:
+        return datetime.fromisoformat(text).astimezone(UTC).strftime("%H:%M:%S UTC")
+    except ValueError:
+        return text
 
 
 def hand_display(entry: Mapping[str, Any], names: Names) -> dict[str, Any]:

@@ -62,25 +62,28 @@ def game_form(page: Page) -> Any:
     return forms[0] if forms else None
 
 
-def chosen_button(form: Any) -> Any:
-    """An "in", a call or a check; a bid's pass; "Exchange" with nothing ticked (stand pat)."""
+def chosen_button(form: Any, *, bids: bool) -> Any:
+    """An "in", a call or a check; a bid of the least allowed (`bids`) or a pass; "Exchange" with
+    nothing ticked (stand pat)."""
     kind = form.get_attribute("data-kind")
     buttons = form.find_elements(By.CSS_SELECTOR, "button")
     if kind in ("choice", "card"):
         by_value = {button.get_attribute("value"): button for button in buttons}
         return next((by_value[value] for value in PREFERRED if value in by_value), buttons[0])
-    if kind == "amount":
+    if kind == "amount" and not bids:
         return next((b for b in buttons if b.get_attribute("data-null") is not None), buttons[0])
+    if kind == "amount":
+        return buttons[0]  # the amount field holds the server's min
     return buttons[-1]
 
 
-def act(page: Page) -> str | None:
+def act(page: Page, *, bids: bool = False) -> str | None:
     """Take the first game action the page offers; its name (None: nothing to do)."""
     form = game_form(page)
     if form is None:
         return None
     action = form.get_attribute("data-action")
-    click_and_wait(page, lambda: chosen_button(game_form(page)), action)
+    click_and_wait(page, lambda: chosen_button(game_form(page), bids=bids), action)
     return action
 
 
@@ -108,6 +111,8 @@ VARIANTS = [
     "four_three",
     "jacks_and_piss",
     "three_to_five",
+    "monte_carlo",
+    "survivor",
 ]
 
 
@@ -134,6 +139,7 @@ def play_to_the_end(
     """Each page in turn takes the action it offers until the deal ends; the actions taken
     (`skip(name, page)` True: that player lets his turn go by)."""
     acted: list[str] = []
+    bought: list[str] = []
     for _ in range(60):
         for name, page in pages.items():
             if deal_over(table_id):
@@ -142,7 +148,10 @@ def play_to_the_end(
             if skip(name, page):
                 acted.append("timeout")
                 continue
-            if (action := act(page)) is not None:
+            bids = name == "alice" and not bought  # alice buys the open hand once
+            if (action := act(page, bids=bids)) is not None:
+                if bids and action == "bid":
+                    bought.append(name)
                 acted.append(action)
                 if len(acted) == 1:
                     page.screenshot(f"{shots}-{name}-after-first-action")
@@ -161,18 +170,28 @@ def check_the_end(pages: dict[str, Page], table_id: str, shots: str) -> None:
     assert chips == 2 * buy_in(table_id)  # no chip lost or made at the table
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [*((variant, {}) for variant in VARIANTS), ("monte_carlo", {"open_hand": "auction"})],
+    ids=[*VARIANTS, "monte_carlo-auction"],
+)
 def test_two_players_play_a_deal_to_its_end_from_the_live_page_alone(
-    browser: Any, people: People, variant: str
+    browser: Any, people: People, variant: str, options: dict[str, Any]
 ) -> None:  # G2, 3C, TPO, 422, 423, 357, T38, 43, JP, T25
-    table_id = service.table_open(variant=variant, options={"ante": 10, "declare_timeout": 600}).table_id
+    table_id = service.table_open(
+        variant=variant, options={"ante": 10, "declare_timeout": 600, **options}
+    ).table_id
     alice, bob = seated_and_dealt(browser, people, table_id)
     pages = {"alice": alice, "bob": bob}
-    acted = play_to_the_end(pages, table_id, shots=f"live-{variant}")
+    shots = f"live-{variant}" + "".join(f"-{value}" for value in options.values())
+    acted = play_to_the_end(pages, table_id, shots=shots)
     assert "declare" in acted
     if variant == "jacks_and_piss":
         assert {"exchange", "bet"} <= set(acted), acted  # JP-02 the draw, D-BET
-    check_the_end(pages, table_id, f"live-{variant}")
+    if options.get("open_hand") == "auction":
+        bought = Event.objects.filter(stream=f"table-{table_id}", type="OpenHandBought").count()
+        assert bought == 1, acted  # MCA-04: alice's bid, bob's pass: she buys the open hand
+    check_the_end(pages, table_id, shots)
 
 
 @pytest.mark.e2e
