@@ -149,3 +149,14 @@ def test_a_sealed_declare_stays_sealed_on_the_pages(people: People) -> None:  # 
         assert seat is not None
         declared = re.findall(r'class="declared">([^<]*)<', seat.group(1))
         assert declared == [expected], (viewer, declared)
+
+
+def test_a_statement_line_of_a_deal_links_to_its_replay(people: People) -> None:
+    session = open_session([people.alice.pk, people.bob.pk])
+    deal_no = session.play(lambda player: "in")
+    alice = client_of(people.alice)
+    seat = alice.get(f"/audit/accounts/seat:{session.table_id}:{people.alice.pk}/").content.decode()
+    assert f'href="/audit/tables/{session.table_id}/deals/{deal_no}/"' in seat  # the ante's line
+    bankroll = alice.get(f"/audit/accounts/player:{people.alice.pk}/").content.decode()
+    assert f'href="/audit/accounts/seat:{session.table_id}:{people.alice.pk}/"' in bankroll  # the buy-in's
+    assert alice.get(f"/audit/tables/{session.table_id}/deals/{deal_no}/").status_code == 200
