@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "ledger",
     "tables",
     "tournaments",
+    "tables.web",        # the pages for people: templates and static files of their own
 ]
 
 MIDDLEWARE = [
@@ -126,6 +127,9 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Session login for the pages (tables.web); the API authenticates by token or this session.
+LOGIN_URL = "web-login"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

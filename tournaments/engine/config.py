@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tables.engine.decider.decide import tournament_options
+from tables.engine.decider.tournament_table import tournament_options
 from tables.engine.variants import get_variant, validate_options
 from tournaments.engine.errors import DomainError
 
