@@ -23,7 +23,7 @@ and one who cannot afford a bet or raise may check or call (`betting_choices`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.accounts import Transfer, bets_account, seat_account
 from tables.engine.decider import commands as cmd
@@ -41,23 +41,13 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
+from tables.engine.decider.steps.slots.betting import BettingSlot
 from tables.engine.decider.visibility import Viewer
 
 NAME = "betting"
 ACTIONS = ("check", "bet", "call", "raise", "fold")
 RAISES = 3                                   # D-BET
 
-
-class BettingSlot(NamedTuple):
-    """The deal's bets, aligned with `order`: each player's stake in the current round and in the
-    whole deal; the raises of the round (after its bet), who has acted since the round's last bet
-    or raise, and the index in `order` from which the next turn is sought."""
-
-    bet_round: tuple[int, ...] = ()
-    bet_total: tuple[int, ...] = ()
-    raises: int = 0
-    bet_acted: tuple[str, ...] = ()
-    bet_turn: int = 0
 
 
 _EMPTY = BettingSlot()
