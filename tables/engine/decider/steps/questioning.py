@@ -11,21 +11,16 @@ already taken it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from tables.engine import RANKINGS
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps.base import Ctx, Param, StepKind, slot_of, with_slot
 from tables.engine.decider.steps.showdown import hand_value
+from tables.engine.decider.steps.slots.questioning import QuestioningSlot
 
 NAME = "questioning"
-
-
-class QuestioningSlot(NamedTuple):
-    """The trump chooser the questioning named (None: not asked)."""
-
-    chooser: str | None = None
 
 
 _EMPTY = QuestioningSlot()

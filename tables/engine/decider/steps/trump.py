@@ -10,7 +10,7 @@ plain game, which favours no suit the chooser may hold: an interpretation).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from tables.engine.cards import SUITS
 from tables.engine.decider import commands as cmd
@@ -27,18 +27,13 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
+from tables.engine.decider.steps.slots.trump import TrumpSlot
 from tables.engine.decider.visibility import Viewer
 
 NAME = "trump"
 NO_TRUMP, REVERSE = "no_trump", "reverse"
 CHOICES = (*SUITS, NO_TRUMP, REVERSE)  # WL-06 (a), (b), (c)
 ON_TIMEOUT = NO_TRUMP
-
-
-class TrumpSlot(NamedTuple):
-    """The trump chosen (None: not yet, or no tricks in this deal)."""
-
-    trump: str | None = None
 
 
 _EMPTY = TrumpSlot()
