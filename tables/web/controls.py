@@ -188,6 +188,22 @@ def _bet(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
     )
 
 
+def _trump(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
+    return Control(title="Choose the trump", path="trump", kind="choice", field="trump",
+                   options=_choices(action), **common)
+
+
+def _play(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
+    return Control(
+        title=f"Play a card to trick {action.get('trick')}",
+        path="plays",
+        kind="card",
+        field="card",
+        options=tuple(Option(c, card_face(c).label, card_face(c)) for c in action["choices"]),
+        **common,
+    )
+
+
 BUILDERS = {
     "sit_down": _sit_down,
     "top_up": _top_up,
@@ -201,4 +217,6 @@ BUILDERS = {
     "bid": _bid,
     "escalate": _escalate,
     "bet": _bet,
+    "trump": _trump,  # WL-06
+    "play": _play,  # WL-07, D-WL-04: exactly the cards the server accepts
 }
