@@ -143,6 +143,16 @@ def test_buddhas_folly_offers_over_http_then_the_coin_declare_and_the_showdown()
         ("leave", None),
         ("leave", None),
     ]
+    history = game.api("a").get(table_url(game.table, "deals/1/history"), {"format": "json"}).json()
+    assert history["offers"]["middle"] == "Th"
+    assert [(x["action"], x["gave"]) for x in history["offers"]["answers"]][:3] == [
+        ("take", "2c"),
+        ("leave", None),
+        ("take", "8d"),
+    ]
+    text = game.api("a").get(table_url(game.table, "deals/1/history"), {"format": "text"}).content.decode()
+    assert "Middle card: Th" in text
+    assert "takes Th, puts 2c in its place" in text
     assert game.money() == 3 * BUY_IN
     assert check_conservation() == []
 
@@ -201,6 +211,13 @@ def test_wolfies_lou_played_trick_by_trick_over_http() -> None:
     ]
     assert (view["pot"], game.stacks()) == (120, {"a": 960, "b": 960, "c": 960})  # D-WL-06: next pot
     assert [p["card_count"] for p in game.view("c")["deal"]["players"]] == [0, 0, 0]  # all played
+    history = game.api("c").get(table_url(game.table, "deals/1/history"), {"format": "json"}).json()
+    assert (history["trump"]["chooser"], history["trump"]["trump"]) == (game.ids["b"], "no_trump")
+    assert [t["winner"] for t in history["tricks"]] == [game.ids[n] for n in "baccb"]
+    text = game.api("c").get(table_url(game.table, "deals/1/history"), {"format": "text"}).content.decode()
+    assert "; trump no_trump" in text
+    assert "Trick 1: " in text
+    assert text.count("Trick ") == 5
 
     game.start()  # c, a, b
     for name in "cab":
