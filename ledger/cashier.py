@@ -24,9 +24,9 @@ from django.db import IntegrityError, connection, transaction
 
 from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
-from ledger.errors import ConcurrencyConflict, InvalidInput, Overdraft, UsernameTaken
+from ledger.errors import ConcurrencyConflict, FundsHeld, InvalidInput, Overdraft, UsernameTaken
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
-from ledger.selectors import player_get, player_stream
+from ledger.selectors import held_on, player_get, player_stream
 from ledger.store import (
     ConcurrencyError,
     NewEvent,
@@ -106,9 +106,19 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
         held = balance(account, UNIT_CHIPS)
         if held < amount:
             raise Overdraft(f"{account} holds {held} chips; cannot withdraw {amount}.", balance=held)
+        check_not_held(account, held, amount)
         return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
 
     return _with_retries(attempt)
+
+
+def check_not_held(account: str, posted: int, amount: int) -> None:
+    """FundsHeld if paying `amount` needs chips that dispute holds keep (checked before the append,
+    so nothing is written; the disputes projector's guard is the last defence)."""
+    held = held_on(account)
+    if held and posted - held < amount:
+        raise FundsHeld(f"{account} holds {posted} chips, of which {held} are held by disputes; "
+                        f"{posted - held} are available.", account=account)
 
 
 def check_amount(amount: int) -> None:

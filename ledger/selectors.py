@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
 
 from guts_backend.roles import PLAYER
 from ledger.errors import UnknownPlayer
-from ledger.models import AccountEntry, Event
+from ledger.models import AccountEntry, DisputeHold, Event
 from ledger.money import UNIT_CHIPS, balance, player_account
 from ledger.store import stream_version
 
@@ -23,8 +23,17 @@ class PlayerBalance:
     player_id: int
     account: str
     unit: str
-    balance: int
+    balance: int          # posted: every transfer so far (`posted`)
     version: int          # the player's stream version the balance reflects (the ETag)
+    held: int = 0         # of it, kept by pending dispute holds: still his, not available
+
+    @property
+    def posted(self) -> int:
+        return self.balance
+
+    @property
+    def available(self) -> int:
+        return self.balance - self.held
 
 
 def player_stream(player_id: int) -> str:
@@ -49,7 +58,14 @@ def player_balance(*, player_id: int) -> PlayerBalance:
     account = player_account(player_id)
     version = stream_version(player_stream(player_id))
     return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS,
-                         balance=balance(account, UNIT_CHIPS), version=version)
+                         balance=balance(account, UNIT_CHIPS), version=version, held=held_on(account))
+
+
+def held_on(account: str, unit: str = UNIT_CHIPS) -> int:
+    """Chips of `account` that pending dispute holds keep from being spent (still the owner's)."""
+    total = (DisputeHold.objects.filter(account=account, unit=unit, status="pending")
+             .aggregate(total=Sum("amount"))["total"])
+    return total or 0
 
 
 def player_statement(*, player_id: int) -> QuerySet[AccountEntry]:
