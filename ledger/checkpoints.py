@@ -49,7 +49,7 @@ CHECKPOINT_LOCK = (0x636B7074, 0)  # "ckpt": one checkpoint at a time
 READ_BATCH = 5000
 TREE_CACHE = 2  # log trees kept per process (by size)
 
-_trees: dict[int, merkle.Levels] = {}
+_trees: dict[tuple[int, str], merkle.Levels] = {}
 
 
 # --- the key ------------------------------------------------------------------------------------------
@@ -215,7 +215,9 @@ def _sum_trees(number: int, balances: dict[tuple[str, str], int]) -> dict[str, A
 
 def log_tree(size: int) -> merkle.Levels:
     """The log tree over the first `size` log leaves (cached per process: events never change)."""
-    levels = _trees.get(size)
+    last = LogLeaf.objects.filter(index=size - 1).values_list("hash", flat=True).first()
+    key = (size, last or "")              # a restored or flushed database reuses sizes, not leaves
+    levels = _trees.get(key)
     if levels is None:
         hashes = LogLeaf.objects.filter(index__lt=size).order_by("index").values_list("hash", flat=True)
         levels = merkle.log_levels([bytes.fromhex(digest) for digest in hashes.iterator(chunk_size=10_000)])
@@ -223,7 +225,7 @@ def log_tree(size: int) -> merkle.Levels:
             raise UnknownCheckpoint(f"of size {size}")
         while len(_trees) >= TREE_CACHE:
             _trees.pop(next(iter(_trees)))
-        _trees[size] = levels
+        _trees[key] = levels
     return levels
 
 
