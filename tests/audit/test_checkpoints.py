@@ -95,7 +95,8 @@ def test_a_forked_log_fails_and_a_grown_one_is_consistent(books: tuple[Club, Ses
     session.play(everyone_in)
     second = checkpoint_publish(now=timezone.now())
     assert second is not None
-    proof = APIClient().get(f"/api/v1/audit/checkpoints/{second['number']}/consistency?from={first['number']}")
+    url = f"/api/v1/audit/checkpoints/{second['number']}/consistency"
+    proof = APIClient().get(f"{url}?from={first['number']}")
     assert proof.status_code == 200
     statement = statement_of(club.players[0], second["number"])
     good = run_verifier(tmp_path, statement, ("--checkpoint", first), ("--consistency", proof.json()))
@@ -139,7 +140,8 @@ def test_a_proof_reveals_no_other_balance_and_no_hidden_card(club: Club, session
     guesses = {sum_leaf(salt, account, "chips", amount).hash
                for account in others for amount in range(0, 200_001, 10) for salt in ("", "0" * 32)}
     assert not {step["hash"] for step in statement["path"]} & guesses
-    stored = dict(CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"]).values_list("account", "balance"))
+    leaves = CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"])
+    stored = dict(leaves.values_list("account", "balance"))
     assert statement["balance"] == stored[f"player:{ann.pk}"]
     deal_no = session.seen[-1].deal_no
     for player, cards in hole_cards(session.table_id, deal_no).items():
@@ -154,8 +156,8 @@ def test_verify_ledger_checks_the_checkpoints(books: tuple[Club, Session, dict[s
     report = verify_ledger()
     assert report.ok
     assert report.checkpoints == 1
-    CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"], account=f"player:{club.players[0].pk}").update(
-        balance=1)
+    leaf = CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"], account=f"player:{club.players[0].pk}")
+    leaf.update(balance=1)
     report = verify_ledger()
     assert not report.ok
     assert any("sum tree" in problem for problem in report.checkpoint_problems)
