@@ -156,7 +156,8 @@ def test_verify_ledger_checks_the_checkpoints(books: tuple[Club, Session, dict[s
     report = verify_ledger()
     assert report.ok
     assert report.checkpoints == 1
-    leaf = CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"], account=f"player:{club.players[0].pk}")
+    account = f"player:{club.players[0].pk}"
+    leaf = CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"], account=account)
     leaf.update(balance=1)
     report = verify_ledger()
     assert not report.ok

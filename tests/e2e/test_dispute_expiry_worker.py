@@ -32,8 +32,8 @@ def test_an_undecided_dispute_expires_and_its_hold_is_voided(timers: CeleryStack
     dispute_hold(user=admin, dispute_id=state.dispute_id, player_id=player.pk, amount=400, now=timezone.now())
     assert player_balance(player_id=player.pk).available == 100
 
-    expired = wait_until(lambda: Dispute.objects.filter(dispute_id=state.dispute_id, status="expired").exists(),
-                         2 + settings.GUTS_DISPUTE_SWEEP_INTERVAL + 10)   # type: ignore[attr-defined]
+    closed = Dispute.objects.filter(dispute_id=state.dispute_id, status="expired")
+    expired = wait_until(closed.exists, 2 + settings.GUTS_DISPUTE_SWEEP_INTERVAL + 10)  # type: ignore[attr-defined]
     assert expired
     assert DisputeHold.objects.get(dispute_id=state.dispute_id).status == "voided"
     assert player_balance(player_id=player.pk).available == 500
