@@ -406,7 +406,7 @@ class StatementApi(APIView):
                       "of a page (docs/audit.md, docs/verify_statement.py).")
 
         class Meta:
-            ref_name = "StatementQuery"
+            ref_name = "PlayerStatementQuery"
 
     @extend_schema(
         operation_id="players_statement_list", tags=["statements"], parameters=[QuerySerializer],

@@ -3,7 +3,8 @@
 Lines come from the ledger's inline `AccountEntry` projection (one per transfer touching the
 account, with the running balance after it). Each line is joined to the event that made it
 (position, stream, version, type) and, for a table event that belongs to a deal, to that deal
-(table id and deal number), so a reader can follow any balance back to the facts behind it.
+(table id and deal number), so a reader can follow any balance back to the facts behind it; a
+dispute's hold posting or correction links to the dispute and the disputed events it corrects.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.db.models import QuerySet
 
 from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
 from ledger.accounts import account_kind
+from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.errors import AccessDenied
 from ledger.models import AccountEntry, Event
 from tables.audit.feeds import table_of_stream
@@ -57,12 +59,17 @@ def _line(entry: AccountEntry, event: dict[str, Any]) -> dict[str, Any]:
     table_id = table_of_stream(entry.stream)
     deal_no = event["data"].get("deal_no") if table_id is not None else None
     deal = {"table_id": table_id, "deal_no": deal_no} if type(deal_no) is int else None
+    dispute = None
+    if entry.stream.startswith(DISPUTE_PREFIX):
+        dispute_id = entry.stream.removeprefix(DISPUTE_PREFIX)
+        dispute = {"id": dispute_id, "href": f"/api/v1/disputes/{dispute_id}",
+                   "outcome": event["data"].get("outcome"), "corrects": event["data"].get("corrects", [])}
     return {
         "amount": entry.amount, "balance_after": entry.balance_after, "unit": entry.unit,
         "counterparty": entry.counterparty, "reason": entry.reason, "recorded_at": entry.recorded_at,
         "event": {"position": entry.position, "stream": entry.stream, "version": event["version"],
                   "type": entry.event_type},
-        "table_id": table_id, "deal": deal,
+        "table_id": table_id, "deal": deal, "dispute": dispute,
         "explanation": _explanation(entry, table_id, deal),
     }
 

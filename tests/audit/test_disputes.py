@@ -393,3 +393,22 @@ def test_the_dispute_list_shows_a_player_only_his_own(played: tuple[Club, Sessio
     assert client_for(club.auditor).get("/api/v1/disputes").json()["count"] == 2
     api: APIClient = client_for(club.players[1])
     assert api.get("/api/v1/disputes?status=open").json()["count"] == 2
+
+
+def test_the_explained_statement_links_a_correction_to_its_dispute(played: tuple[Club, Session, int]) -> None:
+    club, session, deal_no = played
+    ann, bob, _ = club.players
+    dispute = open_dispute(ann, deal_ref(session, deal_no))
+    url = f"/api/v1/disputes/{dispute['id']}"
+    assert client_for(club.admin).post(f"{url}/hold", {"player_id": bob.pk, "amount": 50},
+                                       format="json").status_code == 201
+    assert client_for(second_auditor()).post(f"{url}/decide", {
+        "outcome": "upheld", "ruling": "ann won",
+        "corrections": [{"source": f"player:{bob.pk}", "target": f"player:{ann.pk}", "amount": 50}]},
+        format="json").status_code == 201
+    lines = client_for(bob).get(f"/api/v1/audit/accounts/player:{bob.pk}/statement?limit=500").json()["results"]
+    [posted] = [line for line in lines if line["dispute"]]
+    assert posted["dispute"] == {"id": dispute["id"], "href": url, "outcome": "upheld",
+                                 "corrects": dispute["positions"]}
+    assert posted["counterparty"] == f"hold:{dispute['id']}"
+    assert "hold posted" in posted["explanation"]
