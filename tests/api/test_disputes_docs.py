@@ -9,9 +9,10 @@ from guts_backend.api.errors import PROBLEM_STATUS
 from ledger import errors
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
-DISPUTE_ERRORS = (errors.UnknownDispute, errors.UnknownDisputeSubject, errors.NotAParty, errors.DisputeExists,
-                  errors.DisputeWindowClosed, errors.DisputeClosed, errors.HoldExists, errors.HoldExceedsBalance,
-                  errors.FundsHeld, errors.PartyCannotDecide, errors.InvalidCorrection, errors.UnknownCheckpoint)
+DISPUTE_ERRORS = (errors.UnknownDispute, errors.UnknownDisputeSubject, errors.NotAParty,
+                  errors.DisputeExists, errors.DisputeWindowClosed, errors.DisputeClosed, errors.HoldExists,
+                  errors.HoldExceedsBalance, errors.FundsHeld, errors.PartyCannotDecide,
+                  errors.InvalidCorrection, errors.UnknownCheckpoint)
 
 
 def test_the_dispute_table_matches_the_map() -> None:

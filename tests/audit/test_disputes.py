@@ -406,7 +406,8 @@ def test_the_explained_statement_links_a_correction_to_its_dispute(played: tuple
         "outcome": "upheld", "ruling": "ann won",
         "corrections": [{"source": f"player:{bob.pk}", "target": f"player:{ann.pk}", "amount": 50}]},
         format="json").status_code == 201
-    lines = client_for(bob).get(f"/api/v1/audit/accounts/player:{bob.pk}/statement?limit=500").json()["results"]
+    statement = client_for(bob).get(f"/api/v1/audit/accounts/player:{bob.pk}/statement?limit=500")
+    lines = statement.json()["results"]
     [posted] = [line for line in lines if line["dispute"]]
     assert posted["dispute"] == {"id": dispute["id"], "href": url, "outcome": "upheld",
                                  "corrects": dispute["positions"]}
