@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.disputes.subjects import Subject, money_facts, register_subject_kind
+from ledger.disputes.subjects import MAX_POSITION, Subject, money_facts, register_subject_kind
 from ledger.errors import InvalidInput, SubjectNotFinished
 from tables.audit.deals import deal_load
 from tables.state import table_stream
@@ -61,7 +61,7 @@ def _parsed(ref: Mapping[str, Any]) -> tuple[str, int]:
         table_id = str(uuid.UUID(str(ref.get("table_id"))))
     except ValueError:
         table_id = ""
-    if not table_id or type(deal_no) is not int or deal_no < 1:
+    if not table_id or type(deal_no) is not int or not 1 <= deal_no <= MAX_POSITION:
         raise InvalidInput(
             "a deal subject names its table_id (a UUID) and deal_no (from 1)",
             errors={"subject": ["table_id: a UUID; deal_no: an integer from 1"]},

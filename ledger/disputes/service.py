@@ -30,6 +30,7 @@ from ledger.errors import (
     DisputeClosed,
     DisputeExists,
     DisputeWindowClosed,
+    FundsHeld,
     HoldExceedsBalance,
     HoldExists,
     InvalidCorrection,
@@ -41,7 +42,7 @@ from ledger.errors import (
 )
 from ledger.hashing import iso_utc
 from ledger.models import Dispute
-from ledger.money import InsufficientFunds, balance
+from ledger.money import InsufficientFunds, balance, may_go_negative
 from ledger.selectors import held_on, player_stream
 from ledger.store import NewEvent, StoredEvent, StreamWrite, append, read_stream
 
@@ -358,6 +359,7 @@ def dispute_decide(
         check_open(state)
         _check_corrections(state, outcome, corrections)
         transfers, posted = _correcting_transfers(state, corrections)
+        _check_payable(state, transfers)
         pending = state.hold if state.hold is not None and state.hold.status == "pending" else None
         hold = {"posted": posted, "voided": pending.amount - posted} if pending else None
         extra = _bankroll_markers(state, transfers, held=pending.account if pending else None)
@@ -422,6 +424,32 @@ def _correcting_transfers(
         if amount:
             transfers.append(Transfer(correction.source, correction.target, amount, reason, correction.unit))
     return transfers, (hold.amount - left) if hold else 0
+
+
+def _check_payable(state: DisputeState, transfers: list[Transfer]) -> None:
+    """Refuse, before appending, corrections an account cannot pay: insufficient_funds if it has
+    not the chips, funds_held if other disputes hold them (this dispute's own hold pays)."""
+    net: dict[tuple[str, str], int] = {}
+    for transfer in transfers:
+        net[(transfer.source, transfer.unit)] = net.get((transfer.source, transfer.unit), 0) - transfer.amount
+        net[(transfer.target, transfer.unit)] = net.get((transfer.target, transfer.unit), 0) + transfer.amount
+    own = state.hold if state.hold is not None and state.hold.status == "pending" else None
+    for (account, unit), change in sorted(net.items()):
+        if change >= 0 or may_go_negative(account):
+            continue
+        posted = balance(account, unit)
+        held = held_on(account, unit) - (
+            own.amount if own and (own.account, own.unit) == (account, unit) else 0
+        )
+        if posted + change < 0:
+            raise Overdraft(
+                f"{account} holds {posted} {unit}; the corrections take {-change}.", account=account
+            )
+        if posted + change < held:
+            raise FundsHeld(
+                f"{account} holds {posted} {unit}, of which {held} are held by other disputes.",
+                account=account,
+            )
 
 
 def _bankroll_markers(state: DisputeState, transfers: list[Transfer], held: str | None) -> list[StreamWrite]:

@@ -20,6 +20,7 @@ from ledger.errors import InvalidInput, UnknownDisputeSubject
 from ledger.models import Event
 
 CASHIER_EVENTS = frozenset({"DepositMade", "WithdrawalMade"})
+MAX_POSITION = 2**63 - 1          # the event table's bigint positions
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ def money_facts(
 def cashier_subject(ref: Mapping[str, Any]) -> Subject:
     """A deposit or withdrawal, by its event's position."""
     position = ref.get("position")
-    if type(position) is not int or position < 1:
+    if type(position) is not int or not 1 <= position <= MAX_POSITION:
         raise InvalidInput(
             "a cashier subject names its event's position",
             errors={"subject": ["position: a positive integer"]},

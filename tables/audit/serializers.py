@@ -213,6 +213,9 @@ class StatementPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StatementLineSerializer(many=True)
+    holds = serializers.JSONField(help_text=(
+        "The account's dispute holds (pending transfers: they move nothing until posted), each with "
+        "its dispute, amount, status, deadline and an explanation."))
 
     class Meta:
         ref_name = "AuditStatementPage"

@@ -16,7 +16,8 @@ from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
 from ledger.accounts import account_kind
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.errors import AccessDenied
-from ledger.models import AccountEntry, Event
+from ledger.hashing import iso_utc
+from ledger.models import AccountEntry, DisputeHold, Event
 from tables.audit.feeds import table_of_stream
 
 
@@ -72,6 +73,24 @@ def _line(entry: AccountEntry, event: dict[str, Any]) -> dict[str, Any]:
         "table_id": table_id, "deal": deal, "dispute": dispute,
         "explanation": _explanation(entry, table_id, deal),
     }
+
+
+def explained_holds(*, account: str, unit: str | None = None) -> list[dict[str, Any]]:
+    """The account's dispute holds, oldest deadline first, each saying what it does."""
+    holds = DisputeHold.objects.filter(account=account)
+    if unit is not None:
+        holds = holds.filter(unit=unit)
+    return [_hold(hold) for hold in holds.order_by("expires_at", "dispute_id")]
+
+
+def _hold(hold: DisputeHold) -> dict[str, Any]:
+    dispute = str(hold.dispute_id)
+    what = {"pending": f"held until {iso_utc(hold.expires_at)}: still yours, not available",
+            "posted": "posted: paid out by the dispute's correction (see its lines)",
+            "voided": "voided: available again"}[hold.status]
+    return {"dispute": {"id": dispute, "href": f"/api/v1/disputes/{dispute}"}, "amount": hold.amount,
+            "unit": hold.unit, "status": hold.status, "expires_at": iso_utc(hold.expires_at),
+            "explanation": f"hold of {hold.amount} {hold.unit} for dispute {dispute}, {what}"}
 
 
 def _explanation(entry: AccountEntry, table_id: str | None, deal: dict[str, Any] | None) -> str:
