@@ -5,6 +5,7 @@ computes), then measures inclusion and consistency proofs: their length (target:
 size, 20 nodes) and the time to make and verify them, and the same for a sum tree of 100,000
 accounts. Pure Python, no database: `python bench/proofs.py [--events N] [--accounts N]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,11 +47,16 @@ def main() -> None:
         sizes.append(len(path))
     old = rng.randrange(1, n)
     proof, consistency_time = timed(merkle.consistency_proof, levels, old)
-    old_root = merkle.subtree_hash(levels, 0, old) if old & (old - 1) == 0 else merkle.root_of(
-        merkle.log_levels(leaves[:old]))
+    old_root = (
+        merkle.subtree_hash(levels, 0, old)
+        if old & (old - 1) == 0
+        else merkle.root_of(merkle.log_levels(leaves[:old]))
+    )
     assert merkle.verify_consistency(old, n, old_root, root, proof)
-    accounts = [merkle.sum_leaf(f"{i:032x}", f"player:{i}", "chips", rng.randrange(10**6))
-                for i in range(args.accounts)]
+    accounts = [
+        merkle.sum_leaf(f"{i:032x}", f"player:{i}", "chips", rng.randrange(10**6))
+        for i in range(args.accounts)
+    ]
     sums, sum_build = timed(merkle.sum_levels, accounts)
     sum_path = merkle.sum_path(sums, args.accounts // 2)
     print(f"{'what':<40} {'value':>14}")

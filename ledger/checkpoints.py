@@ -216,7 +216,7 @@ def _sum_trees(number: int, balances: dict[tuple[str, str], int]) -> dict[str, A
 def log_tree(size: int) -> merkle.Levels:
     """The log tree over the first `size` log leaves (cached per process: events never change)."""
     last = LogLeaf.objects.filter(index=size - 1).values_list("hash", flat=True).first()
-    key = (size, last or "")              # a restored or flushed database reuses sizes, not leaves
+    key = (size, last or "")  # a restored or flushed database reuses sizes, not leaves
     levels = _trees.get(key)
     if levels is None:
         hashes = LogLeaf.objects.filter(index__lt=size).order_by("index").values_list("hash", flat=True)

@@ -20,7 +20,7 @@ from ledger.errors import InvalidInput, UnknownDisputeSubject
 from ledger.models import Event
 
 CASHIER_EVENTS = frozenset({"DepositMade", "WithdrawalMade"})
-MAX_POSITION = 2**63 - 1          # the event table's bigint positions
+MAX_POSITION = 2**63 - 1  # the event table's bigint positions
 
 
 @dataclass(frozen=True, slots=True)

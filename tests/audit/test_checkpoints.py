@@ -2,6 +2,7 @@
 docs/verify_statement.py; a changed line, a changed balance, a dropped event, a forked log and a
 bad signature each fail naming which; checkpoints are public and consistent; proofs reveal no
 other player's balance (salted leaves, sums only) and no hidden card; verify_ledger checks them."""
+
 from __future__ import annotations
 
 import copy
@@ -56,30 +57,35 @@ def statement_of(user: Any, number: int) -> dict[str, Any]:
     return response.json()
 
 
-def test_a_statement_verifies_against_its_signed_checkpoint(books: tuple[Club, Session, dict[str, Any]],
-                                                            tmp_path: Path) -> None:
+def test_a_statement_verifies_against_its_signed_checkpoint(
+    books: tuple[Club, Session, dict[str, Any]], tmp_path: Path
+) -> None:
     club, _, checkpoint = books
     ann = club.players[0]
     statement = statement_of(ann, checkpoint["number"])
     assert statement["balance"] == sum(line["amount"] for line in statement["lines"])
     assert statement["lines"]
     for line in statement["lines"]:
-        assert len(line["log_path"]) <= (checkpoint["size"] - 1).bit_length()   # log2 of the log size
+        assert len(line["log_path"]) <= (checkpoint["size"] - 1).bit_length()  # log2 of the log size
     result = run_verifier(tmp_path, statement)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "VERDICT: VERIFIED" in result.stdout
     assert verify_ledger().ok
 
 
-@pytest.mark.parametrize(("tamper", "message"), [
-    (lambda s: s["lines"][0].update(amount=s["lines"][0]["amount"] + 1), "changed line"),
-    (lambda s: s.update(balance=s["balance"] + 1), "changed balance"),
-    (lambda s: s["lines"].pop(), "a line is missing"),
-    (lambda s: s["lines"][-1]["event"]["data"]["transfers"][0].update(amount=1), "changed event"),
-    (lambda s: s["checkpoint"].update(signature="00" * 64), "bad signature"),
-])
-def test_each_forgery_fails_naming_which(books: tuple[Club, Session, dict[str, Any]], tmp_path: Path,
-                                         tamper: Any, message: str) -> None:
+@pytest.mark.parametrize(
+    ("tamper", "message"),
+    [
+        (lambda s: s["lines"][0].update(amount=s["lines"][0]["amount"] + 1), "changed line"),
+        (lambda s: s.update(balance=s["balance"] + 1), "changed balance"),
+        (lambda s: s["lines"].pop(), "a line is missing"),
+        (lambda s: s["lines"][-1]["event"]["data"]["transfers"][0].update(amount=1), "changed event"),
+        (lambda s: s["checkpoint"].update(signature="00" * 64), "bad signature"),
+    ],
+)
+def test_each_forgery_fails_naming_which(
+    books: tuple[Club, Session, dict[str, Any]], tmp_path: Path, tamper: Any, message: str
+) -> None:
     club, _, checkpoint = books
     statement = copy.deepcopy(statement_of(club.players[0], checkpoint["number"]))
     tamper(statement)
@@ -89,8 +95,9 @@ def test_each_forgery_fails_naming_which(books: tuple[Club, Session, dict[str, A
     assert "NOT VERIFIED" in result.stdout
 
 
-def test_a_forked_log_fails_and_a_grown_one_is_consistent(books: tuple[Club, Session, dict[str, Any]],
-                                                          tmp_path: Path) -> None:
+def test_a_forked_log_fails_and_a_grown_one_is_consistent(
+    books: tuple[Club, Session, dict[str, Any]], tmp_path: Path
+) -> None:
     club, session, first = books
     session.play(everyone_in)
     second = checkpoint_publish(now=timezone.now())
@@ -103,7 +110,7 @@ def test_a_forked_log_fails_and_a_grown_one_is_consistent(books: tuple[Club, Ses
     assert good.returncode == 0, good.stdout
     assert "the log only grew" in good.stdout
 
-    forked = dict(first, log_root=hashlib.sha256(b"another history").hexdigest())   # the club signs two books
+    forked = dict(first, log_root=hashlib.sha256(b"another history").hexdigest())  # the club signs two books
     forked["signature"] = signing_key().sign(signed_bytes(forked)).hex()
     fork = run_verifier(tmp_path, statement, ("--checkpoint", first), ("--checkpoint", forked))
     assert fork.returncode == 1
@@ -113,8 +120,9 @@ def test_a_forked_log_fails_and_a_grown_one_is_consistent(books: tuple[Club, Ses
     assert "a forked log" in inconsistent.stdout
 
 
-def test_checkpoints_and_keys_are_public_and_statements_private(books: tuple[Club, Session, dict[str, Any]]
-                                                                ) -> None:
+def test_checkpoints_and_keys_are_public_and_statements_private(
+    books: tuple[Club, Session, dict[str, Any]],
+) -> None:
     club, _, checkpoint = books
     anonymous = APIClient()
     assert anonymous.get("/api/v1/audit/keys").json()["keys"][0]["algorithm"] == "Ed25519"
@@ -129,7 +137,7 @@ def test_a_proof_reveals_no_other_balance_and_no_hidden_card(club: Club, session
     """Sum tree siblings are salted hashes and sums: no guess of (account, balance) reproduces one,
     no other account is named; the log proof's events are the player's own, in chain form."""
     session.play(everyone_in)
-    session.start()                                  # a live deal: its cards are hidden
+    session.start()  # a live deal: its cards are hidden
     checkpoint = checkpoint_publish(now=timezone.now())
     assert checkpoint is not None
     ann = club.players[0]
@@ -137,8 +145,12 @@ def test_a_proof_reveals_no_other_balance_and_no_hidden_card(club: Club, session
     text = json.dumps(statement)
     others = [f"player:{p.pk}" for p in (*club.players[1:], club.outsider)]
     assert not any(f'"{account}"' in text for account in others)
-    guesses = {sum_leaf(salt, account, "chips", amount).hash
-               for account in others for amount in range(0, 200_001, 10) for salt in ("", "0" * 32)}
+    guesses = {
+        sum_leaf(salt, account, "chips", amount).hash
+        for account in others
+        for amount in range(0, 200_001, 10)
+        for salt in ("", "0" * 32)
+    }
     assert not {step["hash"] for step in statement["path"]} & guesses
     leaves = CheckpointLeaf.objects.filter(checkpoint=checkpoint["number"])
     stored = dict(leaves.values_list("account", "balance"))
@@ -147,8 +159,10 @@ def test_a_proof_reveals_no_other_balance_and_no_hidden_card(club: Club, session
     for player, cards in hole_cards(session.table_id, deal_no).items():
         if player != str(ann.pk):
             assert canonical_json(cards) not in text
-    assert all(line["event"]["stream"] in (f"player-{ann.pk}", f"table-{session.table_id}")
-               for line in statement["lines"])
+    assert all(
+        line["event"]["stream"] in (f"player-{ann.pk}", f"table-{session.table_id}")
+        for line in statement["lines"]
+    )
 
 
 def test_verify_ledger_checks_the_checkpoints(books: tuple[Club, Session, dict[str, Any]]) -> None:

@@ -400,17 +400,35 @@ def test_the_explained_statement_links_a_correction_to_its_dispute(played: tuple
     ann, bob, _ = club.players
     dispute = open_dispute(ann, deal_ref(session, deal_no))
     url = f"/api/v1/disputes/{dispute['id']}"
-    assert client_for(club.admin).post(f"{url}/hold", {"player_id": bob.pk, "amount": 50},
-                                       format="json").status_code == 201
-    assert client_for(second_auditor()).post(f"{url}/decide", {
-        "outcome": "upheld", "ruling": "ann won",
-        "corrections": [{"source": f"player:{bob.pk}", "target": f"player:{ann.pk}", "amount": 50}]},
-        format="json").status_code == 201
+    assert (
+        client_for(club.admin)
+        .post(f"{url}/hold", {"player_id": bob.pk, "amount": 50}, format="json")
+        .status_code
+        == 201
+    )
+    assert (
+        client_for(second_auditor())
+        .post(
+            f"{url}/decide",
+            {
+                "outcome": "upheld",
+                "ruling": "ann won",
+                "corrections": [{"source": f"player:{bob.pk}", "target": f"player:{ann.pk}", "amount": 50}],
+            },
+            format="json",
+        )
+        .status_code
+        == 201
+    )
     statement = client_for(bob).get(f"/api/v1/audit/accounts/player:{bob.pk}/statement?limit=500")
     lines = statement.json()["results"]
     [posted] = [line for line in lines if line["dispute"]]
-    assert posted["dispute"] == {"id": dispute["id"], "href": url, "outcome": "upheld",
-                                 "corrects": dispute["positions"]}
+    assert posted["dispute"] == {
+        "id": dispute["id"],
+        "href": url,
+        "outcome": "upheld",
+        "corrects": dispute["positions"],
+    }
     assert posted["counterparty"] == f"hold:{dispute['id']}"
     assert "hold posted" in posted["explanation"]
     [hold] = statement.json()["holds"]
@@ -420,25 +438,35 @@ def test_the_explained_statement_links_a_correction_to_its_dispute(played: tuple
 
 
 def test_a_correction_that_cannot_be_paid_is_refused_before_appending(
-        played: tuple[Club, Session, int]) -> None:
+    played: tuple[Club, Session, int],
+) -> None:
     club, session, deal_no = played
     ann, bob, cy = club.players
     first = open_dispute(ann, deal_ref(session, deal_no))
     second = open_dispute(cy, deal_ref(session, deal_no))
     hold = {"player_id": bob.pk, "amount": 1000}
-    assert client_for(club.admin).post(f"/api/v1/disputes/{first['id']}/hold", hold,
-                                       format="json").status_code == 201
+    assert (
+        client_for(club.admin).post(f"/api/v1/disputes/{first['id']}/hold", hold, format="json").status_code
+        == 201
+    )
     judge = client_for(second_auditor())
     posted = balance(f"player:{bob.pk}")
 
     def decide(amount: int) -> Any:
-        return judge.post(f"/api/v1/disputes/{second['id']}/decide", {
-            "outcome": "upheld", "ruling": "r",
-            "corrections": [{"source": f"player:{bob.pk}", "target": f"player:{cy.pk}", "amount": amount}]},
-            format="json")
+        return judge.post(
+            f"/api/v1/disputes/{second['id']}/decide",
+            {
+                "outcome": "upheld",
+                "ruling": "r",
+                "corrections": [
+                    {"source": f"player:{bob.pk}", "target": f"player:{cy.pk}", "amount": amount}
+                ],
+            },
+            format="json",
+        )
 
     before = Event.objects.count()
     refused(decide(posted + 1), 409, "insufficient_funds", before)
-    refused(decide(posted - 999), 409, "funds_held", before)            # the first dispute holds 1000
+    refused(decide(posted - 999), 409, "funds_held", before)  # the first dispute holds 1000
     assert decide(posted - 1000).status_code == 201
     books_ok()
