@@ -25,8 +25,8 @@ from django.db import IntegrityError, connection, transaction
 from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, FundsHeld, InvalidInput, Overdraft, UsernameTaken
-from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
-from ledger.selectors import held_on, player_get, player_stream
+from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, player_account
+from ledger.selectors import balance_and_held, player_get, player_stream
 from ledger.store import (
     ConcurrencyError,
     NewEvent,
@@ -92,7 +92,9 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
                      meta: Mapping[str, Any] | None = None) -> CashierResult:
     """Chips go out to the outside world: player:<id> -> cashier, event `WithdrawalMade`.
 
-    Never overdraws: the balance is checked in the append's transaction after reading the stream
+    Never overdraws, and never pays chips a dispute holds (FundsHeld; every hold takes the same
+    bankroll lock): the balance and the held chips are checked in the append's transaction after
+    reading the stream
     version the append expects, so a concurrent change makes the append clash and we re-check.
     The balance projector's guard (InsufficientFunds from inside append) is the last defence.
     """
@@ -103,22 +105,15 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
 
     def attempt() -> CashierResult:
         version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
-        held = balance(account, UNIT_CHIPS)
+        held, on_hold = balance_and_held(account, UNIT_CHIPS)
         if held < amount:
             raise Overdraft(f"{account} holds {held} chips; cannot withdraw {amount}.", balance=held)
-        check_not_held(account, held, amount)
+        if held - on_hold < amount:
+            raise FundsHeld(f"{account} holds {held} chips, of which {on_hold} are held by disputes; "
+                            f"{held - on_hold} are available.", account=account)
         return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
 
     return _with_retries(attempt)
-
-
-def check_not_held(account: str, posted: int, amount: int) -> None:
-    """FundsHeld if paying `amount` needs chips that dispute holds keep (checked before the append,
-    so nothing is written; the disputes projector's guard is the last defence)."""
-    held = held_on(account)
-    if held and posted - held < amount:
-        raise FundsHeld(f"{account} holds {posted} chips, of which {held} are held by disputes; "
-                        f"{posted - held} are available.", account=account)
 
 
 def check_amount(amount: int) -> None:

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
+from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery, Sum
 
 from guts_backend.roles import PLAYER
 from ledger.errors import UnknownPlayer
 from ledger.models import AccountEntry, DisputeHold, Event
-from ledger.money import UNIT_CHIPS, balance, player_account
+from ledger.money import UNIT_CHIPS, player_account
 from ledger.store import stream_version
 
 
@@ -57,8 +58,24 @@ def player_balance(*, player_id: int) -> PlayerBalance:
     player_get(player_id=player_id)
     account = player_account(player_id)
     version = stream_version(player_stream(player_id))
-    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS,
-                         balance=balance(account, UNIT_CHIPS), version=version, held=held_on(account))
+    posted, held = balance_and_held(account)
+    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS, balance=posted,
+                         version=version, held=held)
+
+
+BALANCE_AND_HELD = (
+    "SELECT COALESCE((SELECT balance FROM ledger_accountbalance WHERE account = %s AND unit = %s), 0), "
+    "COALESCE((SELECT SUM(amount) FROM ledger_disputehold WHERE account = %s AND unit = %s "
+    "AND status = 'pending'), 0)")
+
+
+def balance_and_held(account: str, unit: str = UNIT_CHIPS) -> tuple[int, int]:
+    """The account's posted balance and the chips pending dispute holds keep of it, in one query
+    (a withdrawal checks both without an extra round trip)."""
+    with connection.cursor() as cursor:
+        cursor.execute(BALANCE_AND_HELD, [account, unit, account, unit])
+        posted, held = cursor.fetchone()
+    return int(posted), int(held)
 
 
 def held_on(account: str, unit: str = UNIT_CHIPS) -> int:

@@ -26,6 +26,8 @@ from ledger.models import Dispute, DisputeHold
 from ledger.projections import Deferred, Projector
 from ledger.store import StoredEvent
 
+PLAYER_STREAM = "player-"
+
 GUARD = """
 SELECT h.account, h.unit, h.held, COALESCE(b.balance, 0) FROM (
     SELECT account, unit, SUM(amount) AS held FROM ledger_disputehold
@@ -40,7 +42,7 @@ class DisputesProjector(Projector):
     models = (Dispute, DisputeHold)
 
     def wants(self, event: StoredEvent) -> bool:
-        return event.stream.startswith(ev.STREAM_PREFIX) or bool(_debited_bankrolls(event))
+        return event.stream.startswith(ev.STREAM_PREFIX) or bool(_guarded(event))
 
     def apply_batch(self, events: Sequence[StoredEvent], *, live: bool) -> Deferred | None:
         guarded: set[str] = set()
@@ -49,10 +51,19 @@ class DisputesProjector(Projector):
                 _apply(event)
                 if event.type == ev.HOLD_PLACED:
                     guarded |= {pending["from"] for pending in event.data["pending"]}
-            guarded |= _debited_bankrolls(event)
+            guarded |= _guarded(event)
         if not live or not guarded:
             return None
         return _guard(sorted(guarded))
+
+
+def _guarded(event: StoredEvent) -> set[str]:
+    """The bankrolls this append must keep above their held chips. A cashier event on the player's
+    own stream is not among them: the cashier checked them under the bankroll lock every hold
+    takes (so a withdrawal costs no extra statement)."""
+    if event.stream.startswith(PLAYER_STREAM):
+        return set()
+    return _debited_bankrolls(event)
 
 
 def _debited_bankrolls(event: StoredEvent) -> set[str]:
