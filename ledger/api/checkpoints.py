@@ -4,15 +4,16 @@ them: players comparing roots is what detects a club showing different books to 
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import AUTH_PROBLEMS, problem_responses
-from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated_query
+from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated, validated_query
+from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsClubAdmin
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from ledger.checkpoints import checkpoint_get, checkpoint_list, checkpoint_publish, consistency, keys
@@ -80,6 +81,14 @@ class KeysApi(APIView):
 class CheckpointCollectionApi(APIView):
     """Every checkpoint, oldest first (anyone); a club admin publishes one now."""
 
+    parser_classes = (JSONParser,)
+
+    class InputSerializer(serializers.Serializer):
+        """Nothing to send (a body, if any, must still be JSON)."""
+
+        class Meta:
+            ref_name = "CheckpointPublish"
+
     def get_permissions(self) -> list[BasePermission]:
         return [IsClubAdmin()] if self.request.method == "POST" else [AllowAny()]
 
@@ -95,11 +104,13 @@ class CheckpointCollectionApi(APIView):
         request=None,
         responses={
             201: CheckpointSerializer,
-            **problem_responses(*AUTH_PROBLEMS, "unknown_checkpoint", *IDEMPOTENCY_PROBLEMS),
+            204: OpenApiResponse(description="The log is empty: nothing to sign."),
+            **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, *IDEMPOTENCY_PROBLEMS),
         },
     )
     @idempotent
     def post(self, request: Request) -> Response:
+        validated(self.InputSerializer, request)
         checkpoint = checkpoint_publish(now=timezone.now(), meta=request_meta(request))
         if checkpoint is None:  # an empty log: nothing to sign
             return Response(status=status.HTTP_204_NO_CONTENT)

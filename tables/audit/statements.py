@@ -13,7 +13,6 @@ from typing import Any
 from django.db.models import QuerySet
 
 from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
-from ledger.accounts import account_kind
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.errors import AccessDenied
 from ledger.hashing import iso_utc
@@ -33,12 +32,12 @@ def check_can_read_account(user: User, account: str) -> None:
 
 def _owner(account: str) -> str | None:
     """The player who owns a `player:<pk>` or `seat:<table>:<pk>` account, else None."""
-    kind = account_kind(account)
-    if kind == "player":
-        return account.split(":", 1)[1]
-    if kind == "seat":
-        return account.rsplit(":", 1)[1]
-    return None
+    parts = account.split(":")
+    if parts[0] == "player" and len(parts) == 2:
+        return parts[1]
+    if parts[0] == "seat" and len(parts) == 3:
+        return parts[2]
+    return None                      # no one's (also a malformed name such as "seat")
 
 
 def account_entries(*, account: str, unit: str | None = None) -> QuerySet[AccountEntry]:
