@@ -24,6 +24,7 @@ RFC 9162 proofs and sum trees.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
@@ -32,6 +33,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from ledger import dbapi, merkle
@@ -59,12 +61,13 @@ def signing_key() -> Ed25519PrivateKey:
     """The club's key: GUTS_CHECKPOINT_KEY (64 hex digits, the Ed25519 seed); without it, one
     derived from SECRET_KEY (a development key: set a real one in production)."""
     seed = settings.GUTS_CHECKPOINT_KEY
-    raw = (
-        bytes.fromhex(seed)
-        if seed
-        else hashlib.sha256(b"guts-checkpoint:" + settings.SECRET_KEY.encode()).digest()
-    )
-    return Ed25519PrivateKey.from_private_bytes(raw)
+    if not seed:
+        return Ed25519PrivateKey.from_private_bytes(
+            hashlib.sha256(b"guts-checkpoint:" + settings.SECRET_KEY.encode()).digest()
+        )
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", seed):
+        raise ImproperlyConfigured("GUTS_CHECKPOINT_KEY must be 64 hex digits (a 32-byte Ed25519 seed)")
+    return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(seed))
 
 
 def public_key_hex() -> str:
