@@ -9,11 +9,11 @@ statement.json is GET /api/v1/players/{id}/statement?checkpoint=N. The script ch
 1. the checkpoint's Ed25519 signature, with the key you pinned (GET /api/v1/audit/keys; without
    --key/--keys it uses the key in the statement and says so): `cryptography` if installed,
    otherwise the pure-Python RFC 8032 verifier below;
-2. every line's event: its hash recomputed from what the statement shows (docs/audit.md, the
-   hash recipe), the line among that event's transfers, and the event's inclusion in the log tree
-   (RFC 9162) under the checkpoint's log root;
-3. the balance: its salted leaf's path up the sum tree to the checkpoint's balance root (no
-   sibling sum negative), and that it is the sum of the statement's lines;
+2. for the bankroll and each of the player's seats (`seats`), every line's event: its hash
+   recomputed from what the statement shows (docs/audit.md, the hash recipe), the line among that
+   event's transfers, and the event's inclusion in the log tree (RFC 9162) under the log root;
+3. for each of them, the balance: its salted leaf's path up the sum tree to the checkpoint's
+   balance root (no sibling sum negative), and that it is the sum of its lines;
 4. that the checkpoint's balance sums equal what its issuers owe;
 5. for each --checkpoint given (e.g. one a friend fetched), its signature, and that checkpoints
    with the same number are identical (two different ones are a fork: the club shows different
@@ -212,9 +212,15 @@ def check_signature(report: Report, checkpoint: dict[str, Any], keys: dict[str, 
     )
 
 
-def check_lines(report: Report, statement: dict[str, Any]) -> int:
+def check_account(report: Report, checkpoint: dict[str, Any], proof: dict[str, Any]) -> None:
+    """One account of the statement (the bankroll, or one of `seats`): its lines and its balance."""
+    print(f"--    {proof['account']} ({proof['unit']})")
+    check_balance(report, checkpoint, proof, check_lines(report, checkpoint, proof))
+
+
+def check_lines(report: Report, checkpoint: dict[str, Any], statement: dict[str, Any]) -> int:
     """Each line's event hash, transfer and log inclusion; the sum of the lines."""
-    checkpoint, account = statement["checkpoint"], statement["account"]
+    account = statement["account"]
     root = bytes.fromhex(checkpoint["log_root"])
     total, nets, seen = 0, {}, {}
     for number, line in enumerate(statement["lines"], start=1):
@@ -255,8 +261,8 @@ def check_lines(report: Report, statement: dict[str, Any]) -> int:
     return total
 
 
-def check_balance(report: Report, statement: dict[str, Any], total: int) -> None:
-    checkpoint, unit = statement["checkpoint"], statement["unit"]
+def check_balance(report: Report, checkpoint: dict[str, Any], statement: dict[str, Any], total: int) -> None:
+    unit = statement["unit"]
     tree = checkpoint["balances"].get(unit, {"root": hashlib.sha256(b"").hexdigest(), "sum": 0})
     balance = statement["balance"]
     if statement.get("salt") is not None:
@@ -334,8 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         print("NOTE  no --key: trusting the key the statement names (pin it from GET /audit/keys)")
     report = Report()
     check_signature(report, statement["checkpoint"], keys)
-    total = check_lines(report, statement)
-    check_balance(report, statement, total)
+    for proof in (statement, *statement.get("seats", ())):
+        check_account(report, statement["checkpoint"], proof)
     check_gossip(
         report,
         [statement["checkpoint"], *map(_load, args.checkpoint)],

@@ -1,4 +1,5 @@
-"""A statement a player can verify: his bankroll at a checkpoint, proven against its signed roots.
+"""A statement a player can verify: his bankroll (and seats) at a checkpoint, proven against its
+signed roots.
 
 `statement_proof` answers GET /players/{id}/statement?checkpoint=N: the checkpoint as signed; the
 bankroll's posted balance at it with the salt of its leaf and the sum tree path (sibling hashes
@@ -25,9 +26,29 @@ FORMAT = "guts-statement/1"
 
 
 def statement_proof(*, player_id: int, number: int) -> dict[str, Any]:
+    """The bankroll's proof at the top level; each of the player's seats (any table, any unit) in
+    `seats`, with the same members."""
     player_get(player_id=player_id)
     checkpoint = checkpoint_get(number)
-    account, unit = player_account(player_id), UNIT_CHIPS
+    seats = (
+        CheckpointLeaf.objects.filter(
+            checkpoint=number, account__startswith="seat:", account__endswith=f":{player_id}"
+        )
+        .order_by("account", "unit")
+        .values_list("account", "unit")
+    )
+    return {
+        "format": FORMAT,
+        "player_id": str(player_id),
+        "checkpoint": checkpoint,
+        "keys": keys(),
+        **account_proof(number, player_account(player_id), UNIT_CHIPS, checkpoint["size"]),
+        "seats": [account_proof(number, account, unit, checkpoint["size"]) for account, unit in seats],
+    }
+
+
+def account_proof(number: int, account: str, unit: str, size: int) -> dict[str, Any]:
+    """One account at checkpoint `number`: its balance, leaf and sum tree path, and its lines."""
     leaf = CheckpointLeaf.objects.filter(checkpoint=number, unit=unit, account=account).first()
     balance_proof: dict[str, Any] = {"balance": 0, "salt": None, "index": None, "path": []}
     if leaf is not None:
@@ -38,16 +59,7 @@ def statement_proof(*, player_id: int, number: int) -> dict[str, Any]:
             "index": leaf.index,
             "path": [step.to_json() for step in merkle.sum_path(levels, leaf.index)],
         }
-    return {
-        "format": FORMAT,
-        "player_id": str(player_id),
-        "account": account,
-        "unit": unit,
-        "checkpoint": checkpoint,
-        "keys": keys(),
-        **balance_proof,
-        "lines": _lines(account, unit, checkpoint["size"]),
-    }
+    return {"account": account, "unit": unit, **balance_proof, "lines": _lines(account, unit, size)}
 
 
 def _sum_leaves(number: int, unit: str) -> list[merkle.SumNode]:
