@@ -84,6 +84,7 @@ def _apply(event: StoredEvent) -> None:
             subject=data["subject"],
             opened_by=data["opened_by"],
             parties=data["parties"],
+            party_keys=party_keys(data["parties"]),
             status="open",
             deadline=parse_datetime(data["deadline"]),
             opened_at=event.recorded_at,
@@ -112,6 +113,10 @@ def _apply(event: StoredEvent) -> None:
                 status="posted" if data["hold"]["posted"] else "voided"
             )
     Dispute.objects.filter(dispute_id=dispute_id).update(**fields)
+
+
+def party_keys(parties: list[int]) -> str:
+    return "," + "".join(f"{party}," for party in parties)
 
 
 def _guard(accounts: list[str]) -> Deferred:

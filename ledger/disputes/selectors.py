@@ -31,7 +31,7 @@ def dispute_list(*, user: User, status: str | None = None) -> QuerySet[Dispute]:
     """The disputes `user` may see, newest first."""
     disputes = Dispute.objects.all()
     if not (is_auditor(user) or is_club_admin(user)):
-        disputes = disputes.filter(Q(opened_by=user.pk) | Q(parties__contains=[user.pk]))
+        disputes = disputes.filter(Q(opened_by=user.pk) | Q(party_keys__contains=f",{user.pk},"))
     if status is not None:
         disputes = disputes.filter(status=status)
     return disputes.order_by("-opened_at", "dispute_id")
