@@ -289,7 +289,7 @@ class DisputeDecideApi(APIView):
     class CorrectionSerializer(serializers.Serializer):
         source = serializers.CharField(
             max_length=200,
-            help_text="An account: player:<party>, or one the disputed events moved (not an issuer).",
+            help_text="player:<party>, or the cashier or the house where the disputed events moved them.",
         )
         target = serializers.CharField(max_length=200)
         amount = ChipAmountField(min_value=1, max_value=MAX_CASHIER_AMOUNT)

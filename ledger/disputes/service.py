@@ -48,6 +48,11 @@ from ledger.store import NewEvent, StoredEvent, StreamWrite, append, read_stream
 
 DISPUTE_LOCK_CLASS = 0x64697370  # "disp": one opener's disputes of one subject queue here
 OUTCOMES = ("upheld", "rejected")
+# Besides the parties' bankrolls, the accounts of the disputed events a correction may move. Never
+# a table's or a tournament's (seat, pot, reserve, bets, chip bank, prize pool): their balances are
+# what the engines' own events say, and a transfer behind their backs would split the ledger from
+# the table's state. A pot that went to the wrong player is corrected bankroll to bankroll.
+CORRECTABLE_KINDS = frozenset({"cashier", "house"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +389,9 @@ def _check_corrections(state: DisputeState, outcome: str, corrections: Sequence[
         return
     if not corrections:
         raise InvalidCorrection("An upheld dispute orders at least one correcting transfer.")
-    allowed = {player_account(party) for party in state.parties} | set(state.opened["accounts"])
+    allowed = {player_account(party) for party in state.parties} | {
+        account for account in state.opened["accounts"] if account_kind(account) in CORRECTABLE_KINDS
+    }
     units = set(state.opened["units"]) | {"chips"}
     for correction in corrections:
         check_amount(correction.amount)

@@ -247,6 +247,18 @@ def test_every_refusal_is_a_clean_4xx_that_appends_nothing(played: tuple[Club, S
         "invalid_correction",
         before,
     )
+    seat = f"seat:{session.table_id}:{bob.pk}"  # a table's accounts are the engine's, never corrected
+    refused(
+        client_for(club.auditor).post(
+            f"{url}/decide",
+            {"outcome": "upheld", "ruling": "x",
+             "corrections": [{"source": seat, "target": f"player:{ann.pk}", "amount": 5}]},
+            format="json",
+        ),
+        400,
+        "invalid_correction",
+        before,
+    )
     opener = client_for(club.auditor).post(
         "/api/v1/disputes", {"subject": ref, "reason": "audit"}, format="json"
     )
