@@ -119,24 +119,17 @@ def checkpoint_publish(*, now: datetime, meta: dict[str, Any] | None = None) -> 
         _lock()
         previous = checkpoint_latest()
         start = previous["size"] if previous else 0
-        new = _new_events(previous["position"] if previous else 0)
-        if not new:
+        balances = _balances_at(previous["number"] if previous else None)
+        size, position = _add_leaves(start, previous["position"] if previous else 0, balances)
+        if size == start:
             return previous
-        LogLeaf.objects.bulk_create(
-            [
-                LogLeaf(index=start + offset, position=event.position, hash=event.hash)
-                for offset, event in enumerate(new)
-            ],
-            batch_size=2000,
-        )
         number = (previous["number"] if previous else 0) + 1
-        balances = _balances_after(previous["number"] if previous else None, new)
         body = {
             "format": FORMAT,
             "number": number,
-            "size": start + len(new),
-            "position": new[-1].position,
-            "log_root": merkle.root_of(log_tree(start + len(new))).hex(),
+            "size": size,
+            "position": position,
+            "log_root": merkle.root_of(log_tree(size)).hex(),
             **_sum_trees(number, balances),
             "issued_at": iso_utc(now),
             "key_id": key_id(),
@@ -154,16 +147,29 @@ def _lock() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(CHECKPOINT_LOCK))
 
 
-def _new_events(after: int) -> list[StoredEvent]:
-    """The events after position `after` in log order, as stored (what the hashes cover)."""
-    events: list[StoredEvent] = []
-    while batch := read_all_raw(after=after, limit=READ_BATCH):
-        events += batch
-        after = batch[-1].position
-    return events
+def _add_leaves(start: int, after: int, balances: dict[tuple[str, str], int]) -> tuple[int, int]:
+    """Read the events after position `after` in log order, batch by batch (as stored: what the
+    hashes cover), writing their log leaves from index `start` and moving `balances`; the new
+    size and the last event's position. Stops at the first short batch: a busy log is covered up
+    to where the reading caught up, the rest by the next checkpoint."""
+    size, position = start, after
+    while batch := read_all_raw(after=position, limit=READ_BATCH):
+        LogLeaf.objects.bulk_create(
+            [
+                LogLeaf(index=size + offset, position=event.position, hash=event.hash)
+                for offset, event in enumerate(batch)
+            ],
+            batch_size=2000,
+        )
+        _move(balances, batch)
+        size, position = size + len(batch), batch[-1].position
+        if len(batch) < READ_BATCH:
+            break
+    return size, position
 
 
-def _balances_after(previous: int | None, events: Iterable[StoredEvent]) -> dict[tuple[str, str], int]:
+def _balances_at(previous: int | None) -> dict[tuple[str, str], int]:
+    """Every balance at checkpoint `previous` (its leaves, the issuers summed per unit)."""
     balances: dict[tuple[str, str], int] = defaultdict(int)
     if previous is not None:
         for account, unit, amount in CheckpointLeaf.objects.filter(checkpoint=previous).values_list(
@@ -173,12 +179,15 @@ def _balances_after(previous: int | None, events: Iterable[StoredEvent]) -> dict
         issued = checkpoint_get(previous)["issued"]
         for unit, amount in issued.items():
             balances[(ISSUERS_KEY, unit)] = -amount
+    return balances
+
+
+def _move(balances: dict[tuple[str, str], int], events: Iterable[StoredEvent]) -> None:
     for event in events:
         for transfer in transfers_of(event.data):
             for account, sign in ((transfer.source, -1), (transfer.target, 1)):
                 key = (ISSUERS_KEY if may_go_negative(account) else account, transfer.unit)
                 balances[key] += sign * transfer.amount
-    return balances
 
 
 ISSUERS_KEY = "\x00issuers"  # every issuer's balance of a unit, summed (never a leaf)
