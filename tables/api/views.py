@@ -488,7 +488,7 @@ class OffersApi(TableCommandApi):
     left; it ends when the middle card has gone round untaken."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
         action = serializers.ChoiceField(choices=["take", "leave"])
         card = serializers.CharField(max_length=3, required=False, allow_null=True,
@@ -511,7 +511,7 @@ class TrumpApi(TableCommandApi):
     wins) or reverse (twos highest, no suit)."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
         trump = serializers.ChoiceField(choices=["c", "d", "h", "s", "no_trump", "reverse"])
 
@@ -531,7 +531,7 @@ class PlaysApi(TableCommandApi):
     cards the server accepts. The card is public at once."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                            help_text="The live deal's number (stale ones are refused).")
         card = serializers.CharField(max_length=3, help_text="A card of your hand, e.g. 'Ah' or '10d'.")
 
