@@ -25,7 +25,7 @@ CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
 INSERT_EVENT = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) ")
 UPSERT_CHECKPOINT = ("INSERT INTO ledger_projectioncheckpoint (name, position) {values} "
-                     "ON CONFLICT (name) DO UPDATE SET position = excluded.position")
+                     "ON CONFLICT (name) DO UPDATE SET position = {position}")
 ENTRY_COLUMNS = ("account, unit, position, stream, event_type, recorded_at, amount, balance_after, "
                  "counterparty, reason")
 
@@ -145,17 +145,23 @@ def append_known(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
         return cur.fetchall()
 
 
-def save_checkpoints(positions: dict[str, int]) -> None:
-    """Upsert projection checkpoints (name -> last position seen) in one statement."""
+def save_checkpoints(positions: dict[str, int], *, forward_only: bool = False) -> None:
+    """Upsert projection checkpoints (name -> last position seen) in one statement, rows in the
+    order given; `forward_only` never moves one back (flushes from several processes race)."""
     if not positions:
         return
+    position = ("GREATEST(ledger_projectioncheckpoint.position, excluded.position)" if forward_only
+                else "excluded.position")
     with cursor() as cur:
         if on_postgres():
-            cur.execute(UPSERT_CHECKPOINT.format(values="SELECT * FROM unnest(%s::varchar[], %s::bigint[])"),
+            values = "SELECT * FROM unnest(%s::varchar[], %s::bigint[]) ORDER BY 1"
+            cur.execute(UPSERT_CHECKPOINT.format(values=values, position=position),
                         [list(positions), list(positions.values())])
         else:
             values = "VALUES " + ", ".join(["(%s, %s)"] * len(positions))
-            cur.execute(UPSERT_CHECKPOINT.format(values=values),
+            if forward_only:
+                position = "MAX(ledger_projectioncheckpoint.position, excluded.position)"
+            cur.execute(UPSERT_CHECKPOINT.format(values=values, position=position),
                         [item for pair in positions.items() for item in pair])
 
 

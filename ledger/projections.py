@@ -9,10 +9,16 @@ transaction, so API reads see their own writes. (The store does not import this 
 module reads the store's log to rebuild.)
 
 Checkpoints (ProjectionCheckpoint): the position of the last event a projector applied. An
-append saves the checkpoints of the projectors that wanted any of its events (appends that no
-projector wants write none: that keeps the common append at three round trips); a rebuild
-saves every projector's checkpoint at the end of each batch. A projector registered after
-events were appended sees only new ones: rebuild to give it the history.
+inline projector is current with the log by construction (it runs in the append's transaction),
+so its checkpoint is bookkeeping, and it stays off the command path: an append notes the
+positions in process memory, and `flush_checkpoints` writes them, at most every
+CHECKPOINT_FLUSH_SECONDS after a commit, in a statement of its own outside any command's
+transaction, the rows in name order. Written inside the append, every command of the system
+would queue on the same few rows until its commit, and a transaction that appends twice (a
+tournament's) locked them in a different order than a single append: a deadlock (DESIGN §2.3:
+one lock order). A rebuild saves every projector's checkpoint at the end of each batch. A
+projector registered after events were appended sees only new ones: rebuild to give it the
+history.
 
 `rebuild_all` throws every projection away and replays the whole log in batches; projectors run
 with `live=False` then, so history is applied as the facts it is (policies such as the debt
@@ -20,6 +26,7 @@ check only guard new appends).
 """
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -39,6 +46,7 @@ from ledger.store import StoredEvent
 Deferred = Callable[[], Balances | None]
 
 REBUILD_BATCH = 5000
+CHECKPOINT_FLUSH_SECONDS = 5.0
 
 
 class Projector(ABC):
@@ -103,9 +111,10 @@ def registered_projectors() -> list[Projector]:
 def run_inline(events: Sequence[StoredEvent]) -> Balances:
     """Apply freshly appended events to every projector; called by append inside its transaction.
 
-    Every projector's writes and the checkpoints go to the database in one pipeline (one round
-    trip on PostgreSQL); the projectors' deferred checks (the debt policy) run once it has synced.
-    Returns the balances the events left on the accounts they moved."""
+    Every projector's writes go to the database in one pipeline (one round trip on PostgreSQL);
+    the projectors' deferred checks (the debt policy) run once it has synced. The checkpoints are
+    noted, not written (see the module docstring). Returns the balances the events left on the
+    accounts they moved."""
     advanced: dict[str, int] = {}
     checks: list[Deferred] = []
     with dbapi.pipeline():
@@ -116,15 +125,58 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
                 if check is not None:
                     checks.append(check)
                 advanced[projector.name] = wanted[-1].position
-        dbapi.save_checkpoints(advanced)
     balances: Balances = {}
     for check in checks:
         balances.update(check() or {})
+    _checkpoints.note(advanced)
     return balances
+
+
+class _Checkpoints:
+    """The positions inline projectors reached in this process, not yet written (module docstring).
+    A position noted in a transaction that then rolls back names an event that never was: later
+    events have greater positions, so the checkpoint only runs ahead of a gap, never behind."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, int] = {}
+        self.flushed_at = time.monotonic()
+        self.lock = threading.Lock()
+
+    def note(self, advanced: dict[str, int]) -> None:
+        if not advanced:
+            return
+        with self.lock:
+            for name, position in advanced.items():
+                if position > self.pending.get(name, 0):
+                    self.pending[name] = position
+        if time.monotonic() - self.flushed_at >= CHECKPOINT_FLUSH_SECONDS:
+            transaction.on_commit(flush_checkpoints)
+
+    def take(self) -> dict[str, int]:
+        with self.lock:
+            taken, self.pending = self.pending, {}
+            self.flushed_at = time.monotonic()
+            return taken
+
+    def forget(self) -> None:
+        with self.lock:
+            self.pending = {}
+
+
+_checkpoints = _Checkpoints()
+
+
+def flush_checkpoints() -> None:
+    """Write the checkpoints noted in this process, in name order, never moving one back; in a
+    statement of its own (autocommit) or, inside a transaction, as the last thing it does."""
+    positions = _checkpoints.take()
+    if positions:
+        dbapi.save_checkpoints(dict(sorted(positions.items())), forward_only=True)
 
 
 def checkpoint(name: str) -> int:
     """The last position projector `name` applied (0 if none)."""
+    flush_checkpoints()
     row = ProjectionCheckpoint.objects.filter(name=name).values_list("position", flat=True).first()
     return row or 0
 
@@ -174,6 +226,7 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
         for projector in projectors:
             projector.reset()
         truncate(ProjectionCheckpoint)
+        _checkpoints.forget()
         in_sql = [projector for projector in projectors if projector.rebuild_in_sql()]
         replayed = [projector for projector in projectors if projector not in in_sql]
         prefixes = {projector.stream_prefix for projector in replayed}
