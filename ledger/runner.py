@@ -7,8 +7,8 @@ transaction:
 1. take the owner's command lock and load its state (`StreamKind.load_locked`: one round trip,
    BEGIN included; the cache serves the state when it holds the head);
 2. `decide(state, command, now)`: the decider's DomainError propagates as is. The decider returns
-   the events and, as `.state`, the state after them (folded once, inside the decider); a decider
-   that does not yet is folded here, once;
+   a Decision: the events and, as `.state`, the state after them (folded once, inside the
+   decider); nothing here folds them again;
 3. `before_append(loaded, decided)`: what the caller must do in the same transaction first (a
    tournament carries its events out on its tables);
 4. append the events to the owner's stream at the version loaded, with the caller's other writes
@@ -24,10 +24,10 @@ is `stale(expected, actual)` at once. An overdraft found by the balance projecti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import transaction
 
@@ -37,6 +37,7 @@ from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, a
 from ledger.streams import Decided, Loaded, StreamKind, deciding
 
 S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 MAX_ATTEMPTS = 5
 
 
@@ -53,8 +54,19 @@ class Outcome(Generic[S]):
 
 
 Hook = Callable[[Outcome[Any]], None]
-Decide = Callable[[S, Any, datetime], Sequence[Any]]
-Fold = Callable[[Sequence[Any], S], S]
+
+
+class Decision(Protocol[S_co]):
+    """What a decider returns (tables.engine.decision.Decision): the events, and `state` after them."""
+
+    @property
+    def state(self) -> S_co: ...
+
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+Decide = Callable[[S, Any, datetime], Decision[S]]
 ExtraWrites = Callable[[str, Loaded[S], Sequence[Any]], Sequence[StreamWrite]]
 
 
@@ -68,7 +80,6 @@ class CommandRunner(Generic[S]):
 
     kind: StreamKind[S]
     decide: Decide[S]
-    fold: Fold[S]  # only for a decider that returns no `.state`
     new_event: Callable[[Any], NewEvent]  # a decided event as the store takes it
     unknown: Callable[[str], Exception]  # the owner has no stream yet
     stale: Callable[[int, int | None], Exception]  # not at the client's expected version
@@ -126,7 +137,7 @@ class CommandRunner(Generic[S]):
         decided = self.decide(loaded.state, command, now)
         if not decided:
             return Outcome(owner, loaded.state, loaded.version, [], [])
-        after = state_after(decided, loaded.state, self.fold)
+        after = decided.state
         if before_append is not None:
             before_append(loaded, decided)
         stream = self.kind.stream(owner)
@@ -149,10 +160,3 @@ class CommandRunner(Generic[S]):
     def run_hooks(self, outcome: Outcome[S]) -> None:
         for hook in list(self.hooks):
             hook(outcome)
-
-
-def state_after(decided: Sequence[Any], state: S, fold: Fold[S]) -> S:
-    """The state after the decided events: the decider's own (`Decision.state`, folded once while
-    deciding), or, for a decider that does not give it yet, folded here once."""
-    after = getattr(decided, "state", None)
-    return after if after is not None else fold(decided, state)

@@ -47,7 +47,6 @@ from ledger.streams import Loaded
 from tables.engine.decider import commands as cmd
 from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
-from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
@@ -127,7 +126,7 @@ def _markers(table_id: str, loaded: Loaded[TableState], decided: Sequence[Event]
 
 
 RUNNER: CommandRunner[TableState] = CommandRunner(
-    kind=TABLES, decide=decide, fold=fold, new_event=_stored,
+    kind=TABLES, decide=decide, new_event=_stored,
     unknown=UnknownTable, stale=StaleVersion, extra_writes=_markers, what="table")
 
 

@@ -48,7 +48,7 @@ from tournaments.engine import commands as cmd
 from tournaments.engine import events as ev
 from tournaments.engine.config import parse_time
 from tournaments.engine.decide import decide, due_deals, needs_table, tables_for_start
-from tournaments.engine.evolve import evolve, fold
+from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState
 from tournaments.errors import UnknownTournament
 from tournaments.state import (
@@ -119,7 +119,7 @@ def _after_commit(outcome: Outcome[Any]) -> None:
 
 
 RUNNER: CommandRunner[TournamentState] = CommandRunner(
-    kind=TOURNAMENTS, decide=decide, fold=fold, new_event=_new_event, unknown=UnknownTournament,
+    kind=TOURNAMENTS, decide=decide, new_event=_new_event, unknown=UnknownTournament,
     stale=_never_stale, extra_writes=_markers, what="tournament", hooks=[_after_commit])
 
 

@@ -10,18 +10,26 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.accounts import HOUSE, UNIT_CHIPS, Transfer, player_account, prizepool_account
+from tables.engine.decision import Decision
 from tournaments.engine import commands as cmd
 from tournaments.engine import events as ev
 from tournaments.engine.balance import TableLoad, plan, tables_needed
 from tournaments.engine.config import config_from_input, iso, parse_time
 from tournaments.engine.errors import DomainError
-from tournaments.engine.evolve import evolve
+from tournaments.engine.evolve import evolve, fold
 from tournaments.engine.places import Placing, placings, prizes
 from tournaments.engine.seating import commitment, seat_order, split_tables
 from tournaments.engine.state import TournamentState
 
 
-def decide(state: TournamentState, command: cmd.Command, now: datetime) -> list[ev.Event]:
+def decide(state: TournamentState, command: cmd.Command,
+           now: datetime) -> Decision[ev.Event, TournamentState]:
+    """The events `command` makes happen at `now`, with the tournament after them (folded once)."""
+    events = _decided(state, command, now)
+    return Decision(events, fold(events, state))
+
+
+def _decided(state: TournamentState, command: cmd.Command, now: datetime) -> list[ev.Event]:
     match command:
         case cmd.CreateTournament():
             return create(state, command)

@@ -32,24 +32,29 @@ from tables.engine.decider.close import (
     pay_in_order,
 )
 from tables.engine.decider.errors import DomainError
-from tables.engine.decider.evolve import evolve
+from tables.engine.decider.evolve import evolve, fold
 from tables.engine.decider.money import loser_cost, split_evenly, terms_of
 from tables.engine.decider.program import advance, antes_due, current_ctx, declare_mode, parse_iso
 from tables.engine.decider.state import DealState, Seat, TableState
 from tables.engine.decider.steps import KINDS, betting, escalation, exchange
 from tables.engine.decider.steps.ante import owed_by_in_players
 from tables.engine.decider.variants import validate_options
+from tables.engine.decision import Decision
 from tables.engine.deck import DeckError
 
+TableDecision = Decision[ev.Event, TableState]
 
-def decide(state: TableState, command: cmd.Command, now: datetime) -> list[ev.Event]:
+
+def decide(state: TableState, command: cmd.Command, now: datetime) -> TableDecision:
     """The events `command` makes happen at `now` (timezone-aware), or DomainError."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise TypeError(f"not a command: {command!r}")
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    return in_unit(state, handler(state, command, now))
+    decided = handler(state, command, now)
+    after = decided.state if isinstance(decided, Decision) else fold(decided, state)
+    return Decision(in_unit(state, decided), after)
 
 
 def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
@@ -75,12 +80,13 @@ def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
 _TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets"})            # bets: D-BET (issue 14)
 
 
-def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> list[ev.Event]:
-    """Fold `events` and run the program on: the command's events and their consequences."""
+def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> TableDecision:
+    """Fold `events` and run the program on: the command's events and their consequences, with
+    the state after them."""
     for event in events:
         state = evolve(state, event)
-    _, more = advance(state, now)
-    return [*events, *more]
+    state, more = advance(state, now)
+    return Decision([*events, *more], state)
 
 
 # --- guards -----------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     state = _fold(state, event)
     if isinstance(event, RESULTS) and state.deal is not None:
         deal = state.deal
-        result = {"stage": deal.stage, "type": event.type, "data": event.to_json()}
+        result = {"stage": deal.stage, "type": event.type, "data": _in_unit(state, event.to_json())}
         state = copy_with(state, deal=copy_with(deal, results=(*deal.results, result)))
     transfers = ev.transfers_of(event)
     if transfers:
@@ -47,6 +47,14 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     if live is not None and not live.explicit:
         state = legacy.walk(state, event)
     return state
+
+
+def _in_unit(state: TableState, data: dict[str, Any]) -> dict[str, Any]:
+    """A result's transfers carry the table's unit, as the stored event's do (decide stamps a
+    tournament table's transfers after folding them, so the state is the same either way)."""
+    if state.tournament_id is None or not data.get("transfers"):
+        return data
+    return {**data, "transfers": [{**move, "unit": state.unit} for move in data["transfers"]]}
 
 
 def _fold(state: TableState, event: ev.Event) -> TableState:

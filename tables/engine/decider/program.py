@@ -13,7 +13,7 @@ from datetime import datetime
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.close import close_table_events
-from tables.engine.decider.evolve import evolve, fold
+from tables.engine.decider.evolve import evolve
 from tables.engine.decider.game_end import GAME_END_RULES
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps import KINDS, Ctx
@@ -27,13 +27,19 @@ def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event
     """Run the live deal's program; stop when players must act or the deal has ended."""
     emitted: list[ev.Event] = []
     while (deal := state.live) is not None:
-        new = _next_events(state, deal, now)
-        if not new:
+        before = len(emitted)
+        state = _next_events(state, deal, now, emitted)
+        if len(emitted) == before:
             break
-        for event in new:
-            state = evolve(state, event)
-            emitted.append(event)
     return state, emitted
+
+
+def _folded(state: TableState, events: list[ev.Event], into: list[ev.Event]) -> TableState:
+    """`state` with `events` folded (each exactly once), which are appended to `into`."""
+    for event in events:
+        state = evolve(state, event)
+        into.append(event)
+    return state
 
 
 def current_ctx(state: TableState, now: datetime) -> Ctx | None:
@@ -44,21 +50,23 @@ def current_ctx(state: TableState, now: datetime) -> Ctx | None:
     return Ctx(state, deal, step.resolved(state.opts), deal.stage, deal.step, now)
 
 
-def _next_events(state: TableState, deal: DealState, now: datetime) -> list[ev.Event]:
+def _next_events(state: TableState, deal: DealState, now: datetime,
+                 emitted: list[ev.Event]) -> TableState:
+    """The program's next events, folded into the state they return and appended to `emitted`."""
     ctx = current_ctx(state, now)
     if ctx is None:
-        return _move_on(state, deal, deal.stage, deal.step)
+        return _folded(state, _move_on(state, deal, deal.stage, deal.step), emitted)
     step = state.current_step()
     assert step is not None
     kind = KINDS[step.kind]
     if kind.interactive:
-        return _move_on(state, deal, ctx.stage, ctx.step) if kind.done(ctx) else kind.run(ctx)
-    new = kind.run(ctx)
-    after = fold(new, state)
+        new = _move_on(state, deal, ctx.stage, ctx.step) if kind.done(ctx) else kind.run(ctx)
+        return _folded(state, new, emitted)
+    after = _folded(state, kind.run(ctx), emitted)
     assert after.deal is not None
     if kind.ends_deal(Ctx(after, after.deal, ctx.params, ctx.stage, ctx.step, now)):
-        return [*new, *_end_of_deal(after, after.deal)]
-    return [*new, *_move_on(after, after.deal, ctx.stage, ctx.step)]
+        return _folded(after, _end_of_deal(after, after.deal), emitted)
+    return _folded(after, _move_on(after, after.deal, ctx.stage, ctx.step), emitted)
 
 
 def _move_on(state: TableState, deal: DealState, stage: int, step: int) -> list[ev.Event]:

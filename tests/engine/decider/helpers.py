@@ -11,7 +11,7 @@ from tables.engine.decider.commands import Command, Declare, OpenTable, SitDown,
 from tables.engine.decider.decide import decide
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import PROGRESS, Event, parse
-from tables.engine.decider.evolve import evolve, fold
+from tables.engine.decider.evolve import fold
 from tables.engine.decider.snapshot import state_from_json
 from tables.engine.decider.state import TableState, initial_state
 
@@ -40,8 +40,9 @@ class Session:
 
     def do(self, command: Command, now: datetime = T0) -> list[Event]:
         new = decide(self.state, command, now)
-        for event in new:
-            self.state = evolve(self.state, event)
+        folded = fold(new, self.state)
+        assert new.state == folded, "the decision's state is the fold of its events"
+        self.state = new.state
         self.events.extend(new)
         return new
 
