@@ -48,6 +48,7 @@ class _DealRow:
     created: dict[str, Any] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     deal: DealState | None = None
+    before: DealState | None = None        # the deal as its row already holds it (same deal_no)
 
 
 class TablesProjector(Projector):
@@ -93,7 +94,7 @@ class TablesProjector(Projector):
             deal_no = getattr(event_typed, "deal_no", None)
             if deal_no is None:
                 continue
-            row = deals.setdefault(deal_no, _DealRow())
+            row = deals.setdefault(deal_no, _DealRow(before=_same_deal(before, deal_no)))
             _note_deal_event(row, event_typed, event.recorded_at, previous, players, table_id)
             if state.deal is not None and state.deal.deal_no == deal_no:
                 row.deal = state.deal
@@ -132,7 +133,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
         if after.deal is None or after.deal.deal_no != deal_no or (isinstance(typed, ev.DealStarted)
                                                                     and index != 0):
             return False
-        row = deals.setdefault(deal_no, _DealRow(deal=after.deal))
+        row = deals.setdefault(deal_no, _DealRow(deal=after.deal, before=_same_deal(before, deal_no)))
         _note_deal_event(row, typed, event.recorded_at, before, players, table_id)
     _write(table_id, events, before, after, deals, players, opened_at, seated, snapshots)
     return True
@@ -152,6 +153,10 @@ def _write(table_id: str, events: list[StoredEvent], before: TableState, state: 
         writes.insert(TableSnapshot, snapshots, ignore_conflicts=True)
     writes.flush()
     cache.put(table_id, Loaded(state, last.version, last.hash))
+
+
+def _same_deal(state: TableState, deal_no: int) -> DealState | None:
+    return state.deal if state.deal is not None and state.deal.deal_no == deal_no else None
 
 
 def _note_deal_event(row: _DealRow, event: ev.Event, recorded_at: datetime, previous: TableState,
@@ -231,12 +236,19 @@ def _write_seats(writes: Writes, table_id: str, before: tuple[Seat, ...], seated
 
 def _write_deals(writes: Writes, table_id: str, deals: dict[int, _DealRow],
                  players: list[dict[str, Any]]) -> None:
+    """A deal's row is written whole when it starts; after that only the fields that changed
+    (a declare changes one or two, not the hands and every stage's results again)."""
     created = []
     for deal_no, row in deals.items():
-        fields = {**(_deal_fields(row.deal) if row.deal is not None else {}), **row.fields}
+        fields = _deal_fields(row.deal) if row.deal is not None else {}
         if row.created is not None:
-            created.append({"table_id": table_id, "deal_no": deal_no, **row.created, **fields})
-        elif fields:
+            created.append({"table_id": table_id, "deal_no": deal_no, **row.created, **fields, **row.fields})
+            continue
+        if row.before is not None and fields:
+            held = _deal_fields(row.before)
+            fields = {name: value for name, value in fields.items() if held.get(name) != value}
+        fields.update(row.fields)
+        if fields:
             writes.update(DealSummary, {"table_id": table_id, "deal_no": deal_no}, fields)
     if created:
         writes.insert(DealSummary, created)
