@@ -15,6 +15,6 @@ class LedgerConfig(AppConfig):
         from ledger import inline, projections
         from ledger.deactivation import register_deactivation
 
-        inline.set_inline_runner(projections.run_inline)
+        inline.set_inline_runner(projections.run_inline, projections.apply_inline)
         projections.register_projector(projections.BalanceProjector())
         register_deactivation()

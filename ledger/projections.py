@@ -115,21 +115,32 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
     the projectors' deferred checks (the debt policy) run once it has synced. The checkpoints are
     noted, not written (see the module docstring). Returns the balances the events left on the
     accounts they moved."""
-    advanced: dict[str, int] = {}
-    checks: list[Deferred] = []
     with dbapi.pipeline():
-        for projector in _projectors.values():
-            wanted = [event for event in events if projector.wants(event)]
-            if wanted:
-                check = projector.apply_batch(wanted, live=True)
-                if check is not None:
-                    checks.append(check)
-                advanced[projector.name] = wanted[-1].position
-    balances: Balances = {}
-    for check in checks:
-        balances.update(check() or {})
-    _checkpoints.note(advanced)
-    return balances
+        finish = apply_inline(events)
+    return finish(events)
+
+
+def apply_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances]:
+    """Run every projector on the events and return what finishes the job once their statements
+    have reached the database: the deferred checks, then the checkpoints noted with the events'
+    final positions (a one-message append learns them only then: `ledger.dbapi.Message`)."""
+    wanting: list[tuple[str, int]] = []
+    checks: list[Deferred] = []
+    for projector in _projectors.values():
+        wanted = [index for index, event in enumerate(events) if projector.wants(event)]
+        if wanted:
+            check = projector.apply_batch([events[index] for index in wanted], live=True)
+            if check is not None:
+                checks.append(check)
+            wanting.append((projector.name, wanted[-1]))
+
+    def finish(final: Sequence[StoredEvent]) -> Balances:
+        balances: Balances = {}
+        for check in checks:
+            balances.update(check() or {})
+        _checkpoints.note({name: final[index].position for name, index in wanting})
+        return balances
+    return finish
 
 
 class _Checkpoints:
@@ -287,9 +298,12 @@ class BalanceProjector(Projector):
             for transfer in event.data["transfers"]:
                 source, target, amount = transfer["from"], transfer["to"], transfer["amount"]
                 unit, reason = transfer.get("unit", UNIT_CHIPS), transfer["reason"]
-                moves.append((source, unit, -amount, *where, target, reason))
-                moves.append((target, unit, amount, *where, source, reason))
-        applied = dbapi.apply_moves(moves)
+                moves.append((source, unit, -amount, *where, target, reason, event.version))
+                moves.append((target, unit, amount, *where, source, reason, event.version))
+        refuse = None
+        if live and dbapi.is_collecting():   # the COMMIT goes with the statement: refuse in SQL
+            refuse = sorted({move[0] for move in moves if move[2] < 0 and not may_go_negative(move[0])})
+        applied = dbapi.apply_moves(moves, refuse)
 
         def hold_to_policy() -> Balances:
             overdrafts, balances = applied()

@@ -14,7 +14,10 @@ transaction:
 4. append the events to the owner's stream at the version loaded, with the caller's other writes
    (bankroll markers), without a savepoint (the attempt is retried whole); the projectors of the
    append take the decided events and state instead of folding again (`ledger.streams.deciding`),
-   and the cache gets the state after them;
+   and the cache gets the state after them. When the attempt is its connection's own transaction,
+   the append, the projections and the COMMIT go to PostgreSQL as one message
+   (`dbapi.commit_with_append`): with the lock and the head read together with BEGIN, a command
+   takes two round trips;
 5. on commit, the after-commit hooks with the stored events, the decided ones and the state.
 
 A version clash (ConcurrencyError) reloads and re-decides up to `max_attempts` times, then
@@ -31,6 +34,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import transaction
 
+from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, Overdraft
 from ledger.money import InsufficientFunds
 from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append
@@ -105,7 +109,7 @@ class CommandRunner(Generic[S]):
         stream = self.kind.stream(owner)
         for _ in range(self.max_attempts):
             try:
-                with transaction.atomic():
+                with dbapi.commit_with_append(), transaction.atomic():    # its own: COMMIT with the append
                     return self._attempt(
                         owner, command, now, dict(meta or {}), expected_version, new, build, before_append
                     )

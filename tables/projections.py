@@ -300,8 +300,7 @@ class Writes:
         if dbapi.on_postgres():
             sql = "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(self.statements))
             params = [p for _, ps in self.statements for p in ps]
-            with dbapi.cursor() as cursor:
-                cursor.execute(sql + " SELECT 1", params)
+            dbapi.execute(sql + " SELECT 1", params)      # or with the append's one message
         else:
             with connection.cursor() as cursor:
                 for sql, params in self.statements:

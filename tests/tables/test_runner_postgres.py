@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 from django.utils import timezone
@@ -188,3 +189,53 @@ def test_the_runner_serves_tournaments_too() -> None:
     assert isinstance(tournaments.RUNNER, runner.CommandRunner)
     assert isinstance(service.RUNNER, runner.CommandRunner)
     assert tournaments.RUNNER.execute.__func__ is service.RUNNER.execute.__func__  # type: ignore[attr-defined]
+
+
+def test_a_command_on_the_fast_path_is_two_messages(
+    funded_player: Callable[..., int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock and the head with BEGIN; then the append, the projections and the COMMIT together."""
+    from ledger import dbapi
+
+    table, _ = open_table(funded_player, 3)
+    service.table_command(table_id=table, command=cmd.StartDeal())
+    deal = load_table(table).state.live
+    assert deal is not None
+    sent: list[str] = []
+    first_statement, commit, execute = dbapi.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
+
+    def recording_execute(cursor: psycopg.Cursor, *args: Any, **kwargs: Any) -> Any:
+        if cursor.connection is connection.connection:
+            sent.append("statement")
+        return execute(cursor, *args, **kwargs)
+
+    monkeypatch.setattr(
+        dbapi, "first_statement", lambda query: sent.append("BEGIN + lock") or first_statement(query)
+    )
+    monkeypatch.setattr(
+        dbapi.Message, "commit", lambda message: sent.append("message + COMMIT") or commit(message)
+    )
+    monkeypatch.setattr(psycopg.Cursor, "execute", recording_execute)
+    result = service.table_command(table_id=table, command=cmd.Declare(deal.awaiting[0], deal.deal_no, "in"))
+    monkeypatch.undo()
+    assert sent == ["BEGIN + lock", "message + COMMIT"]
+    assert [e.version for e in result.events] == [e.version for e in read_stream(table_stream(table))][
+        -len(result.events) :
+    ]
+    assert all(e.position > 0 for e in result.events)
+
+
+def test_an_overdraft_refused_with_the_commit_appends_nothing(funded_player: Callable[..., int]) -> None:
+    """D-GEN-06: a buy-in above the bankroll is refused by the balance projection in the same
+    message as the COMMIT; the transaction rolls back whole and the connection goes on."""
+    from ledger.errors import DomainError
+
+    table, _ = open_table(funded_player, 1)
+    poor = funded_player(150)
+    before = len(read_stream(table_stream(table)))
+    with pytest.raises(DomainError) as refused:
+        service.table_command(table_id=table, command=cmd.SitDown(str(poor), 500))
+    assert refused.value.code == "insufficient_funds"
+    assert len(read_stream(table_stream(table))) == before
+    assert service.table_command(table_id=table, command=cmd.SitDown(str(poor), 100)).events
+    assert check_conservation() == []
