@@ -17,10 +17,19 @@ from tables.engine.decider.evolve import evolve
 from tables.engine.decider.game_end import GAME_END_RULES
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps import KINDS, Ctx
-from tables.engine.decider.steps.ante import due_before_deal
 from tables.engine.decider.steps.base import deck_for, iso, parse_iso
+from tables.engine.decision import Decision
 
-__all__ = ["advance", "antes_due", "current_ctx", "deck_for", "declare_mode", "iso", "parse_iso"]
+__all__ = ["advance", "antes_due", "current_ctx", "deck_for", "iso", "parse_iso", "then_advance"]
+
+
+def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> Decision[ev.Event, TableState]:
+    """Fold `events` and run the program on: the command's events and their consequences, with
+    the state after them (each event folded once)."""
+    for event in events:
+        state = evolve(state, event)
+    state, more = advance(state, now)
+    return Decision([*events, *more], state)
 
 
 def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event]]:
@@ -102,14 +111,10 @@ def _end_of_deal(state: TableState, deal: DealState) -> list[ev.Event]:
 
 
 def antes_due(state: TableState) -> bool:
-    """Whether a deal starting now asks for antes (by the program's first ante step)."""
+    """Whether a deal starting now asks every player for chips first (the program's first step
+    that asks anything before a deal, D-GEN-06: only players who can pay are dealt in)."""
     for step in state.rules.program:
-        if step.kind == "ante" and step.enabled(state.opts):
-            return due_before_deal(step.param("who", state.opts), state, step.param("ghost", state.opts))
+        asks = step.definition.due_before_deal
+        if asks is not None and step.enabled(state.opts):
+            return asks(state, step.resolved(state.opts))
     return False
-
-
-def declare_mode(state: TableState) -> str:
-    """The open declare's mode ("" when no declare step is current)."""
-    step = state.current_step()
-    return step.param("mode", state.opts) if step is not None and step.kind == "declare" else ""

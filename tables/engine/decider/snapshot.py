@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables.engine.decider.state import DealState, Seat, TableState
+from tables.engine.decider.steps import KINDS
 from tables.engine.decider.variants import get_variant
 
 
@@ -26,7 +27,9 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
     if state.deal is not None:
         d = state.deal
-        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields}
+        data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields if name != "slots"}
+        if d.slots:
+            data["deal"]["slots"] = {name: _jsonable(tuple(slot)) for name, slot in d.slots.items()}
     return data
 
 
@@ -35,7 +38,8 @@ def state_from_json(data: dict[str, Any]) -> TableState:
     deal = None
     if data["deal"] is not None:
         raw = data["deal"]
-        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields if name in raw})
+        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields
+                            if name in raw and name != "slots"}, slots=_slots(raw))
     decks = data["stacked_decks"]
     return TableState(
         status=data["status"], table_id=data["table_id"], variant=data["variant"],
@@ -48,6 +52,25 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())),
         waiting=tuple(data.get("waiting", ())), tournament_id=data.get("tournament_id"),
         next_ante=data.get("next_ante"), bets=data.get("bets", 0))
+
+
+def _slots(raw: dict[str, Any]) -> dict[str, Any]:
+    """The step kinds' slots of a snapshot's deal; a snapshot written when those facts were
+    fields of the deal itself carries them under the same names."""
+    stored = raw.get("slots") or {}
+    slots: dict[str, Any] = {}
+    for name, kind in KINDS.items():
+        if kind.slot is None:
+            continue
+        fields: tuple[str, ...] = getattr(kind.slot, "_fields")  # noqa: B009 (a named tuple's)
+        if name in stored:
+            slots[name] = kind.slot(*_tupled(stored[name]))
+        elif any(field in raw for field in fields):
+            empty = kind.slot()
+            slot = kind.slot(**{f: _tupled(raw[f]) for f in fields if f in raw})
+            if slot != empty:
+                slots[name] = slot
+    return slots
 
 
 def _jsonable(value: Any) -> Any:

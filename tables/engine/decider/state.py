@@ -12,6 +12,7 @@ result) are reset when their step starts. Snapshots are in `snapshot`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from tables.engine.decider.variants import Step, Variant
 
 T = TypeVar("T", bound=tuple[Any, ...])
+_NO_SLOTS: Mapping[str, Any] = MappingProxyType({})
 
 
 class Seat(NamedTuple):
@@ -70,26 +72,14 @@ class DealState(NamedTuple):
     opens_game: bool = False                  # the first deal of its game (CFR-01)
     compulsory: tuple[str, ...] = ()          # forced "in" without a declare (CFR-01)
     ghost_up: bool = False                    # dealt face up: MCA-05's open hand, public
-    high_bid: int = 0                         # MCA-04's auction: the standing bid, 0 = none
-    high_bidder: str | None = None
-    bid_passes: int = 0                       # passes in a row since the last bid (or the start)
-    bid_turn: int = 0                         # index in `order` of the next bidder
     exchanged: tuple[str, ...] = ()           # whose exchange (draw or pass, EXC-01..03) is done
     discards: tuple[str, ...] = ()            # out of play, not yet reshuffled (EXC-01/02, Q-EXC-01)
     reshuffles: tuple[tuple[str, ...], ...] = ()  # discard batches shuffled into the stock (D-GEN-02)
-    # --- Thirty Eight's escalation (T38-03/04, D-T38-01) and Four-Three's halves (43-05, D-43-01)
-    esc_level: int = 0                        # the pot's level now, a multiple of the pot (0: none)
-    accepted: tuple[int, ...] = ()            # aligned with order: the highest level each accepted
-    acted: tuple[str, ...] = ()               # who has had a turn in the escalation
-    folded: tuple[str, ...] = ()              # "in" players who folded: not shown, still match
-    esc_last: int = -1                        # index in `order` of the last to act (-1: nobody yet)
     sides: tuple[tuple[str, ...], ...] = ()   # 43-05: (High winners, Low winners) of the showdown
-    # D-BET (issue 14): the betting round
-    bet_round: tuple[int, ...] = ()           # aligned with order: stakes of the current round
-    bet_total: tuple[int, ...] = ()           # aligned with order: everything bet in this deal
-    raises: int = 0                           # raises in the current round (after its bet)
-    bet_acted: tuple[str, ...] = ()           # acted since the round's last bet or raise
-    bet_turn: int = 0                         # index in `order` from which the next turn is sought
+    folded: tuple[str, ...] = ()              # "in" players who folded (a betting round, an
+                                              # escalation): not shown, still match (D-BET, T38-04)
+    slots: Mapping[str, Any] = _NO_SLOTS      # each step kind's own facts, by kind name: named
+                                              # tuples only that kind's module reads and writes
 
     def position(self, player: str) -> int:
         return self.order.index(player)

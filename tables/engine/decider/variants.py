@@ -30,7 +30,7 @@ from typing import Any
 from tables.engine.decider import ghost
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.game_end import GAME_END_RULES
-from tables.engine.decider.steps import KINDS, check_step, resolve
+from tables.engine.decider.steps import KINDS, StepKind, check_step, resolve
 
 PACK_SIZE = 52                    # GEN-04: standard pack, no jokers
 STEP_KINDS = frozenset(KINDS)     # what the decider runs
@@ -108,6 +108,11 @@ class Step:
     def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return resolve(KINDS[self.kind], self, options)
 
+    @property
+    def definition(self) -> StepKind:
+        """The step's kind: what it does, takes, offers and shows."""
+        return KINDS[self.kind]
+
     def enabled(self, options: Mapping[str, Any]) -> bool:
         """On without `when`, or when that option is on: a true boolean, or a choice other than
         "none" (``when="exchange"``)."""
@@ -174,20 +179,9 @@ class Variant:
         """(cards per player, other cards: board and deck comparisons) a deal can take (D-GEN-02)."""
         per_player = other = 0
         for st in self.program:
-            if not st.enabled(options):
-                continue
-            params = st.resolved(options)
-            if st.kind == "deal":
-                if params["to"] == "board":
-                    other += params["count"]
-                else:
-                    per_player += params["count"]
-                if params["to"] == "all" and ghost.dealt(params["ghost"]):
-                    other += params["count"]                      # D-GEN-02: the ghost hand
-            elif st.kind == "lone_in" and params["rule"] == "vs_deck":
-                other += params["count"]
-            elif st.kind == "exchange" and params["rule"] == "draw":
-                other += params["max"] or per_player    # one player's whole draw (max 0: all he holds)
+            if st.enabled(options):
+                mine, others = st.definition.cards(st.resolved(options), per_player)
+                per_player, other = per_player + mine, other + others
         return per_player, other
 
     def capacity(self, options: Mapping[str, Any]) -> int:

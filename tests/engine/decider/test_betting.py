@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tables.engine.decider.commands import Bet, ExpireDeclare
 from tables.engine.decider.events import BET_MADE, BET_TURN_OPENED, BETS_AWARDED, POT_SETTLED, SHOWDOWN_HELD
 from tables.engine.decider.snapshot import state_to_json
+from tables.engine.decider.steps.betting import betting_of
 from tables.engine.decider.view import Viewer, legal_actions, redact_event, table_view
 from tables.engine.decider.visibility import secret_keys
 
@@ -100,7 +101,7 @@ def test_d_bet_bet_and_raise_sizes_are_the_bet_unit() -> None:
 def test_d_bet_at_most_three_raises_per_round() -> None:
     session = betting()
     bet(session, ("b", "bet"), ("c", "raise"), ("a", "raise"), ("b", "raise"))
-    assert session.state.live.raises == 3
+    assert betting_of(session.state.live).raises == 3
     assert session.fails(Bet("c", 1, "raise")) == "raise_limit"
     action = bet_action(session, "c")
     assert action["choices"] == ["call", "fold"]

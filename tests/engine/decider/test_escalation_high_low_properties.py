@@ -30,12 +30,12 @@ from tables.engine.decider.commands import (
     StartDeal,
     TopUp,
 )
-from tables.engine.decider.decide import declare_choices
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import POT_SETTLED, Event
 from tables.engine.decider.snapshot import state_to_json
 from tables.engine.decider.steps import betting
-from tables.engine.decider.steps.escalation import FOLD, LEVELS, open_escalation
+from tables.engine.decider.steps.escalation import FOLD, LEVELS
+from tables.engine.decider.view import phase
 from tables.engine.deck import STANDARD_PACK
 
 from .helpers import TABLE, Session, assert_folds_back, later
@@ -81,13 +81,14 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> Command:
     if deal is not None:
         if deal.awaiting and roll < 85:
             player = data.draw(st.sampled_from(deal.awaiting), label="actor")
-            if open_escalation(state):
+            if phase(state) == "escalation":
                 action = data.draw(st.sampled_from([*LEVELS, FOLD]), label="action")
                 return Escalate(player, deal.deal_no, action)
-            if betting.current(state) is not None:                       # 43-07, D-BET
+            if phase(state) == "betting":                                # 43-07, D-BET
                 action = data.draw(st.sampled_from(betting.ACTIONS), label="bet")
                 return Bet(player, deal.deal_no, action)
-            choices = list(declare_choices(state)) or ["in", "out"]
+            step = state.current_step()
+            choices = list(step.param("choices", state.opts)) if phase(state) == "declare" else ["in", "out"]
             return Declare(player, deal.deal_no, data.draw(st.sampled_from(choices), label="choice"))
         return ExpireDeclare(deal.deal_no)
     seated = [s.player for s in state.seats]

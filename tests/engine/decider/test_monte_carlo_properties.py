@@ -35,7 +35,6 @@ from tables.engine.decider.commands import (
     StartDeal,
     TopUp,
 )
-from tables.engine.decider.decide import bidding
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import (
     ANTES_POSTED,
@@ -51,6 +50,8 @@ from tables.engine.decider.events import (
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.snapshot import state_to_json
 from tables.engine.decider.state import TableState
+from tables.engine.decider.steps.auction import auction_of
+from tables.engine.decider.view import phase
 
 from .helpers import TABLE, Session, assert_folds_back, later
 from .test_game_properties import PACK, Books, Cards
@@ -134,10 +135,10 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int, a
     deal = state.live
     roll = data.draw(st.integers(0, 99), label="roll")
     if deal is not None:
-        if bidding(state) and deal.awaiting and roll < 80:                    # MCA-04
+        if phase(state) == "auction" and deal.awaiting and roll < 80:                    # MCA-04
             raise_by = data.draw(st.sampled_from([None, None, 1, 3, 50]), label="raise")
             return Bid(deal.awaiting[0], deal.deal_no,
-                       None if raise_by is None else deal.high_bid + raise_by)
+                       None if raise_by is None else auction_of(deal).high_bid + raise_by)
         if deal.passing and deal.awaiting and roll < 80:                      # MCA-06
             player = data.draw(st.sampled_from(deal.awaiting), label="passer")
             return PassCard(player, deal.deal_no, data.draw(st.sampled_from(deal.hand_of(player)),

@@ -23,7 +23,7 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import DEAL_ENDED, parse
 from tables.engine.decider.evolve import evolve, fold
 from tables.engine.decider.snapshot import state_from_json, state_to_json
-from tables.engine.decider.steps.exchange import open_draw
+from tables.engine.decider.view import phase
 
 from .helpers import SEED, T0, TABLE, Ledger, Session, later, roundtrip, start, table
 
@@ -71,7 +71,7 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> object:
     deal = state.live
     seated = [s.player for s in state.seats]
     roll = data.draw(st.integers(0, 99))
-    if deal is not None and deal.awaiting and roll < 75 and open_draw(state) is not None:
+    if deal is not None and deal.awaiting and roll < 75 and phase(state) == "exchange":
         held = list(deal.hand_of(deal.awaiting[0]))
         discards = data.draw(st.lists(st.sampled_from(held), unique=True))
         return Exchange(deal.awaiting[0], deal.deal_no, discards)

@@ -18,6 +18,7 @@ from tables.engine.decider.events import (
 )
 from tables.engine.decider.money import Round
 from tables.engine.decider.settlement import RULES
+from tables.engine.decider.steps.escalation import escalation_of
 from tables.engine.decider.view import Viewer, legal_actions, table_view
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.variants import get_variant, validate_options
@@ -129,7 +130,7 @@ def test_t38_03_a_player_who_said_single_may_raise_later() -> None:  # EX-08 ste
     escalate(session, 1, ("b", "single"), ("c", "double"), ("a", "double"))
     escalate(session, 1, ("b", "triple"))
     assert session.state.deal is not None
-    assert session.state.deal.esc_level == 3
+    assert escalation_of(session.state.deal).esc_level == 3
     assert awaiting(session) == ("c",)
 
 
@@ -139,7 +140,7 @@ def test_t38_03_a_raise_may_skip_a_level() -> None:
     session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     escalate(session, 1, ("b", "triple"))
     assert session.state.deal is not None
-    assert session.state.deal.esc_level == 3
+    assert escalation_of(session.state.deal).esc_level == 3
 
 
 def test_t38_03_triple_is_the_maximum_and_lowering_is_refused() -> None:  # D-T38-01

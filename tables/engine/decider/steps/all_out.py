@@ -15,6 +15,7 @@ from typing import Any
 from tables.engine.decider import events as ev
 from tables.engine.decider.all_out import REDECLARE
 from tables.engine.decider.state import DealState, TableState, set_at
+from tables.engine.decider.steps import passing
 from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, next_cards, swap_passed
 from tables.engine.deck import STANDARD_PACK
 
@@ -49,6 +50,14 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if None in deal.passed:
         return []
     return [*swap_passed(deal, +1), _back_to_declare(ctx)]
+
+
+def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+    return passing.offers(ctx, player, None)
+
+
+def phase(deal: DealState) -> str:
+    return passing.phase(deal, "all_out")
 
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
@@ -88,4 +97,8 @@ KIND = StepKind(
     start=start,
     folds={ev.PassOpened: fold_pass_opened, ev.CardPassed: fold_card_passed,
            ev.CardsExchanged: fold_cards_exchanged},
+    commands=passing.COMMANDS,
+    offers=offers,
+    expire=passing.timeout,
+    phase=phase,
 )

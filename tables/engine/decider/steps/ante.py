@@ -11,6 +11,9 @@ does not pay the deal's first antes.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ledger.accounts import Transfer, pot_account, seat_account
 from tables.engine.decider import events as ev
 from tables.engine.decider import ghost
@@ -56,22 +59,14 @@ def due_before_deal(who: str, state: TableState, ghost_rule: str = ghost.NONE) -
         who == "pot_empty" and (state.pot == 0 or ghost.antes_anew(ghost_rule, state)))
 
 
-def owed_by_in_players(state: TableState) -> int:
-    """TPO-04: the antes a player declaring "in" now owes before the next declare (D-GEN-06
-    counts them in what "in" costs)."""
-    deal, opts = state.live, state.opts
-    if deal is None or deal.stage < 1:
-        return 0
-    owed = 0
-    for number, stage in enumerate(state.rules.stages[deal.stage - 1:], start=deal.stage):
-        for index, step in enumerate(stage.steps):
-            if (number == deal.stage and index <= deal.step) or not step.enabled(opts):
-                continue
-            if step.kind == "declare":
-                return owed
-            if step.kind == "ante" and step.param("who", opts) == "in_players":
-                owed += step.param("amount", opts) or opts.get("ante", 1)
-    return owed
+def owed_when_in(params: Mapping[str, Any], opts: Mapping[str, Any]) -> int:
+    """TPO-04: the extra ante an "in" player owes at this step (D-GEN-06 counts it in what "in"
+    costs)."""
+    return int(params["amount"] or opts.get("ante", 1)) if params["who"] == "in_players" else 0
+
+
+def asks_before_deal(state: TableState, params: Mapping[str, Any]) -> bool:
+    return due_before_deal(params["who"], state, params["ghost"])
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
@@ -99,4 +94,6 @@ KIND = StepKind(
             "reason": Param((str,), "ante", choices=("ante", "extra_ante")),
             "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
+    owed_when_in=owed_when_in,
+    due_before_deal=asks_before_deal,
 )

@@ -14,10 +14,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.accounts import Transfer, pot_account, seat_account
+from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
 from tables.engine.decider import ghost
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.guards import check_acting, check_amount
 from tables.engine.decider.state import DealState, TableState, set_at
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline
+from tables.engine.decider.steps.base import (
+    Ctx,
+    Param,
+    StepKind,
+    deadline,
+    slot_of,
+    turn_fields,
+    with_slot,
+)
+from tables.engine.decider.steps.slots.auction import AuctionSlot
+from tables.engine.decider.visibility import Viewer
+
+NAME = "auction"
+
+
+
+_EMPTY = AuctionSlot()
+
+
+def auction_of(deal: DealState) -> AuctionSlot:
+    return slot_of(deal, NAME, _EMPTY)
 
 
 def _running(ctx: Ctx) -> bool:
@@ -26,18 +49,19 @@ def _running(ctx: Ctx) -> bool:
 
 def done(ctx: Ctx) -> bool:
     """Over when no auction is played, or a full turn passed with no bid."""
-    deal = ctx.deal
-    return not _running(ctx) or (deal.high_bidder is None and deal.bid_passes >= len(deal.order))
+    auction = auction_of(ctx.deal)
+    return not _running(ctx) or (auction.high_bidder is None and auction.bid_passes >= len(ctx.deal.order))
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal = ctx.deal
     if deal.awaiting:
         return []
-    if deal.high_bidder is not None and deal.bid_passes >= len(deal.order) - 1:
-        return [_sold(ctx, deal.high_bidder, deal.high_bid)]
-    player = deal.order[deal.bid_turn]
-    return [ev.BidOpened(deal_no=deal.deal_no, player=player, high_bid=deal.high_bid,
+    auction = auction_of(deal)
+    if auction.high_bidder is not None and auction.bid_passes >= len(deal.order) - 1:
+        return [_sold(ctx, auction.high_bidder, auction.high_bid)]
+    player = deal.order[auction.bid_turn]
+    return [ev.BidOpened(deal_no=deal.deal_no, player=player, high_bid=auction.high_bid,
                          deadline=deadline(ctx))]
 
 
@@ -50,13 +74,74 @@ def _sold(ctx: Ctx, player: str, bid: int) -> ev.OpenHandBought:
                              transfers=[transfer.to_json()])
 
 
+# --- the players' command: Bid (MCA-04, D-MC-04) ---------------------------------------------------
+
+def bid_range(state: TableState, player: str) -> tuple[int, int | None]:
+    """(min, max) of a bid now: above the standing bid, within the stack unless allow_debt
+    (D-GEN-06); max None = no maximum."""
+    deal = state.live
+    assert deal is not None
+    allow_debt = state.opts.get("stack_policy", "default") == "allow_debt"
+    return auction_of(deal).high_bid + 1, None if allow_debt else state.stack_of(player)
+
+
+def check_bid(ctx: Ctx, c: cmd.Bid) -> None:
+    """MCA-04, D-MC-04: the player's turn in the open hand's auction; a bid is whole chips above
+    the standing bid that his stack can pay (None: a pass)."""
+    state = ctx.state
+    deal = check_acting(state, c.player_id, c.deal_no)
+    if c.player_id not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {c.player_id}'s turn to bid", player=c.player_id)
+    if c.amount is None:
+        return
+    check_amount(c.amount)
+    low, high = bid_range(state, c.player_id)
+    if c.amount < low:
+        raise DomainError("bid_too_low", f"bid more than the standing bid of {auction_of(deal).high_bid}",
+                          minimum=low)
+    if high is not None and c.amount > high:
+        raise DomainError("insufficient_stack", "the stack cannot pay this bid", needed=c.amount,
+                          stack=high)
+
+
+def bid(ctx: Ctx, c: cmd.Bid, checked: None) -> list[ev.Event]:
+    return [ev.BidMade(deal_no=c.deal_no, player=c.player_id, amount=c.amount, timed_out=False)]
+
+
+def expire(ctx: Ctx) -> list[ev.Event]:
+    """MCA-04: a bid not made in time is a pass."""
+    return [ev.BidMade(deal_no=ctx.deal.deal_no, player=p, amount=None, timed_out=True)
+            for p in ctx.deal.awaiting]
+
+
+def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+    deal = ctx.deal
+    if player not in deal.awaiting:
+        return []
+    low, high = bid_range(ctx.state, player)
+    auction = auction_of(deal)
+    return [{"action": "bid", "deal_no": deal.deal_no, "min": low, "max": high,
+             "high_bid": auction.high_bid, "high_bidder": auction.high_bidder,
+             **turn_fields(deal, ctx.now)}]
+
+
+def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
+    """The standing bid while the auction is the current step (bids are public, MCA-04)."""
+    step = state.current_step() if not deal.over else None
+    if step is None or step.kind != NAME:
+        return {"auction": None}
+    auction = auction_of(deal)
+    return {"auction": {"high_bid": auction.high_bid, "high_bidder": auction.high_bidder}}
+
+
+# --- folds ---------------------------------------------------------------------------------------------
+
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     return _new_round(deal)
 
 
 def _new_round(deal: DealState) -> DealState:
-    return deal._replace(high_bid=0, high_bidder=None, bid_passes=0, bid_turn=0, awaiting=(),
-                         deadline=None)
+    return with_slot(deal._replace(awaiting=(), deadline=None), NAME, _EMPTY)
 
 
 def fold_opened(state: TableState, e: ev.BidOpened) -> TableState:
@@ -66,12 +151,13 @@ def fold_opened(state: TableState, e: ev.BidOpened) -> TableState:
 def fold_bid(state: TableState, e: ev.BidMade) -> TableState:
     deal = state.deal
     assert deal is not None
+    auction = auction_of(deal)
     turn = (deal.position(e.player) + 1) % len(deal.order)
     if e.amount is None:
-        return state.with_deal(bid_passes=deal.bid_passes + 1, bid_turn=turn, awaiting=(),
-                               deadline=None)
-    return state.with_deal(high_bid=e.amount, high_bidder=e.player, bid_passes=0, bid_turn=turn,
-                           awaiting=(), deadline=None)
+        auction = auction._replace(bid_passes=auction.bid_passes + 1, bid_turn=turn)
+    else:
+        auction = AuctionSlot(high_bid=e.amount, high_bidder=e.player, bid_passes=0, bid_turn=turn)
+    return state._replace(deal=with_slot(deal._replace(awaiting=(), deadline=None), NAME, auction))
 
 
 def fold_bought(state: TableState, e: ev.OpenHandBought) -> TableState:
@@ -82,11 +168,16 @@ def fold_bought(state: TableState, e: ev.OpenHandBought) -> TableState:
 
 
 KIND = StepKind(
-    name="auction",
+    name=NAME,
     schema={"rule": Param((str,), ghost.NONE, choices=ghost.RULES)},
     run=run,
     interactive=True,
     done=done,
     start=start,
     folds={ev.BidOpened: fold_opened, ev.BidMade: fold_bid, ev.OpenHandBought: fold_bought},
+    commands={cmd.Bid: (check_bid, bid)},
+    offers=offers,
+    expire=expire,
+    view=view,
+    slot=AuctionSlot,
 )

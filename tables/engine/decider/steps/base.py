@@ -10,18 +10,36 @@ of its own events. Each kind is one module of this package; `steps.KINDS` is the
 - `folds` fold the kind's own events into the state (evolve dispatches to them).
 - `ends_deal(ctx)`: after the step, the deal is over (a lone "in" took the pot, the pot was
   awarded), and the remaining steps are skipped.
-- `expire(ctx)`: the events of an overdue turn (the timer's ExpireDeclare), for a kind that
-  times out its own way.
+- `commands`: ``{CommandType: (check, handle)}``, the players' commands the kind takes while it
+  is the current step: `check(ctx, command)` raises DomainError or returns what the command
+  means (normalised cards, chips), `handle(ctx, command, checked)` decides its events. `decide`
+  dispatches to the current step's kind and names no kind.
+- `offers(ctx, player)`: the legal actions the kind offers the player now (what `legal_actions`
+  shows beside the table's own), built from the same checks, so the API never offers what decide
+  refuses.
+- `expire(ctx)`: the events of the open turn's timeout (the timer's ExpireDeclare).
+- `view(state, deal, viewer)`: the kind's keys of the deal view (public facts of its slot).
+- `phase(deal)`: the table's phase while the kind is current (default: the kind's name).
+- `pot_multiple(params)`: the most multiples of the pot losing can cost after this step
+  (D-GEN-06, T38-03); `owed_when_in(params, opts)`: chips an "in" player owes at this step
+  (TPO-04); `declares`: a player chooses in or out here (those walks stop at it).
+- `due_before_deal(state, params)`: whether a deal starting now asks this step's chips of every
+  player (D-GEN-06 deals in only players who can pay); None: the step asks nothing before a deal.
+- `cards(params, per_player)`: (cards per player, other cards) the step takes from the pack
+  (D-GEN-02: `Variant.capacity`).
+- `slot`: the kind's own state slot, a named tuple in `DealState.slots` under the kind's name
+  that only the kind's module reads and writes (`slot_of`, `with_slot`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState
+from tables.engine.decider.visibility import Viewer
 from tables.engine.deck import STANDARD_PACK, Deck
 
 if TYPE_CHECKING:
@@ -75,6 +93,32 @@ def _never(ctx: Ctx) -> bool:
     return False
 
 
+Check = Callable[[Ctx, Any], Any]
+Handle = Callable[[Ctx, Any, Any], list[ev.Event]]
+Offers = Callable[[Ctx, str], list[dict[str, Any]]]
+View = Callable[[TableState, DealState, Viewer], dict[str, Any]]
+
+
+def _no_offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+    return []
+
+
+def _no_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
+    return {}
+
+
+def _once(params: Mapping[str, Any]) -> int:
+    return 1
+
+
+def _nothing_owed(params: Mapping[str, Any], opts: Mapping[str, Any]) -> int:
+    return 0
+
+
+def _no_cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+    return 0, 0
+
+
 @dataclass(frozen=True, slots=True)
 class StepKind:
     name: str
@@ -85,9 +129,45 @@ class StepKind:
     start: Callable[[DealState, Mapping[str, Any]], DealState] = _no_change
     folds: Mapping[type[ev.Event], Fold] = field(default_factory=dict)
     ends_deal: Callable[[Ctx], bool] = _never
-    # the events of the open turn's timeout (the timer's ExpireDeclare), for kinds whose turns time
-    # out otherwise than a declare (escalation: T38-03); None: decide's own timeout handling
+    commands: Mapping[type, tuple[Check, Handle]] = field(default_factory=dict)
+    offers: Offers = _no_offers
     expire: Callable[[Ctx], list[ev.Event]] | None = None
+    view: View = _no_view
+    phase: Callable[[DealState], str] | None = None
+    pot_multiple: Callable[[Mapping[str, Any]], int] = _once
+    owed_when_in: Callable[[Mapping[str, Any], Mapping[str, Any]], int] = _nothing_owed
+    declares: bool = False
+    due_before_deal: Callable[[TableState, Mapping[str, Any]], bool] | None = None
+    cards: Callable[[Mapping[str, Any], int], tuple[int, int]] = _no_cards
+    slot: type | None = None
+
+    def __post_init__(self) -> None:
+        if self.interactive and self.expire is None:
+            raise ValueError(f"step kind {self.name}: an interactive kind says how its turns time out")
+
+
+S = TypeVar("S", bound=tuple[Any, ...])
+
+
+def slot_of(deal: DealState, name: str, empty: S) -> S:
+    """The kind `name`'s slot of the deal (`empty` before the kind has written one)."""
+    found: S | None = deal.slots.get(name)
+    return found if found is not None else empty
+
+
+def with_slot(deal: DealState, name: str, slot: tuple[Any, ...]) -> DealState:
+    """The deal with kind `name`'s slot replaced (the slots mapping is never changed in place)."""
+    return deal._replace(slots={**deal.slots, name: slot})
+
+
+def overdue(deal: DealState, now: datetime) -> bool:
+    """The open turn's deadline has passed (what legal_actions shows as ``overdue``)."""
+    return deal.deadline is not None and now >= parse_iso(deal.deadline)
+
+
+def turn_fields(deal: DealState, now: datetime) -> dict[str, Any]:
+    """The fields every offered turn carries: the deal, the deadline, whether it is overdue."""
+    return {"deal_no": deal.deal_no, "deadline": deal.deadline, "overdue": overdue(deal, now)}
 
 
 def check_step(kind: StepKind, variant: str, raw: Mapping[str, Any], options: Mapping[str, Option]) -> None:

@@ -41,6 +41,14 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return events
 
 
+def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+    """D-GEN-02: (cards per player, other cards: the board, the ghost hand) this step deals."""
+    count = params["count"]
+    if params["to"] == "board":
+        return 0, count
+    return count, count if params["to"] == "all" and ghost.dealt(params["ghost"]) else 0
+
+
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     return deal._replace(shown=(), compared=())
 
@@ -80,4 +88,5 @@ KIND = StepKind(
     start=start,
     folds={ev.CardsDealt: fold_cards_dealt, ev.GhostDealt: fold_ghost_dealt,
            ev.BoardDealt: fold_board_dealt},
+    cards=cards,
 )

@@ -15,10 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.guards import check_acting
+from tables.engine.decider.liability import in_cost
 from tables.engine.decider.state import DealState, TableState, copy_with, with_seats
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline
+from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, turn_fields
+from tables.engine.decider.visibility import Viewer
 
+NAME = "declare"
 MODES = ("sequential", "simultaneous")
 
 
@@ -60,6 +66,79 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=[player],
                              deadline=deadline(ctx))]
 
+
+# --- the players' command: Declare (G2-08, SIM-01..05, 43-03) ----------------------------------------
+
+def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
+    state, player, choice = ctx.state, c.player_id, c.choice
+    deal = check_acting(state, player, c.deal_no)
+    if c.stage is not None and c.stage != deal.stage:
+        raise DomainError("wrong_stage", f"the open declare is of stage {deal.stage}, not {c.stage}",
+                          stage=deal.stage)
+    if player not in deal.order:
+        raise DomainError("not_your_turn", f"{player} is not dealt into deal {c.deal_no}")
+    if deal.choice_of(player) is not None:
+        raise DomainError("already_declared", f"{player} has declared", player=player)
+    allowed = tuple(ctx.params["choices"])
+    if player not in deal.awaiting or not allowed:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
+    if choice not in allowed:
+        raise DomainError("invalid_choice", f"declare one of {list(allowed)}, not {choice!r}")
+    if (choice == "in" and state.opts.get("stack_policy", "default") == "default"
+            and state.stack_of(player) < in_cost(state)):
+        raise DomainError("insufficient_stack", "the stack cannot cover a loss in this deal",
+                          needed=in_cost(state), stack=state.stack_of(player))
+
+
+def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
+    """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late."""
+    return [ev.Declared(deal_no=c.deal_no, player=c.player_id, choice=c.choice,
+                        sealed=ctx.params["mode"] == "simultaneous", forced=False)]
+
+
+def expire(ctx: Ctx) -> list[ev.Event]:
+    """The awaited players time out: the step's ``timeout`` choice (43-03's High/Low/Both declare
+    has no "out"), else the table's ``timeout_effect``; option sit_out_after sits a player out
+    after K timeouts in a row (never at a tournament table: he stays dealt in, timed out)."""
+    deal, state = ctx.deal, ctx.state
+    effect = str(ctx.params["timeout"] or state.opts.get("timeout_effect", "out"))
+    timed_out = ev.DeclareTimedOut(deal_no=deal.deal_no, players=list(deal.awaiting), effect=effect)
+    limit = state.opts.get("sit_out_after", 0)
+    if not limit or state.tournament_id is not None:
+        return [timed_out]
+    seats = [state.seat_of(p) for p in deal.awaiting]
+    return [timed_out, *(ev.PlayerSatOut(player=s.player, reason="timeouts", timeouts=s.timeouts + 1)
+                         for s in seats
+                         if s is not None and not s.sitting_out and s.timeouts + 1 >= limit)]
+
+
+def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+    deal = ctx.deal
+    if player not in deal.awaiting:
+        return []
+    choices = [c for c in ctx.params["choices"]
+               if _allowed(ctx, cmd.Declare(player, deal.deal_no, c))]
+    if not choices:
+        return []
+    return [{"action": "declare", "deal_no": deal.deal_no, "stage": deal.stage, "choices": choices,
+             "in_cost": in_cost(ctx.state), **turn_fields(deal, ctx.now)}]
+
+
+def _allowed(ctx: Ctx, c: cmd.Declare) -> bool:
+    try:
+        check_declare(ctx, c)
+    except DomainError:
+        return False
+    return True
+
+
+def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
+    """The open declare's mode (sequential or simultaneous)."""
+    step = state.current_step() if not deal.over else None
+    return {"mode": step.param("mode", state.opts) if step is not None and step.kind == NAME else None}
+
+
+# --- folds ---------------------------------------------------------------------------------------------
 
 def _set_choices(deal: DealState, choices: Mapping[str, str]) -> tuple[str | None, ...]:
     return tuple(choices.get(p, c) for p, c in zip(deal.order, deal.choices, strict=True))
@@ -106,7 +185,7 @@ def fold_revealed(state: TableState, e: ev.DeclaresRevealed) -> TableState:
 
 
 KIND = StepKind(
-    name="declare",
+    name=NAME,
     schema={"mode": Param((str,), required=True, choices=MODES),
             "choices": Param((tuple, list), ("in", "out")),
             "who": Param((str,), "all", choices=("all", "in_players")),
@@ -118,4 +197,9 @@ KIND = StepKind(
     start=start,
     folds={ev.DeclareOpened: fold_opened, ev.Declared: fold_declared, ev.ForcedIn: fold_forced_in,
            ev.DeclareTimedOut: fold_timed_out, ev.DeclaresRevealed: fold_revealed},
+    commands={cmd.Declare: (check_declare, declare)},
+    offers=offers,
+    expire=expire,
+    view=view,
+    declares=True,
 )

@@ -26,10 +26,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tables.engine.cards import CardError, parse_card
+from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider.errors import DomainError
+from tables.engine.decider.guards import check_acting
 from tables.engine.decider.state import DealState, TableState, set_at
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, deck_for, swap_passed
+from tables.engine.decider.steps import passing
+from tables.engine.decider.steps.base import (
+    Ctx,
+    Param,
+    StepKind,
+    deadline,
+    deck_for,
+    swap_passed,
+    turn_fields,
+)
 
+NAME = "exchange"
 RULES = ("none", "draw", "pass_left")
 
 
@@ -70,15 +84,73 @@ def most_for(deal: DealState, player: str, limit: int) -> int:
     return min(limit, held) if limit else held
 
 
-def open_draw(state: TableState) -> int | None:
+def open_draw(ctx: Ctx) -> int | None:
     """The most cards the awaited player may replace, if a draw turn is open (else None)."""
-    deal, step = state.live, state.current_step()
-    if deal is None or step is None or step.kind != "exchange" or not deal.awaiting:
+    deal = ctx.deal
+    if ctx.params["rule"] != "draw" or not deal.awaiting:
         return None
-    params = step.resolved(state.opts)
-    if params["rule"] != "draw":
-        return None
-    return most_for(deal, deal.awaiting[0], params["max"])
+    return most_for(deal, deal.awaiting[0], ctx.params["max"])
+
+
+# --- the players' commands: Exchange (EXC-01/02) and, for pass_left, PassCard (EXC-03) -------------
+
+def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
+    """EXC-01/02: it is the player's draw and `discards` are distinct cards of his hand, at most
+    as many as the draw allows; returns them normalised."""
+    player = c.player_id
+    deal = check_acting(ctx.state, player, c.deal_no)
+    most = open_draw(ctx)
+    if player in deal.exchanged and most is not None:
+        raise DomainError("already_exchanged", f"{player} has exchanged", player=player)
+    if most is None or player not in deal.awaiting:
+        raise DomainError("not_your_turn", f"it is not {player}'s turn to exchange", player=player)
+    if not isinstance(c.discards, list | tuple):
+        raise DomainError("invalid_discards", "discards is a list of cards")
+    cards = [_card_in_hand(deal.hand_of(player), card) for card in c.discards]
+    if len(set(cards)) != len(cards) or len(cards) > most:
+        raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
+                          most=most)
+    return cards
+
+
+def _card_in_hand(hand: tuple[str, ...], card: Any) -> str:
+    try:
+        text = str(parse_card(card))
+    except CardError:
+        raise DomainError("invalid_card", f"not a card: {card!r}", card=str(card)) from None
+    if text not in hand:
+        raise DomainError("invalid_card", f"{text} is not in the player's hand", card=text)
+    return text
+
+
+def exchange(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
+    """A draw is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
+    return draw_events(ctx.state, c.player_id, discards)
+
+
+def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+    deal = ctx.deal
+    if deal.passing:
+        return passing.offers(ctx, player, "left")                          # EXC-03
+    most = open_draw(ctx)
+    if most is None or player not in deal.awaiting or player in deal.exchanged:
+        return []
+    return [{"action": "exchange", "deal_no": deal.deal_no, "min": 0, "max": most,
+             "choices": list(deal.hand_of(player)), **turn_fields(deal, ctx.now)}]
+
+
+def expire(ctx: Ctx) -> list[ev.Event]:
+    """A pass not chosen in time passes the first card (EXC-03); a draw not made stands pat."""
+    return passing.timeout(ctx) if ctx.deal.passing else timeout_events(ctx.state)
+
+
+def phase(deal: DealState) -> str:
+    return passing.phase(deal, NAME)
+
+
+def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+    """D-GEN-02: one player's whole draw must be servable (max 0: all he holds)."""
+    return (0, params["max"] or per_player) if params["rule"] == "draw" else (0, 0)
 
 
 def draw_events(state: TableState, player: str, discards: list[str], *,
@@ -133,7 +205,7 @@ def fold_reshuffled(state: TableState, e: ev.StockReshuffled) -> TableState:
 
 
 KIND = StepKind(
-    name="exchange",
+    name=NAME,
     schema={"rule": Param((str,), "none", choices=RULES), "max": Param((int,), 0),
             "who": Param((str,), "all", choices=("all", "in_players"))},                   # JP-09
     run=run,
@@ -142,4 +214,9 @@ KIND = StepKind(
     start=start,
     folds={ev.ExchangeOpened: fold_opened, ev.CardsDrawn: fold_drawn,
            ev.StockReshuffled: fold_reshuffled},
+    commands={cmd.Exchange: (check_exchange, exchange), **passing.COMMANDS},
+    offers=offers,
+    expire=expire,
+    phase=phase,
+    cards=cards,
 )

@@ -91,6 +91,11 @@ def _deck_value(cards: list[str], ranking: str, wild: Sequence[int],
     return hand_value(cards, ranking, wild=wild, options=options)
 
 
+def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+    """D-GEN-02, 42X-03: the deck's cards a lone player is compared against."""
+    return (0, params["count"]) if params["rule"] == "vs_deck" else (0, 0)
+
+
 def ends_deal(ctx: Ctx) -> bool:
     return ctx.params["rule"] != "earns_leg" and _lone(ctx) is not None
 
@@ -116,4 +121,5 @@ KIND = StepKind(
     run=run,
     ends_deal=ends_deal,
     folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},
+    cards=cards,
 )

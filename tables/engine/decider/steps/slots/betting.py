@@ -1,0 +1,16 @@
+"""The betting kind's own facts (only `steps.betting` imports this module)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class BettingSlot(NamedTuple):
+    """The deal's bets, aligned with `order`: each player's stake in the current round and in the
+    whole deal; the raises of the round (after its bet), who has acted since the round's last bet
+    or raise, and the index in `order` from which the next turn is sought."""
+
+    bet_round: tuple[int, ...] = ()
+    bet_total: tuple[int, ...] = ()
+    raises: int = 0
+    bet_acted: tuple[str, ...] = ()
+    bet_turn: int = 0
