@@ -8,7 +8,10 @@ On SQLite the same work is done with multi-row VALUES and a little Python.
 """
 from __future__ import annotations
 
+import itertools
 import json
+import uuid
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +24,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 from psycopg import generators, pq
 from psycopg.types.datetime import TimestamptzLoader
+from psycopg.types.json import Json, Jsonb
 
 CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters)
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
@@ -130,24 +134,37 @@ class Message:
     """Statements that go to PostgreSQL as ONE simple-query message, followed by COMMIT: an append
     (which refuses a moved head by raising), its projections, then the commit, in one round trip.
     An error anywhere stops the rest, the COMMIT included, and leaves the transaction aborted (the
-    caller's atomic block rolls it back). Parameters are bound client-side, as literals; results
-    come back as text."""
+    caller's atomic block rolls it back). Each statement is prepared once per connection (its
+    PREPARE rides in the first message that uses it; `EXECUTE` with literal arguments after
+    that), so the server plans it once, as with the extended protocol; results come back as text."""
 
     def __init__(self) -> None:
-        self.statements: list[bytes] = []
+        self.statements: list[str] = []
+        self.preparing: dict[str, str] = {}           # query -> name, prepared by this message
         self.results: list[Any] | None = None
 
     def add(self, query: str, params: Sequence[Any]) -> int:
         """Queue a statement; its index, for `rows` after `commit`."""
-        raw = connection.connection
-        self.statements.append(psycopg.ClientCursor(raw).mogrify(query, params).encode())
+        known = _prepared.setdefault(connection.connection, {})
+        name = known.get(query) or self.preparing.get(query)
+        if name is None and len(known) + len(self.preparing) < PREPARED_MAX:
+            name = self.preparing[query] = f"guts_{next(_prepared_names)}"
+            parts = query.split("%s")
+            self.statements.append(f"PREPARE {name} AS " + parts[0] + "".join(
+                f"${number}{part}" for number, part in enumerate(parts[1:], start=1)))
+        arguments = [literal(value) for value in params]
+        if name is None:
+            self.statements.append(query % tuple(arguments))
+        else:
+            call = f"EXECUTE {name}({', '.join(arguments)})" if arguments else f"EXECUTE {name}"
+            self.statements.append(call)
         return len(self.statements) - 1
 
     def commit(self) -> None:
         """Send the statements and COMMIT; raise AppendRefused / OverdraftRefused / psycopg's error."""
         raw = connection.connection
         with raw.lock:
-            raw.pgconn.send_query(b";\n".join([*self.statements, b"COMMIT"]))
+            raw.pgconn.send_query(";\n".join([*self.statements, "COMMIT"]).encode())
             results = raw.wait(generators.execute(raw.pgconn))
         for result in results:
             if result.status == pq.ExecStatus.FATAL_ERROR:
@@ -158,6 +175,7 @@ class Message:
                     detail = json.loads(error.diag.message_detail or "[]")
                     raise OverdraftRefused(detail[0], detail[1], int(detail[2]), int(detail[3])) from error
                 raise error
+        _prepared.setdefault(raw, {}).update(self.preparing)
         self.results = results
 
     def rows(self, index: int) -> list[tuple[str | None, ...]]:
@@ -167,6 +185,36 @@ class Message:
         return [tuple(None if (value := result.get_value(row, column)) is None else value.decode()
                       for column in range(result.nfields))
                 for row in range(result.ntuples)]
+
+
+PREPARED_MAX = 256          # statements a connection prepares for messages (projections vary in shape)
+_prepared: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+_prepared_names = itertools.count(1)
+
+
+def literal(value: Any) -> str:
+    """`value` as an SQL literal (standard_conforming_strings, PostgreSQL's default since 9.1):
+    fast for what the command path sends, psycopg's own quoting for anything else."""
+    kind = type(value)
+    if value is None:
+        return "NULL"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int or isinstance(value, int):       # Django binds integer fields as psycopg's Int4, ...
+        return str(int(value))
+    if kind is str:
+        if "\x00" in value:
+            raise ValueError("text cannot hold NUL")
+        return "'" + value.replace("'", "''") + "'"
+    if kind is datetime and value.tzinfo is not None:
+        return f"'{value.isoformat()}'::timestamptz"
+    if kind is uuid.UUID:
+        return f"'{value}'"
+    if kind is list or kind is tuple:
+        return "ARRAY[" + ", ".join(literal(item) for item in value) + "]" if value else "'{}'"
+    if isinstance(value, Json | Jsonb):
+        return literal(json.dumps(value.obj)) + "::jsonb"
+    return psycopg.ClientCursor(connection.connection).mogrify("%s", [value])
 
 
 _may_commit: ContextVar[bool] = ContextVar("ledger_dbapi_may_commit", default=False)

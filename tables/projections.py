@@ -23,6 +23,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from psycopg.types.json import Jsonb
 
 from ledger import dbapi
 from ledger.money import register_debt_policy
@@ -309,7 +310,14 @@ class Writes:
 
 
     def _prep(self, model: type[models.Model], name: str, value: Any) -> Any:
+        if dbapi.is_collecting():       # literals of a one-message append: only JSON needs a wrapper
+            return Jsonb(value) if _is_json(model, name) and value is not None else value
         return model._meta.get_field(name).get_db_prep_save(value, self.conn)
+
+
+@functools.cache
+def _is_json(model: type[models.Model], name: str) -> bool:
+    return isinstance(model._meta.get_field(name), models.JSONField)
 
 
 @functools.cache
