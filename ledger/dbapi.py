@@ -171,6 +171,9 @@ class Message:
                 error = psycopg.errors.error_from_result(result, encoding=raw.pgconn._encoding)
                 if error.sqlstate == "GT409":
                     raise AppendRefused(str(error)) from error
+                if error.sqlstate == "26000":        # its prepared statements are gone (DISCARD ALL)
+                    _prepared.pop(raw, None)
+                    raise AppendRefused(str(error)) from error
                 if error.sqlstate == "GT402":
                     detail = json.loads(error.diag.message_detail or "[]")
                     raise OverdraftRefused(detail[0], detail[1], int(detail[2]), int(detail[3])) from error
