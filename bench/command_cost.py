@@ -177,7 +177,7 @@ def storage_costs(url: str, seconds: float) -> dict[str, Cost]:
 def round_trips() -> dict[str, int]:
     from roundtrips import measure_here
 
-    return dict(measure_here(repeat=2))
+    return dict(measure_here(repeat=3))
 
 
 def events_per_deal() -> int:
