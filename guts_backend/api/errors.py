@@ -89,7 +89,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "not_registered": (409, "7 is not registered"),
     "registration_closed": (409, "registration is closed"),
     "tournament_full": (409, "60 entrants are registered"),
-    "tournament_started": (409, "a running tournament cannot be cancelled"),
+    "tournament_started": (409, "the tournament is running"),
     "tournament_over": (409, "the tournament is complete"),
     "not_enough_entrants": (409, "3 entrants, at least 6 needed"),
     "tournament_already_open": (409, "the tournament exists already"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 Transfers = list[dict[str, Any]]
@@ -73,10 +73,23 @@ class EntrantUnregistered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentCancelRequested(Event):
+    """A running tournament is being cancelled: no deal starts any more; each table finishes its
+    deal, then the tables break and `TournamentCancelled` settles the prize pool."""
+
+    TYPE: ClassVar[str] = "TournamentCancelRequested"
+    reason: str                        # "admin"
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentCancelled(Event):
     TYPE: ClassVar[str] = "TournamentCancelled"
     reason: str                        # "admin" | "not_enough_entrants"
-    transfers: Transfers               # every buy-in and fee back
+    transfers: Transfers               # the buy-ins (or the prize pool, chopped) and the fees back
+    settlement: str = "refund"         # "refund" | "chip_chop" (a running tournament, after a bust-out)
+    results: list[dict[str, Any]] = field(default_factory=list)   # chip_chop: every entrant's place,
+                                                                   # chips (if still in) and prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +186,8 @@ class TournamentCompleted(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
-    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelled, TournamentStarted,
+    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelRequested,
+    TournamentCancelled, TournamentStarted,
     LevelStarted, AnteSet, TableAdded, LateEntrantSeated, DealProcessed, EntrantsEliminated,
     TournamentTableBroken, EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
 
