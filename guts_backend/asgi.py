@@ -53,7 +53,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 STREAM_PATH = re.compile(r"^/api/v1/tables/[^/]+/stream/?$")  # tables.audit.urls: table-stream
-REQUEST_THREADS = int(os.environ.get("GUTS_REQUEST_THREADS", "8"))  # per worker process
+# Per worker process. With the streams' GUTS_SSE_READERS (4) it stays within the connection pool
+# (GUTS_DB_POOL_SIZE, 10), so a request never waits for a connection another thread holds.
+REQUEST_THREADS = int(os.environ.get("GUTS_REQUEST_THREADS", "6"))
 
 
 def close_request_connections() -> None:
