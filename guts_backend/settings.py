@@ -263,7 +263,20 @@ GUTS_TOURNAMENT_SWEEP_INTERVAL = float(os.environ.get("GUTS_TOURNAMENT_SWEEP_INT
 GUTS_TOURNAMENT_CANCEL_FEES = os.environ.get("GUTS_TOURNAMENT_CANCEL_FEES", "refund")
 # At most this many tournaments a sweep: healthy ones first, the least recently ticked first.
 GUTS_TOURNAMENT_SWEEP_BATCH = int(os.environ.get("GUTS_TOURNAMENT_SWEEP_BATCH", "200"))
+# Disputes and checkpoints (docs/disputes.md, docs/audit.md): a dispute may be opened up to
+# GUTS_DISPUTE_WINDOW seconds after its deal or transaction, and is decided within as long again or
+# expires (its hold voided) when beat's dispatcher, every GUTS_DISPUTE_SWEEP_INTERVAL seconds, finds
+# it due. A checkpoint is published every GUTS_CHECKPOINT_INTERVAL seconds, signed with
+# GUTS_CHECKPOINT_KEY (64 hex digits, an Ed25519 seed; unset: a development key from SECRET_KEY).
+GUTS_DISPUTE_WINDOW = int(os.environ.get("GUTS_DISPUTE_WINDOW", str(7 * 24 * 3600)))
+GUTS_DISPUTE_SWEEP_INTERVAL = float(os.environ.get("GUTS_DISPUTE_SWEEP_INTERVAL", "5.0"))
+GUTS_CHECKPOINT_INTERVAL = float(os.environ.get("GUTS_CHECKPOINT_INTERVAL", "3600"))
+GUTS_CHECKPOINT_KEY = os.environ.get("GUTS_CHECKPOINT_KEY", "")
 CELERY_BEAT_SCHEDULE = {
+    "expire-disputes": {"task": "ledger.dispatch_dispute_expiries", "schedule": GUTS_DISPUTE_SWEEP_INTERVAL,
+                        "options": {"expires": GUTS_DISPUTE_SWEEP_INTERVAL}},
+    "publish-checkpoint": {"task": "ledger.publish_checkpoint", "schedule": GUTS_CHECKPOINT_INTERVAL,
+                           "options": {"expires": GUTS_CHECKPOINT_INTERVAL}},
     "sweep-overdue-declares": {"task": "tables.sweep_overdue_declares", "schedule": GUTS_SWEEP_INTERVAL,
                                "options": {"expires": GUTS_SWEEP_INTERVAL}},
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": GUTS_TOURNAMENT_SWEEP_INTERVAL,

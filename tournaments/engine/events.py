@@ -12,40 +12,21 @@ check the commitment published at creation and recompute the seating (docs/verif
 Events that ask the tables for something (`AnteSet`, `EntrantsEliminated`, `LateEntrantSeated`,
 `TournamentTableBroken`, `EntrantMoved`, `TournamentCompleted`) are recorded in the same transaction
 as the table commands that carry them out (tournaments.service). Their names differ from the
-tables' own events (EntrantSeated, TableBroken, ...), which live in the table streams.
+tables' own events (EntrantSeated, TableBroken, ...), which live in the table streams. The base
+class is the tables' own (`tables.engine.decider.events.Event`): one way to write and read an
+event.
 """
 from __future__ import annotations
 
-import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tables.engine.decider.events import Event as Event  # the one base, re-exported
 
 Transfers = list[dict[str, Any]]
-E = TypeVar("E", bound="Event")
 
 TOURNAMENT_CREATED = "TournamentCreated"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    TYPE: ClassVar[str] = ""
-
-    @property
-    def type(self) -> str:
-        return self.TYPE
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.to_json()
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls: builtins.type[E], data: Mapping[str, Any]) -> E:
-        made: E = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
-        return made
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,14 +28,14 @@ class Event:
     """Base of every event. `OMIT_IF_DEFAULT` fields are left out of the JSON at their default,
     so an optional key appears only where today's logs have it.
 
-    `at` ([stage, step]) is carried by the first event a step of the deal's program records: the
+    `at_step` ([stage, step]) is carried by the first event a step of the deal's program records: the
     program's position moves with the facts that happen anyway, instead of a bookkeeping event of
     its own (StageStarted/StepStarted, which older logs hold and which still fold). Omitted when
     None."""
 
     TYPE: ClassVar[str] = ""
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset()
-    at: list[int] | None = field(default=None, kw_only=True)
+    at_step: list[int] | None = field(default=None, kw_only=True)
 
     @property
     def type(self) -> str:
@@ -49,7 +49,9 @@ class Event:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if (f.name in self.OMIT_IF_DEFAULT and value == f.default) or (f.name == "at" and value is None):
+            if f.name in self.OMIT_IF_DEFAULT and value == f.default:
+                continue
+            if f.name == "at_step" and value is None:
                 continue
             out[f.name] = value
         return out

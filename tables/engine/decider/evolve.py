@@ -35,13 +35,13 @@ RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.L
 
 
 def evolve(state: TableState, event: ev.Event) -> TableState:
-    if event.at is not None and state.deal is not None:
-        state = enter_step(state, event.at[0], event.at[1])
+    if event.at_step is not None and state.deal is not None:
+        state = enter_step(state, event.at_step[0], event.at_step[1])
     state = _fold(state, event)
     if isinstance(event, RESULTS) and state.deal is not None:
         deal = state.deal
         data = event.to_json()
-        data.pop("at", None)                      # the result's stage says where it happened
+        data.pop("at_step", None)                      # the result's stage says where it happened
         result = {"stage": deal.stage, "type": event.type, "data": _in_unit(state, data)}
         state = copy_with(state, deal=copy_with(deal, results=(*deal.results, result)))
     transfers = ev.transfers_of(event)

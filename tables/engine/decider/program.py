@@ -3,7 +3,7 @@
 `advance(state, now)` runs until players must act or the deal has ended. It asks the kind of each
 step (`StepKind`): an automatic kind runs once and the program moves on; an interactive kind runs
 while it is not `done` (and [] means: waiting for players). The position moves with the facts:
-the first event a step records carries its position (`Event.at`), and a step that records
+the first event a step records carries its position (`Event.at_step`), and a step that records
 nothing (one already done when reached: no exchange, no auction, nobody lone) leaves no trace;
 the end of the deal is DealEnded (and GameEnded when the variant's game-end rule says so). Events
 are folded as they are decided, each once, so every step sees the facts before it. No step kind
@@ -105,7 +105,7 @@ def _placed(events: list[ev.Event], position: Position) -> list[ev.Event]:
     first = events[0]
     if isinstance(first, ev.StepStarted):
         return events
-    return [replace(first, at=[position[0], position[1]]), *events[1:]]
+    return [replace(first, at_step=[position[0], position[1]]), *events[1:]]
 
 
 def _position(state: TableState) -> Position:

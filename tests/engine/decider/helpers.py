@@ -109,17 +109,17 @@ def turns(events: Iterable[Event]) -> list[list[str]]:
 
 
 def data_of(event: Event) -> dict[str, Any]:
-    """An event's data without the program's position (`at`, carried by a step's first event)."""
-    return {k: v for k, v in event.data.items() if k != "at"}
+    """An event's data without the program's position (`at_step`, carried by a step's first event)."""
+    return {k: v for k, v in event.data.items() if k != "at_step"}
 
 
 def positions(events: Iterable[Event]) -> list[tuple[int, int]]:
-    """The program positions the events move to: each step's first event (`at`), and the
+    """The program positions the events move to: each step's first event (`at_step`), and the
     explicit StepStarted of older logs and of the return to a declare (AO-06/AO-07)."""
     found = []
     for e in events:
-        if e.at is not None:
-            found.append((e.at[0], e.at[1]))
+        if e.at_step is not None:
+            found.append((e.at_step[0], e.at_step[1]))
         elif e.type == "StepStarted":
             found.append((e.data["stage"], e.data["step"]))
     return found
@@ -132,9 +132,9 @@ def stages_started(session: Session, events: Iterable[Event]) -> list[dict[str, 
     opts = session.state.opts
     out = []
     for e in events:
-        if e.at is None:
+        if e.at_step is None:
             continue
-        stage, step = e.at
+        stage, step = e.at_step
         first = next(i for i, st in enumerate(stages[stage - 1].steps) if st.enabled(opts))
         if step == first:
             out.append({"deal_no": e.data["deal_no"], "stage": stage, "name": stages[stage - 1].name})

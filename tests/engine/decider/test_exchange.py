@@ -190,8 +190,8 @@ def test_a_live_deal_logged_before_the_exchange_step_existed_plays_on() -> None:
     steps = session.state.rules.stages[0].steps
     old: list[Event] = []
     for event in session.events:                    # as logged then: StepStarted before each step
-        if event.at is not None:
-            stage, step = event.at
+        if event.at_step is not None:
+            stage, step = event.at_step
             old.append(parse(STEP_STARTED, {"deal_no": 1, "stage": stage, "step": step - (step >= 2),
                                             "kind": steps[step].kind}))
             event = parse(event.type, data_of(event))

@@ -112,7 +112,7 @@ def test_old_snapshot_then_a_new_deal() -> None:
     before = chips(table.state)
     new = start(table, later(100))
     assert [e.type for e in new][:2] == ["DealStarted", "AntesPosted"]
-    assert new[1].at == [1, 0]                           # the ante step, first of stage 1
+    assert new[1].at_step == [1, 0]                           # the ante step, first of stage 1
     deal = table.state.live
     assert deal is not None
     assert deal.deal_no == 4
@@ -141,7 +141,7 @@ def _one_event_per_turn(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("session", LIVE, ids=[s["name"] for s in LIVE])
 def test_live_legacy_deal_plays_on_as_the_old_decider_played_it(session: dict[str, Any]) -> None:
     """A deal logged by the old decider and finished by today's: the same facts, the same state
-    (today's adds only the program's positions, `at`), no chip made or lost."""
+    (today's adds only the program's positions, `at_step`), no chip made or lost."""
     table, new, before = finished(session)
     old = session["continue"]
     played = _one_event_per_turn(old["events"])
