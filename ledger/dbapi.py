@@ -274,7 +274,7 @@ def execute(query: str, params: Sequence[Any]) -> None:
 
 def append_checked_statement(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
                              rows: Sequence[EventRow], *, refuse: bool) -> tuple[str, list[Any]]:
-    """ledger_append_checked() (migration 0007) and its parameters: lock, check heads, insert."""
+    """ledger_append_checked() (migration 0008) and its parameters: lock, check heads, insert."""
     streams, versions, hashes = (list(column) for column in zip(*heads, strict=True))
     columns = _columns(rows)
     return (APPEND_CHECKED, [streams, versions, hashes, list(accounts), *columns, refuse])
@@ -311,7 +311,7 @@ def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
 
 def append_known(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
                  rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
-    """PostgreSQL: ledger_append_checked() (migration 0007) locks the streams and `accounts`,
+    """PostgreSQL: ledger_append_checked() (migration 0008) locks the streams and `accounts`,
     checks that each stream's head is (version, hash) and not newer than this transaction, and
     inserts `rows`, in one round trip. [] if a head differs."""
     query, params = append_checked_statement(heads, accounts, rows, refuse=False)

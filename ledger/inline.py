@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 InlineRunner = Callable[[Sequence["StoredEvent"]], "Balances"]
 # Applies the events without waiting for the database; what it returns finishes the job (the
 # checks, the checkpoints) with the events' final positions once the statements were sent.
-InlineApplier = Callable[[Sequence["StoredEvent"]], Callable[[Sequence["StoredEvent"]], "Balances"]]
+InlineApplier = Callable[[Sequence["StoredEvent"]], Callable[[Sequence["StoredEvent"]], "Balances"] | None]
 
 _runner: InlineRunner | None = None
 _applier: InlineApplier | None = None
@@ -39,9 +39,10 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
     return _runner(events)
 
 
-def apply_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances]:
+def collect_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances] | None:
     """`run_inline` for a one-message append (ledger.dbapi.Message): the projectors' statements
-    join the message; call what it returns with the final events once it was sent."""
+    join the message; call what it returns with the final events once it was sent. None (nothing
+    done) when a projector these events concern cannot join a message."""
     if _applier is None:
         raise RuntimeError("no inline projection applier: the ledger app's ready() sets one")
     return _applier(events)

@@ -57,6 +57,10 @@ class Projector(ABC):
     handles: ClassVar[frozenset[str] | None] = None     # event types; None means every event
     models: ClassVar[tuple[type[models.Model], ...]] = ()
     stream_prefix: ClassVar[str | None] = None          # if set, it wants only these streams
+    # It can write through `dbapi.execute`/`apply_moves` into a one-message append (ledger.dbapi
+    # Message): it reads nothing the append changes before the COMMIT and needs no positions.
+    # Otherwise an append it wants is sent the usual way.
+    joins_message: ClassVar[bool] = False
 
     def wants(self, event: StoredEvent) -> bool:
         return self.handles is None or event.type in self.handles
@@ -118,6 +122,15 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
     with dbapi.pipeline():
         finish = apply_inline(events)
     return finish(events)
+
+
+def collect_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances] | None:
+    """`apply_inline` into a one-message append, or None (nothing done) if a projector that wants
+    these events cannot join one (`Projector.joins_message`)."""
+    if any(not projector.joins_message and any(projector.wants(event) for event in events)
+           for projector in _projectors.values()):
+        return None
+    return apply_inline(events)
 
 
 def apply_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances]:
@@ -281,6 +294,7 @@ class BalanceProjector(Projector):
 
     name = "ledger.balances"
     models = (AccountBalance, AccountEntry)
+    joins_message = True
 
     def wants(self, event: StoredEvent) -> bool:
         return bool(event.data.get("transfers"))

@@ -251,7 +251,9 @@ def _append_and_commit(writes: Sequence[StreamWrite], prepared: list[_Prepared])
         [_event_row(row, now) for row in rows], refuse=True))
     unplaced = _stored(rows, {(item.stream, version): 0 for item, version, _, _ in rows}, now)
     with dbapi.collecting(message):
-        finish = inline.apply_inline(unplaced)
+        finish = inline.collect_inline(unplaced)
+    if finish is None:                  # a projector that cannot join: the usual path
+        return None
     try:
         message.commit()
     except dbapi.AppendRefused as exc:

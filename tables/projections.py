@@ -56,6 +56,7 @@ class TablesProjector(Projector):
     name = "tables.views"
     models = (TableView, SeatView, DealSummary, DealPlayer, TableSnapshot)
     stream_prefix = "table-"
+    joins_message = True          # one statement through dbapi.execute; reads only before the append
 
     def wants(self, event: StoredEvent) -> bool:
         return event.stream.startswith(self.stream_prefix)

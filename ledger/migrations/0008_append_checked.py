@@ -78,6 +78,6 @@ def uninstall(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ledger", "0006_notify_after_commit")]
+    dependencies = [("ledger", "0007_disputes_checkpoints")]
 
     operations = [migrations.RunPython(install, uninstall)]
