@@ -106,14 +106,14 @@ def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to exchange", player=player)
     if not isinstance(c.discards, list | tuple):
         raise DomainError("invalid_discards", "discards is a list of cards")
-    cards = [_card_in_hand(deal.hand_of(player), card) for card in c.discards]
+    cards = [card_in_hand(deal.hand_of(player), card) for card in c.discards]
     if len(set(cards)) != len(cards) or len(cards) > most:
         raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
                           most=most)
     return cards
 
 
-def _card_in_hand(hand: tuple[str, ...], card: Any) -> str:
+def card_in_hand(hand: tuple[str, ...], card: Any) -> str:
     try:
         text = str(parse_card(card))
     except CardError:
