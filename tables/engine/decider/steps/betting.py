@@ -36,7 +36,7 @@ cannot cover in full is all in; a player with no chips left acts no more; the si
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.accounts import Transfer, bets_account, seat_account
 from tables.engine import RANKINGS, evaluate
@@ -56,6 +56,7 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
+from tables.engine.decider.steps.slots.betting import BettingSlot
 from tables.engine.decider.visibility import Viewer
 
 NAME = "betting"
@@ -67,21 +68,6 @@ _OPENING_CATEGORIES = frozenset({"two_pair", "three_of_a_kind", "straight", "flu
                                  "four_of_a_kind", "straight_flush", "five_of_a_kind"})
 _JACK = 11
 
-
-class BettingSlot(NamedTuple):
-    """The deal's bets, aligned with `order`: each player's stake in the current round and in the
-    whole deal; the raises of the round (after its bet), who has acted since the round's last bet
-    or raise, and the index in `order` from which the next turn is sought."""
-
-    bet_round: tuple[int, ...] = ()
-    bet_total: tuple[int, ...] = ()
-    raises: int = 0
-    bet_acted: tuple[str, ...] = ()
-    bet_turn: int = 0
-    opener: str | None = None                # IT-07: who opened the first round
-    openers: tuple[str, ...] = ()            # D-IT-03: the cards that qualified him (secret)
-    opener_hand: tuple[str, ...] = ()        # his hand when he opened (his discards are kept apart)
-    no_open: bool = False                    # IT-11: everyone checked; the deal is passed
 
 
 _EMPTY = BettingSlot()
