@@ -190,3 +190,43 @@ def test_it_the_hand_history_reads_like_draw_poker() -> None:
                  "draws 4 and splits his openers", "stands pat", "gets his last card (IT-15)",
                  "Second betting round:", "Main pot of 120", "shows his openers: Jh Js (split in the draw)"):
         assert line in text, (line, text)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8, 9, 10])
+def test_d_it_01_d_it_05_every_pack_size_plays_end_to_end(players: int) -> None:
+    """Shuffled deals (the service draws the seed) on every pack of D-IT-01: each player takes his
+    first legal choice (an open when he can, a call, a two-card draw) until a deal has reached its
+    showdown; the proof verifies, the chips are conserved."""
+    club = Club.create(players=players, bankroll=5000)
+    response = post(club.admin, "/api/v1/tables", {"variant": "italian",
+                                                   "options": {"ante": 5, "min_buy_in": 100}})
+    assert response.status_code == 201, response.content
+    table = response.json()["table_id"]
+    club.seat_all(table, 200)
+    clients = {str(pk): client for pk, client in club.players.items()}
+    showdowns = 0
+    for _ in range(12):
+        answer = post(club.admin, table_url(table, "deals")).json()
+        deal_no = answer["deal_no"]
+        assert len({c["seat"] for c in answer["seats"]}) == players
+        while not answer["deal"]["over"]:
+            player = answer["turn"][0]
+            view = clients[player].get(table_url(table)).json()
+            offer = next(a for a in view["legal_actions"] if a["action"] in ("bet", "exchange"))
+            if offer["action"] == "exchange":
+                body: dict[str, Any] = {"deal_no": deal_no, "discards": offer["choices"][-2:],
+                                        "split_openers": bool(set(offer["choices"][-2:])
+                                                              & set(offer.get("openers", [])))}
+                answer = post(clients[player], table_url(table, "exchanges"), body).json()
+            else:
+                choice = next(c for c in ("open", "call", "check") if c in offer["choices"])
+                answer = post(clients[player], table_url(table, "bets"),
+                              {"deal_no": deal_no, "action": choice}).json()
+        types = [r["type"] for r in answer["deal"]["results"]]
+        proof = club.auditor.get(table_url(table, f"deals/{deal_no}/proof")).json()
+        assert (proof["ok"], len(proof["pack"])) == (True, min(52, 4 * (players + 4)))   # D-IT-01
+        if "PotsAwarded" in types:
+            showdowns += 1
+            break
+    assert showdowns == 1
+    assert check_conservation() == []

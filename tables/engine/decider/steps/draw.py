@@ -122,6 +122,7 @@ def _serve(state: TableState, player: str, discards: list[str], count: int, *, s
             events.append(ev.StockReshuffled(deal_no=deal.deal_no, generation=len(deck.reshuffles),
                                              count=len(pool), cards=pool))
             drawn += _take(deck, count - len(drawn))
+    assert drawn or not deferred, "a card outside the hands is always left to serve (52 >= 5 x 10)"
     kept = [card for card in deal.hand_of(player) if card not in discards]
     events.append(ev.CardsDrawn(deal_no=deal.deal_no, player=player,
                                 count=len(drawn) if deferred else len(discards),
