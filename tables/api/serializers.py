@@ -153,6 +153,9 @@ class DealSerializer(serializers.Serializer):
                                                                  "started (T38-03); null otherwise.")
     sides = SidesSerializer(allow_null=True, help_text="Four-Three: the High and the Low winners once "
                                                        "shown (43-05, D-43-01); null otherwise.")
+    draws = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
+        "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
+        "before any draw."))
     betting = BettingSerializer(allow_null=True, help_text="The betting of the deal (D-BET); null in "
                                                            "games without betting.")
     winners = serializers.ListField(child=serializers.CharField())

@@ -125,6 +125,8 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
     after_draw = table.ok(table.draw("b", "7s"))                                 # then c's fourth
     assert after_draw["phase"] == "betting"
     assert after_draw["turn"] == [table.ids["c"]]                                # IT-17: the opener
+    counts = table.view("d")["deal"]["draws"]                                    # D-IT-05: public
+    assert {table.name_of(p): n for p, n in counts.items()} == {"c": 4, "d": 1, "a": 0, "b": 1}
     feed = table.api("a").get(f"/api/v1/tables/{table.id}/events?limit=500").json()["results"]
     draws = [e["data"] for e in feed if e["type"] == "CardsDrawn"]
     assert [(table.name_of(d["player"]), d["count"], d["drawn"]) for d in draws] == [

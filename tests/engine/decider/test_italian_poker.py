@@ -226,6 +226,7 @@ def test_it_15_ex_11_a_four_card_draw_gets_three_and_the_fourth_after_everyone_e
     assert [e.player for e in of_type(events, CARDS_DRAWN)] == ["a", "b"]
     assert len(session.state.live.hand_of("b")) == 5
     assert session.state.current_step().kind == "betting"
+    assert table_view(session.state, Viewer("c"), T0)["deal"]["draws"] == {"b": 4, "c": 1, "d": 0, "a": 1}
 
 
 def test_it_16_d_it_03_the_opener_discards_openers_only_by_saying_so() -> None:
