@@ -452,3 +452,35 @@ def test_d_gen_05_the_deal_passes_to_the_left_after_a_showdown() -> None:
     start(session)
     assert session.state.live.dealer == "b"
     assert of_type(session.events, BET_TURN_OPENED)
+
+
+def test_d_it_02_a_four_way_all_in_with_a_tie_in_a_side_pot_and_an_uncalled_bet() -> None:
+    # b a spade flush, c the minimum straight flush, d a medium one, a the maximum (IT-28, IT-30).
+    hands = ("7s 8s 9s Js Ks", "Ac 7c 8c 9c Tc", "8d 9d Td Jd Qd", "Ah Kh Qh Jh Th")
+    session = italian(hands=hands, buy_in=30, stacks={"c": 20, "d": 40, "a": 970}, min_buy_in=20)
+    assert [session.stack(p) for p in "bcda"] == [20, 40, 60, 990]
+    bet(session, ("b", "open"), ("c", "raise"), ("d", "raise"), ("a", "raise"),
+        ("b", "call"), ("c", "call"), ("d", "call"))                  # b all in for 20, c for 40
+    assert [session.stack(p) for p in "bcda"] == [0, 0, 20, 950]
+    _drawn(session)
+    assert session.state.live.awaiting == ("d",)                      # IT-17: b and c are all in
+    bet(session, ("d", "bet"), ("a", "raise"))                        # d all in; a's raise uncalled
+    awarded = one(session.events, POTS_AWARDED)
+    assert awarded.returned == {"player": "a", "amount": 20}
+    assert [(p["amount"], p["eligible"], p["shares"]) for p in awarded.pots] == [
+        (120, ["b", "c", "d", "a"], {"c": 40, "d": 40, "a": 40}),    # IT-30: the cycle splits
+        (60, ["c", "d", "a"], {"c": 20, "d": 20, "a": 20}),
+        (40, ["d", "a"], {"a": 40})]                                  # the maximum beats the medium
+    assert [session.stack(p) for p in "bcda"] == [0, 60, 60, 1030]
+    ledger = Ledger()
+    for event in session.events:
+        ledger.post(event)
+    assert (ledger.balances["pot:t1"], ledger.balances["bets:t1"]) == (0, 0)
+
+
+def test_d_it_02_a_draw_that_times_out_stands_pat() -> None:
+    session = opened(italian(draws=DRAWS))
+    events = session.do(ExpireDeclare(1), later(31))
+    drawn = one(events, CARDS_DRAWN)
+    assert (drawn.player, drawn.count, drawn.timed_out) == ("b", 0, True)
+    assert session.state.live.hand_of("b") == tuple(HANDS[0].split())
