@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/timeouts.py
 	$(BIN)/python bench/tournament.py
+	$(BIN)/python bench/proofs.py
 
 clean:
 	rm -rf $(VENV) var

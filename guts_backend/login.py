@@ -10,21 +10,30 @@ locks out the rest of the club.
 
 State lives in Django's default cache, shared by every process (Redis in production, the
 database cache in the embedded default). Counters live two windows, locks as long as the lockout.
+While that cache is unreachable (Redis down), the throttle degrades to the database cache
+(`login-fallback`, shared by every process too), with a warning in the log once per outage and
+per process: logins keep working and keep being limited, counted afresh from the outage's start.
+With the database down as well, the login is 503 `service_unavailable`, as every request is.
 Racing requests can each pass the check before any of their failures is recorded, so a burst
 overshoots a limit by at most the number of requests served at once.
 """
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
+from redis.exceptions import RedisError
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
@@ -32,6 +41,10 @@ from rest_framework.throttling import BaseThrottle
 from guts_backend.api.errors import Problem
 
 KEY_PREFIX = "login-failures"
+FALLBACK_CACHE = "login-fallback"           # settings.CACHES: the database cache
+CACHE_UNREACHABLE = (RedisError, OSError)   # the shared cache down; a database error is a 503 instead
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -73,9 +86,9 @@ def client_address(request: Request) -> str:
 def login_check_allowed(*, username: str, address: str, now: float | None = None) -> None:
     """Raise 429 `throttled` (with the seconds to wait) while the username or address is locked."""
     now = time.time() if now is None else now
-    cache = throttle_cache()
-    for scope in login_scopes(username=username, address=address):
-        locked_until = cache.get(scope.key("locked"))
+    scopes = login_scopes(username=username, address=address)
+    locks = with_throttle_cache(lambda cache: [cache.get(scope.key("locked")) for scope in scopes])
+    for scope, locked_until in zip(scopes, locks, strict=True):
         if locked_until is not None and locked_until > now:
             raise Throttled(wait=math.ceil(locked_until - now),
                             detail=f"Too many failed logins for this {scope.name}.")
@@ -84,10 +97,14 @@ def login_check_allowed(*, username: str, address: str, now: float | None = None
 def login_record_failure(*, username: str, address: str, now: float | None = None) -> None:
     """Count a failed login in both scopes; lock a scope whose count reaches its limit."""
     now = time.time() if now is None else now
-    cache = throttle_cache()
+    scopes = login_scopes(username=username, address=address)
+    with_throttle_cache(lambda cache: _record_failure(cache, scopes, now))
+
+
+def _record_failure(cache: BaseCache, scopes: tuple[Scope, Scope], now: float) -> None:
     window = settings.GUTS_LOGIN_FAILURE_WINDOW
     lockout = settings.GUTS_LOGIN_LOCKOUT
-    for scope in login_scopes(username=username, address=address):
+    for scope in scopes:
         # A key per window, so the count never depends on a TTL (the database cache's incr resets it).
         window_no = int(now // window)
         failures = count_one(cache, scope.key(f"window-{window_no}"), timeout=2 * window)
@@ -109,3 +126,32 @@ def count_one(cache: BaseCache, key: str, *, timeout: int) -> int:
 
 def throttle_cache() -> BaseCache:
     return caches["default"]
+
+
+class _Outage:
+    """Whether this process found the shared cache unreachable last time, to log once per outage."""
+
+    lock = threading.Lock()
+    down = False
+
+    @classmethod
+    def seen(cls, down: bool, error: Exception | None = None) -> None:
+        with cls.lock:
+            changed, cls.down = cls.down != down, down
+        if changed and down:
+            log.warning("login throttle degraded: the shared cache is unreachable (%r); counting failed "
+                        "logins in the database cache until it is back", error)
+        elif changed:
+            log.warning("login throttle restored: counting failed logins in the shared cache again")
+
+
+def with_throttle_cache(action: Callable[[BaseCache], T]) -> T:
+    """`action` on the shared cache or, while it is unreachable, on the database cache."""
+    try:
+        result = action(throttle_cache())
+    except CACHE_UNREACHABLE as error:
+        _Outage.seen(True, error)
+        return action(caches[FALLBACK_CACHE])
+    if _Outage.down:
+        _Outage.seen(False)
+    return result

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "ledger",
     "tables",
     "tournaments",
+    "tables.web",        # the pages for people: templates and static files of their own
 ]
 
 MIDDLEWARE = [
@@ -126,6 +127,9 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Session login for the pages (tables.web); the API authenticates by token or this session.
+LOGIN_URL = "web-login"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -198,6 +202,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker outage is waited out however long it lasts (Celery's default gives up after 100 retries and
+# the worker exits); compose's `restart: unless-stopped` stays the second line (docs/timers.md).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = "UTC"
 # One queue name for tasks and beat; a test run sets its own so it never shares tasks with others.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GUTS_CELERY_QUEUE", "celery")
@@ -230,6 +238,10 @@ elif CACHE_URL == "db://":
                           "LOCATION": "guts_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be redis://, rediss:// or db://, not {CACHE_URL!r}")
+# Where login throttling counts while the default cache is unreachable (guts_backend.login).
+CACHES["login-fallback"] = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                            "LOCATION": "guts_cache", "KEY_PREFIX": "login-fallback",
+                            "OPTIONS": {"MAX_ENTRIES": 100_000}}
 
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)
@@ -246,7 +258,24 @@ GUTS_TIMER_LOOKAHEAD = float(os.environ.get("GUTS_TIMER_LOOKAHEAD", "2.0"))
 # the sweeper ticks every running tournament every GUTS_TOURNAMENT_SWEEP_INTERVAL seconds.
 GUTS_TOURNAMENT_TASKS = env_bool("GUTS_TOURNAMENT_TASKS", True)
 GUTS_TOURNAMENT_SWEEP_INTERVAL = float(os.environ.get("GUTS_TOURNAMENT_SWEEP_INTERVAL", "5.0"))
+# The fees of a tournament cancelled after its start (recorded at creation): "refund" or "keep".
+GUTS_TOURNAMENT_CANCEL_FEES = os.environ.get("GUTS_TOURNAMENT_CANCEL_FEES", "refund")
+# At most this many tournaments a sweep: healthy ones first, the least recently ticked first.
+GUTS_TOURNAMENT_SWEEP_BATCH = int(os.environ.get("GUTS_TOURNAMENT_SWEEP_BATCH", "200"))
+# Disputes and checkpoints (docs/disputes.md, docs/audit.md): a dispute may be opened up to
+# GUTS_DISPUTE_WINDOW seconds after its deal or transaction, and is decided within as long again or
+# expires (its hold voided) when beat's dispatcher, every GUTS_DISPUTE_SWEEP_INTERVAL seconds, finds
+# it due. A checkpoint is published every GUTS_CHECKPOINT_INTERVAL seconds, signed with
+# GUTS_CHECKPOINT_KEY (64 hex digits, an Ed25519 seed; unset: a development key from SECRET_KEY).
+GUTS_DISPUTE_WINDOW = int(os.environ.get("GUTS_DISPUTE_WINDOW", str(7 * 24 * 3600)))
+GUTS_DISPUTE_SWEEP_INTERVAL = float(os.environ.get("GUTS_DISPUTE_SWEEP_INTERVAL", "5.0"))
+GUTS_CHECKPOINT_INTERVAL = float(os.environ.get("GUTS_CHECKPOINT_INTERVAL", "3600"))
+GUTS_CHECKPOINT_KEY = os.environ.get("GUTS_CHECKPOINT_KEY", "")
 CELERY_BEAT_SCHEDULE = {
+    "expire-disputes": {"task": "ledger.dispatch_dispute_expiries", "schedule": GUTS_DISPUTE_SWEEP_INTERVAL,
+                        "options": {"expires": GUTS_DISPUTE_SWEEP_INTERVAL}},
+    "publish-checkpoint": {"task": "ledger.publish_checkpoint", "schedule": GUTS_CHECKPOINT_INTERVAL,
+                           "options": {"expires": GUTS_CHECKPOINT_INTERVAL}},
     "sweep-overdue-declares": {"task": "tables.sweep_overdue_declares", "schedule": GUTS_SWEEP_INTERVAL,
                                "options": {"expires": GUTS_SWEEP_INTERVAL}},
     "sweep-tournaments": {"task": "tournaments.sweep", "schedule": GUTS_TOURNAMENT_SWEEP_INTERVAL,

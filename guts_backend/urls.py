@@ -1,4 +1,5 @@
-"""URL map: the versioned API under /api/v1/, the OpenAPI schema and its offline viewers, admin."""
+"""URL map: the versioned API under /api/v1/, the OpenAPI schema and its offline viewers, admin, and
+the pages for people (/audit/, /tables/{id}/, /login/: tables.web)."""
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -13,6 +14,7 @@ urlpatterns = [
     path("api/v1/", include("tables.urls")),
     path("api/v1/", include("tables.audit.urls")),
     path("api/v1/", include("tournaments.urls")),
+    path("", include("tables.web.urls")),
 ]
 
 handler404 = "guts_backend.api.handlers.not_found_view"

@@ -24,9 +24,9 @@ from django.db import IntegrityError, connection, transaction
 
 from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
-from ledger.errors import ConcurrencyConflict, InvalidInput, Overdraft, UsernameTaken
-from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, balance, player_account
-from ledger.selectors import player_get, player_stream
+from ledger.errors import ConcurrencyConflict, FundsHeld, InvalidInput, Overdraft, UsernameTaken
+from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, player_account
+from ledger.selectors import balance_and_held, player_get, player_stream
 from ledger.store import (
     ConcurrencyError,
     NewEvent,
@@ -92,7 +92,9 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
                      meta: Mapping[str, Any] | None = None) -> CashierResult:
     """Chips go out to the outside world: player:<id> -> cashier, event `WithdrawalMade`.
 
-    Never overdraws: the balance is checked in the append's transaction after reading the stream
+    Never overdraws, and never pays chips a dispute holds (FundsHeld; every hold takes the same
+    bankroll lock): the balance and the held chips are checked in the append's transaction after
+    reading the stream
     version the append expects, so a concurrent change makes the append clash and we re-check.
     The balance projector's guard (InsufficientFunds from inside append) is the last defence.
     """
@@ -103,9 +105,12 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
 
     def attempt() -> CashierResult:
         version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
-        held = balance(account, UNIT_CHIPS)
+        held, on_hold = balance_and_held(account, UNIT_CHIPS)
         if held < amount:
             raise Overdraft(f"{account} holds {held} chips; cannot withdraw {amount}.", balance=held)
+        if held - on_hold < amount:
+            raise FundsHeld(f"{account} holds {held} chips, of which {on_hold} are held by disputes; "
+                            f"{held - on_hold} are available.", account=account)
         return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
 
     return _with_retries(attempt)

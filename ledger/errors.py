@@ -63,3 +63,88 @@ class ConcurrencyConflict(DomainError):
     """A stream kept changing under a command: every retry clashed. A retry may well succeed."""
 
     code = "concurrency_conflict"
+
+
+# --- disputes and holds ---------------------------------------------------------------------------
+
+class UnknownDispute(DomainError):
+    """No such dispute, or one the caller is no party to (the same answer: an outsider learns
+    nothing, not even that it exists)."""
+
+    code = "unknown_dispute"
+
+    def __init__(self, dispute_id: object) -> None:
+        super().__init__(f"No dispute {dispute_id}.")
+
+
+class UnknownDisputeSubject(DomainError):
+    """The deal or cashier transaction named does not exist."""
+
+    code = "unknown_dispute_subject"
+
+
+class SubjectNotFinished(DomainError):
+    """Only a finished deal can be disputed (a live deal's facts are still secret)."""
+
+    code = "deal_not_finished"
+
+
+class NotAParty(DomainError):
+    """A player may dispute only a deal he played or a transaction of his bankroll."""
+
+    code = "not_a_party"
+
+
+class DisputeExists(DomainError):
+    """A player opens at most one dispute per deal (or transaction)."""
+
+    code = "dispute_exists"
+
+
+class DisputeWindowClosed(DomainError):
+    """The subject ended more than GUTS_DISPUTE_WINDOW ago."""
+
+    code = "dispute_window_closed"
+
+
+class DisputeClosed(DomainError):
+    """The dispute was decided, withdrawn or has expired: nothing more can happen to it."""
+
+    code = "dispute_closed"
+
+
+class HoldExists(DomainError):
+    code = "hold_exists"
+
+
+class HoldExceedsBalance(DomainError):
+    """A hold never exceeds what the player has available."""
+
+    code = "hold_exceeds_balance"
+
+
+class FundsHeld(DomainError):
+    """A payment needs chips that a dispute holds: they are the player's but not available."""
+
+    code = "funds_held"
+
+
+class PartyCannotDecide(DomainError):
+    """An auditor who is a party to a dispute (its opener, a player of the deal) cannot decide it."""
+
+    code = "party_cannot_decide"
+
+
+class InvalidCorrection(DomainError):
+    """A correcting transfer between accounts the dispute does not concern, or in the wrong unit."""
+
+    code = "invalid_correction"
+
+
+# --- checkpoints ------------------------------------------------------------------------------------
+
+class UnknownCheckpoint(DomainError):
+    code = "unknown_checkpoint"
+
+    def __init__(self, number: object) -> None:
+        super().__init__(f"No checkpoint {number}.")

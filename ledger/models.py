@@ -118,3 +118,77 @@ class ProjectionCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.position}"
+
+
+class Dispute(models.Model):
+    """Projection of a dispute stream (`dispute-<id>`): where it stands, for lists and timers."""
+
+    dispute_id = models.UUIDField(primary_key=True)
+    subject_key = models.CharField(max_length=200, help_text="e.g. deal:<table>:<n>, cashier:<position>")
+    subject = models.JSONField()
+    opened_by = models.BigIntegerField()
+    parties = models.JSONField(help_text="Player ids of the disputed deal or transaction.")
+    party_keys = models.TextField(help_text='The parties as ",3,4,": "is 3 a party" on every backend.')
+    status = models.CharField(max_length=20)
+    deadline = models.DateTimeField()
+    opened_at = models.DateTimeField()
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["subject_key", "opened_by"], name="ledger_dispute_subject"),
+            models.Index(fields=["status", "deadline"], name="ledger_dispute_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute {self.dispute_id} ({self.status})"
+
+
+class DisputeHold(models.Model):
+    """Projection: a dispute's pending transfer from `account` to `hold:<dispute>`; while it is
+    `pending` its amount is held on the account (not available, still the player's)."""
+
+    dispute_id = models.UUIDField(primary_key=True)
+    account = models.CharField(max_length=200)
+    unit = models.CharField(max_length=100)
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=20, help_text="pending, posted or voided")
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["account", "unit", "status"], name="ledger_hold_account")]
+
+    def __str__(self) -> str:
+        return f"hold {self.amount} {self.unit} on {self.account} ({self.status})"
+
+
+class LogLeaf(models.Model):
+    """The log tree's leaves: the event at log index `index` (0-based, log order) and its hash.
+    Written by each checkpoint for the events it adds."""
+
+    index = models.BigIntegerField(primary_key=True)
+    position = models.BigIntegerField(unique=True)
+    hash = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"leaf {self.index} = #{self.position}"
+
+
+class CheckpointLeaf(models.Model):
+    """One leaf of a checkpoint's balance sum tree: an account's posted balance at the checkpoint
+    and its secret salt (served only to those who may read the account)."""
+
+    checkpoint = models.PositiveIntegerField()
+    unit = models.CharField(max_length=100)
+    index = models.PositiveIntegerField()
+    account = models.CharField(max_length=200)
+    balance = models.BigIntegerField()
+    salt = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["checkpoint", "unit", "index"],
+                                               name="ledger_checkpointleaf_slot")]
+        indexes = [models.Index(fields=["checkpoint", "account"], name="ledger_checkpointleaf_account")]
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.checkpoint} {self.account} {self.balance} {self.unit}"

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db import connection
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
 
 from guts_backend.roles import PLAYER
 from ledger.errors import UnknownPlayer
-from ledger.models import AccountEntry, Event
-from ledger.money import UNIT_CHIPS, balance, player_account
+from ledger.models import AccountEntry, DisputeHold, Event
+from ledger.money import UNIT_CHIPS, player_account
 from ledger.store import stream_version
 
 
@@ -23,8 +24,17 @@ class PlayerBalance:
     player_id: int
     account: str
     unit: str
-    balance: int
+    balance: int          # posted: every transfer so far (`posted`)
     version: int          # the player's stream version the balance reflects (the ETag)
+    held: int = 0         # of it, kept by pending dispute holds: still his, not available
+
+    @property
+    def posted(self) -> int:
+        return self.balance
+
+    @property
+    def available(self) -> int:
+        return self.balance - self.held
 
 
 def player_stream(player_id: int) -> str:
@@ -48,8 +58,31 @@ def player_balance(*, player_id: int) -> PlayerBalance:
     player_get(player_id=player_id)
     account = player_account(player_id)
     version = stream_version(player_stream(player_id))
-    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS,
-                         balance=balance(account, UNIT_CHIPS), version=version)
+    posted, held = balance_and_held(account)
+    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS, balance=posted,
+                         version=version, held=held)
+
+
+BALANCE_AND_HELD = (
+    "SELECT COALESCE((SELECT balance FROM ledger_accountbalance WHERE account = %s AND unit = %s), 0), "
+    "COALESCE((SELECT SUM(amount) FROM ledger_disputehold WHERE account = %s AND unit = %s "
+    "AND status = 'pending'), 0)")
+
+
+def balance_and_held(account: str, unit: str = UNIT_CHIPS) -> tuple[int, int]:
+    """The account's posted balance and the chips pending dispute holds keep of it, in one query
+    (a withdrawal checks both without an extra round trip)."""
+    with connection.cursor() as cursor:
+        cursor.execute(BALANCE_AND_HELD, [account, unit, account, unit])
+        posted, held = cursor.fetchone()
+    return int(posted), int(held)
+
+
+def held_on(account: str, unit: str = UNIT_CHIPS) -> int:
+    """Chips of `account` that pending dispute holds keep from being spent (still the owner's)."""
+    total = (DisputeHold.objects.filter(account=account, unit=unit, status="pending")
+             .aggregate(total=Sum("amount"))["total"])
+    return total or 0
 
 
 def player_statement(*, player_id: int) -> QuerySet[AccountEntry]:

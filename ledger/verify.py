@@ -8,6 +8,17 @@ transfers are valid and leave no account that may not go negative below zero. It
 transfers into its own balances, then checks per unit that they sum to zero and that the
 AccountBalance projection agrees.
 
+Holds (docs/disputes.md): the walk replays every dispute's pending transfer too. A hold may not
+exceed what its account has available when placed; no later event may take the account's posted
+balance below its held chips; every hold ends posted or voided by a closing event of its dispute,
+or is still pending and within its deadline (plus GRACE for the timer); a posted hold's escrow
+`hold:<dispute>` is empty again. Conservation is per unit with holds counted: pending transfers
+move nothing, so posted balances still sum to zero.
+
+Checkpoints (docs/audit.md): at each checkpoint's size the walk's own RFC 9162 root (a frontier of
+perfect subtrees, two hashes per event) and its replayed balances must equal what the checkpoint
+signed, and the signature must verify with the club's key.
+
 Limits: an event removed from the END of a stream leaves an intact, shorter chain; anchoring
 stream heads elsewhere (e.g. publishing the latest hashes) is what would reveal that.
 """
@@ -17,7 +28,10 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ledger import merkle
 from ledger.accounts import InvalidTransfer, Transfer, transfers_of
+from ledger.checkpoints import check_checkpoint, checkpoint_list
+from ledger.disputes.replay import HoldReplay
 from ledger.hashing import (
     GENESIS_HASH,
     InvalidEventData,
@@ -54,10 +68,15 @@ class VerifyReport:
     conservation_problems: list[str] = field(default_factory=list)
     projection_problems: list[str] = field(default_factory=list)
     units: list[str] = field(default_factory=list)
+    holds_pending: int = 0
+    hold_problems: list[str] = field(default_factory=list)
+    checkpoints: int = 0
+    checkpoint_problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.broken_events or self.conservation_problems or self.projection_problems)
+        return not (self.broken_events or self.conservation_problems or self.projection_problems
+                    or self.hold_problems or self.checkpoint_problems)
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ok": self.ok}
@@ -66,15 +85,20 @@ class VerifyReport:
 class _Walk:
     """State carried along the log: stream heads and replayed balances."""
 
-    def __init__(self) -> None:
+    def __init__(self, checkpoints: dict[int, dict[str, Any]]) -> None:
         self.report = VerifyReport()
         self.heads: dict[str, tuple[int, str]] = {}
         self.balances: defaultdict[tuple[str, str], int] = defaultdict(int)
+        self.holds = HoldReplay(self.balances, self.report.hold_problems)
+        self.checkpoints = checkpoints         # size -> checkpoint
+        self.frontier: list[tuple[int, bytes]] = []
 
     def visit(self, event: StoredEvent) -> None:
         self.report.events += 1
         problem = self._chain_problem(event) or self._money_problem(event)
         self.heads[event.stream] = (event.version, event.hash)
+        self.holds.visit(event)
+        self._grow(event)
         if problem:
             self.report.broken_events += 1
             if self.report.first_broken is None:
@@ -118,9 +142,28 @@ class _Walk:
             return f"{transfer.source} goes below zero ({self.balances[source]} {transfer.unit})"
         return None
 
+    def _grow(self, event: StoredEvent) -> None:
+        """Add the event to the log tree's frontier; at a checkpoint's size, compare."""
+        node = (0, merkle.leaf_hash(bytes.fromhex(event.hash)))
+        while self.frontier and self.frontier[-1][0] == node[0]:
+            height, left = self.frontier.pop()
+            node = (height + 1, merkle.node_hash(left, node[1]))
+        self.frontier.append(node)
+        checkpoint = self.checkpoints.get(self.report.events)
+        if checkpoint is not None:
+            self.report.checkpoints += 1
+            self.report.checkpoint_problems += check_checkpoint(checkpoint, self._root(), self.balances)
+
+    def _root(self) -> bytes:
+        root = self.frontier[-1][1]
+        for _, left in reversed(self.frontier[:-1]):
+            root = merkle.node_hash(left, root)
+        return root
+
     def finish(self) -> VerifyReport:
         report = self.report
         report.streams = len(self.heads)
+        report.holds_pending = self.holds.finish()
         totals: defaultdict[str, int] = defaultdict(int)
         for (_, unit), amount in self.balances.items():
             totals[unit] += amount
@@ -145,7 +188,7 @@ def _compare_with_projection(replayed: dict[tuple[str, str], int]) -> list[str]:
 
 def verify_ledger(*, batch_size: int = BATCH) -> VerifyReport:
     """Walk every stream's hash chain and replay every transfer; see the module docstring."""
-    walk = _Walk()
+    walk = _Walk({checkpoint["size"]: checkpoint for checkpoint in checkpoint_list()})
     position = 0
     while batch := read_all_raw(after=position, limit=batch_size):
         for event in batch:

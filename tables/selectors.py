@@ -8,8 +8,9 @@ the summaries before the reveal, so no history can leak them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Exists, OuterRef, QuerySet
 
@@ -63,10 +64,20 @@ def table_version(*, table_id: object) -> int | None:
         "version", flat=True).first()
 
 
-def table_list(*, status: str | None = None) -> QuerySet[TableView]:
-    """Tables, newest first, optionally of one status."""
+def table_list(*, status: str | None = None, variant: str | None = None, opened_on: date | None = None,
+               table_id: UUID | None = None) -> QuerySet[TableView]:
+    """Tables, newest first, optionally of one status, variant, opening day (UTC) or id."""
     tables = TableView.objects.order_by("-opened_at", "table_id")
-    return tables.filter(status=status) if status else tables
+    if status:
+        tables = tables.filter(status=status)
+    if variant:
+        tables = tables.filter(variant=variant)
+    if opened_on is not None:
+        start = datetime.combine(opened_on, time.min, tzinfo=UTC)
+        tables = tables.filter(opened_at__gte=start, opened_at__lt=start + timedelta(days=1))
+    if table_id is not None:
+        tables = tables.filter(table_id=table_id)
+    return tables
 
 
 def table_deals(*, table_id: object) -> QuerySet[DealSummary]:

@@ -46,7 +46,8 @@ def test_no_module_registers_anything_when_imported() -> None:
 def test_ready_wires_the_inline_projections_in_order() -> None:
     assert inline._runner is projections.run_inline
     names = [projector.name for projector in projections.registered_projectors()]
-    assert names[:2] == ["ledger.balances", "tables.views"]     # INSTALLED_APPS order: ledger first
+    # INSTALLED_APPS order: ledger first; the disputes' hold guard reads the balances, so it follows them
+    assert names[:3] == ["ledger.balances", "ledger.disputes", "tables.views"]
 
 
 def test_ready_registers_the_seat_debt_policy_and_the_deletion_guard() -> None:

@@ -13,7 +13,7 @@ class TournamentView(models.Model):
     tournament_id = models.UUIDField(primary_key=True)
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50)
-    status = models.CharField(max_length=20)                   # registering | running | complete | cancelled
+    status = models.CharField(max_length=20)      # registering | running | cancelling | complete | cancelled
     start_at = models.DateTimeField()
     buy_in = models.BigIntegerField()
     fee = models.BigIntegerField()
@@ -38,3 +38,25 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} of tournament {self.tournament_id}"
+
+
+class TournamentTickHealth(models.Model):
+    """How the sweeper's last ticks of a tournament went: operational state, not a projection (no
+    event says it, `rebuild_projections` leaves it alone). The sweeper ticks the tournaments with
+    the fewest failures first, the least recently tried first among them, so tournaments whose
+    ticks fail never starve the others; staff see the failing ones in the admin."""
+
+    tournament_id = models.UUIDField(primary_key=True)
+    last_attempt_at = models.DateTimeField()
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    failing_since = models.DateTimeField(null=True, blank=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["consecutive_failures", "last_attempt_at"],
+                                name="tournaments_tick_order")]
+
+    def __str__(self) -> str:
+        state = f"failing x{self.consecutive_failures}" if self.consecutive_failures else "ok"
+        return f"tournament {self.tournament_id}: {state}"

@@ -56,6 +56,8 @@ def _changes(event: ev.Event) -> dict[str, Any]:
             return {"entrants": F("entrants") + 1, "remaining": F("remaining") + 1}
         case ev.EntrantUnregistered():
             return {"entrants": F("entrants") - 1, "remaining": F("remaining") - 1}
+        case ev.TournamentCancelRequested():
+            return {"status": "cancelling"}
         case ev.TournamentCancelled():
             return {"status": "cancelled"}
         case ev.TournamentStarted():

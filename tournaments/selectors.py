@@ -7,13 +7,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from tables.models import SeatView
+from tables.models import SeatView, TableView
 from tournaments.engine.config import iso
 from tournaments.engine.decide import registration_open
 from tournaments.models import TournamentView
 from tournaments.service import tournament_get
 
-STATUSES = ("registering", "running", "complete", "cancelled")
+STATUSES = ("registering", "running", "cancelling", "complete", "cancelled")
 
 
 def tournament_list(*, status: str | None = None) -> QuerySet[TournamentView]:
@@ -43,9 +43,31 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
         "prize_pool": state.pool(), "registration_open": registration_open(state, now),
         "level": level, "tables": [t for t in tables if t["seats"] or not t["broken"]],
         "standings": standings(state, chips), "results": list(state.results),
-        "payouts": [{"player": r["player"], "amount": r["prize"]} for r in state.results if r["prize"]],
-        "winner": state.winner, "seating": seating(state),
+        "payouts": payouts(state),
+        "winner": state.winner, "seating": seating(state), "cancellation": cancellation(state),
     }
+
+
+def cancellation(state: Any) -> dict[str, Any] | None:
+    """A running tournament's cancellation: in progress (the tables still finishing their deal),
+    then how it settled. None for a tournament nobody cancelled after its start."""
+    if state.cancel_requested_at is None:
+        return None
+    waiting = sorted(str(t) for t in TableView.objects.filter(
+        table_id__in=list(state.active_tables()) or [None]).exclude(phase="between_deals")
+        .exclude(status="closed").values_list("table_id", flat=True))
+    return {"status": "in_progress" if state.status == "cancelling" else "settled",
+            "requested_at": state.cancel_requested_at, "reason": state.cancel_reason,
+            "rule": state.rules.cancel_settlement, "fees": state.rules.cancel_fees,
+            "waiting_for": waiting, "settlement": state.settlement,
+            "payments": [{"player": p, "amount": a} for p, a in state.payments]}
+
+
+def payouts(state: Any) -> list[dict[str, Any]]:
+    """What the prize pool paid: the prizes at completion, or a cancellation's payments."""
+    if state.status == "cancelled":
+        return [{"player": p, "amount": a} for p, a in state.payments]
+    return [{"player": r["player"], "amount": r["prize"]} for r in state.results if r["prize"]]
 
 
 def _level(state: Any, now: datetime) -> dict[str, Any]:
@@ -69,10 +91,17 @@ def standings(state: Any, chips: dict[str, int]) -> list[dict[str, Any]]:
     rows += [{"player": p.player, "chips": 0, "place": p.place, "places": [p.place, p.last],
               "status": "eliminated", "table_id": None} for p in out]
     if finals:
-        rows = [{"player": r["player"], "chips": 0, "place": r["place"], "places": [r["place"], r["last"]],
-                 "status": "winner" if r["place"] == 1 and r["last"] == 1 else "eliminated",
-                 "table_id": None, "prize": r["prize"]} for r in state.results]
+        rows = [{"player": r["player"], "chips": r.get("chips", 0), "place": r["place"],
+                 "places": [r["place"], r["last"]], "status": final_status(r), "table_id": None,
+                 "prize": r["prize"]} for r in state.results]
     return rows
+
+
+def final_status(result: dict[str, Any]) -> str:
+    """winner; chopped (still in when a cancellation shared the pool by chips); eliminated."""
+    if "chips" in result:
+        return "chopped"
+    return "winner" if result["place"] == 1 and result["last"] == 1 else "eliminated"
 
 
 def seating(state: Any) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -174,10 +175,19 @@ def carry_out(tournament_id: str, state: TournamentState, decided: list[ev.Event
                 run(event.to_table, tcmd.MoveEntrantIn(player_id=event.player, from_table_id=event.from_table,
                                                        chips=chips))
             case ev.TournamentCompleted():
-                for table_id in state.tables:
-                    if load_table_locked(table_id, tables.table_lock(table_id)).state.status != "closed":
-                        run(table_id, tcmd.FinishTable(winner_id=event.winner))
+                finish_tables(state, event.winner, run)
+            case ev.TournamentCancelled():
+                finish_tables(state, None, run)
         state = evolve(state, event)
+
+
+def finish_tables(state: TournamentState, winner: str | None,
+                  run: Callable[[str, Any], tables.CommandResult]) -> None:
+    """Every table not closed yet: `FinishTable` (pots and reserves to the winner, else the chip
+    bank; every stack back to the chip bank)."""
+    for table_id in state.tables:
+        if load_table_locked(table_id, tables.table_lock(table_id)).state.status != "closed":
+            run(table_id, tcmd.FinishTable(winner_id=winner))
 
 
 # --- reading the tables for a reconcile ------------------------------------------------------------------
@@ -240,6 +250,7 @@ def tournament_create(*, fields: Mapping[str, Any], now: datetime | None = None,
                       meta: Mapping[str, Any] | None = None) -> TournamentResult:
     """Open a new tournament (a new stream); the seating seed is drawn here, sealed in the event."""
     tournament_id = str(uuid.uuid4())
+    fields = {"cancel_fees": settings.GUTS_TOURNAMENT_CANCEL_FEES, **fields}     # the club's setting
     command = cmd.CreateTournament(tournament_id, dict(fields), new_seed())
     return _execute(tournament_id, lambda _: command, now=now, meta=meta, new=True)
 
@@ -261,7 +272,24 @@ def tournament_unregister(*, tournament_id: str, player_id: int, now: datetime |
 
 def tournament_cancel(*, tournament_id: str, now: datetime | None = None,
                       meta: Mapping[str, Any] | None = None) -> TournamentResult:
-    return _execute(tournament_id, lambda _: cmd.Cancel("admin"), now=now, meta=meta)
+    """Before the start: refunds at once. Running: no new deals; tables between deals break now,
+    the others when their deal ends, then the settlement (tournaments.engine.cancel)."""
+    result = _execute(tournament_id, lambda _: cmd.Cancel("admin"), now=now, meta=meta)
+    return cancellation_step(result, now=now, meta=meta)
+
+
+def cancellation_step(result: TournamentResult, *, now: datetime | None,
+                      meta: Mapping[str, Any] | None) -> TournamentResult:
+    """While a tournament is being cancelled, reconcile until nothing more is due now (breaking
+    the idle tables, then settling once all are broken: at most a few rounds)."""
+    for _ in range(3):
+        if result.state.status != "cancelling":
+            break
+        step = tournament_reconcile(tournament_id=result.tournament_id, now=now, meta=meta)
+        if not step.events:
+            return step
+        result = step
+    return result
 
 
 def tournament_start(*, tournament_id: str, now: datetime | None = None,
@@ -327,6 +355,9 @@ def tournament_tick(*, tournament_id: str, now: datetime | None = None,
     if state.status == "registering" and state.rules.start_at and _due(state.rules.start_at, when):
         result = tournament_start(tournament_id=tournament_id, now=when, meta=meta, by_schedule=True)
         state = result.state
+    if state.status == "cancelling":
+        return cancellation_step(TournamentResult(state.tournament_id, state, loaded.version, []),
+                                 now=when, meta=meta)
     if state.status != "running":
         return TournamentResult(state.tournament_id, state, loaded.version, [])
     result = tournament_reconcile(tournament_id=tournament_id, now=when, meta=meta)

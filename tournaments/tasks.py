@@ -7,8 +7,9 @@
   pause; starts the deal if it is still scheduled (idempotent: the table's StartDeal after a deal
   number appends nothing twice).
 - `tournaments.sweep` (beat, every GUTS_TOURNAMENT_SWEEP_INTERVAL): a tick of every tournament that
-  is running or due to start, so a lost task, a dead worker or a crash between a table's commit and
-  the reaction delays the reaction by at most one interval.
+  is running, being cancelled or due to start, so a lost task, a dead worker or a crash between a
+  table's commit and the reaction delays the reaction by at most one interval. A tournament whose
+  tick fails is recorded as failing (TournamentTickHealth, in the admin) and tried after the others.
 
 All of them are safe under duplicate delivery: the reconcile decides nothing twice (per-table
 checkpoints in the tournament stream) and the service serialises them per tournament.
@@ -17,10 +18,13 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db.models import F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from guts_backend.celery import app as celery_app
@@ -30,14 +34,14 @@ from tournaments import service
 from tournaments.engine import events as ev
 from tournaments.engine.config import parse_time
 from tournaments.engine.state import TournamentState
-from tournaments.models import TournamentView
+from tournaments.models import TournamentTickHealth, TournamentView
 
 logger = logging.getLogger(__name__)
 
 TICK_TASK = "tournaments.tick"
 START_DEAL_TASK = "tournaments.start_deal"
 SWEEP_TASK = "tournaments.sweep"
-SWEEP_BATCH = 200
+SWEPT = ("running", "cancelling")           # ticked every sweep (and "registering" once due)
 REFUSALS = (DomainError, rules.DomainError)
 SOURCE = {"actor": "system", "source": "celery"}
 
@@ -66,18 +70,64 @@ def start_deal(tournament_id: str, table_id: str, after_deal_no: int) -> bool:
 
 @shared_task(name=SWEEP_TASK, ignore_result=True)
 def sweep() -> int:
-    """A tick of every running tournament and of every one whose start time has passed."""
-    now = timezone.now()
-    due = (TournamentView.objects.filter(status="running") |
-           TournamentView.objects.filter(status="registering", start_at__lte=now))
+    """A tick of every running (or cancelling) tournament and of every one whose start time has
+    passed, at most GUTS_TOURNAMENT_SWEEP_BATCH a sweep. Healthy tournaments first, the least
+    recently tried first: tournaments whose ticks keep failing never starve the others, and one
+    failure never stops the sweep (it is logged and recorded in TournamentTickHealth, which staff
+    see in the admin)."""
     done = 0
-    for tournament_id in due.order_by("start_at").values_list("tournament_id", flat=True)[:SWEEP_BATCH]:
-        try:
-            done += len(service.tournament_tick(tournament_id=str(tournament_id), now=timezone.now(),
-                                                meta={"actor": "system", "source": "sweeper"}).events)
-        except (*REFUSALS, DatabaseError):
-            logger.exception("sweeper could not tick tournament %s", tournament_id)
+    for tournament_id in due_tournaments(timezone.now()):
+        done += sweep_one(str(tournament_id))
     return done
+
+
+def due_tournaments(now: datetime) -> list[str]:
+    health = TournamentTickHealth.objects.filter(tournament_id=OuterRef("tournament_id"))
+    due = TournamentView.objects.filter(Q(status__in=SWEPT) | Q(status="registering", start_at__lte=now))
+    due = due.annotate(failures=Coalesce(Subquery(health.values("consecutive_failures")[:1]), 0),
+                       tried=Subquery(health.values("last_attempt_at")[:1]))
+    ordered = due.order_by("failures", F("tried").asc(nulls_first=True), "start_at", "tournament_id")
+    batch = settings.GUTS_TOURNAMENT_SWEEP_BATCH
+    return [str(t) for t in ordered.values_list("tournament_id", flat=True)[:batch]]
+
+
+def sweep_one(tournament_id: str) -> int:
+    """One tournament's tick for the sweeper: the events it appended (0 if it failed)."""
+    try:
+        events = service.tournament_tick(tournament_id=tournament_id, now=timezone.now(),
+                                         meta={"actor": "system", "source": "sweeper"}).events
+    except Exception as error:        # whatever it is: the next tournaments are still ticked
+        logger.exception("sweeper could not tick tournament %s", tournament_id)
+        record_tick(tournament_id, error=error)
+        return 0
+    record_tick(tournament_id, error=None)
+    return len(events)
+
+
+def describe(error: Exception) -> str:
+    """A refusal by its code and message; anything else by its type and message."""
+    code = getattr(error, "code", None)
+    return (f"{code}: {error}" if isinstance(code, str) else repr(error))[:500]
+
+
+def record_tick(tournament_id: str, *, error: Exception | None) -> None:
+    """Keep the tick's outcome (best effort: with the database down there is nothing to keep)."""
+    now = timezone.now()
+    if error is None:
+        changes: dict[str, Any] = {"consecutive_failures": 0, "failing_since": None, "last_error": "",
+                                   "last_success_at": now}
+    else:
+        changes = {"consecutive_failures": F("consecutive_failures") + 1, "last_error": describe(error),
+                   "failing_since": Coalesce(F("failing_since"), Value(now))}
+    try:
+        rows = TournamentTickHealth.objects.filter(tournament_id=tournament_id)
+        if not rows.update(last_attempt_at=now, **changes):
+            first = {**changes, "consecutive_failures": 0 if error is None else 1,
+                     "failing_since": None if error is None else now}
+            TournamentTickHealth.objects.get_or_create(tournament_id=tournament_id,
+                                                       defaults={"last_attempt_at": now, **first})
+    except DatabaseError:
+        logger.exception("could not record the tick of tournament %s", tournament_id)
 
 
 # --- sending ------------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "not_registered": (409, "7 is not registered"),
     "registration_closed": (409, "registration is closed"),
     "tournament_full": (409, "60 entrants are registered"),
-    "tournament_started": (409, "a running tournament cannot be cancelled"),
+    "tournament_started": (409, "the tournament is running"),
     "tournament_over": (409, "the tournament is complete"),
     "not_enough_entrants": (409, "3 entrants, at least 6 needed"),
     "tournament_already_open": (409, "the tournament exists already"),
@@ -99,6 +99,20 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "unknown_deal": (404, "Table 0b7f3c9e-… has no deal 12."),
     "version_not_in_deal": (404, "Version 40 is not an event of deal 3 (versions 12 to 31)."),
     "deal_not_finished": (409, "Deal 12 is still being played; its seed is secret until it ends."),
+    # disputes and holds
+    "unknown_dispute": (404, "No dispute 5b0e6c7a-2f1d-4b8e-9c3a-7d6e5f4a3b21."),
+    "unknown_dispute_subject": (404, "No cashier transaction at position 42."),
+    "not_a_party": (403, "You may dispute only a deal you played or a transaction of your bankroll."),
+    "party_cannot_decide": (403, "You are a party to this dispute; another auditor must decide it."),
+    "dispute_exists": (409, "You have disputed deal 3 at table 0b7f3c9e-… already."),
+    "dispute_window_closed": (409, "Disputes on deal 3 at table 0b7f… closed at 2026-12-08T12:00:00+00:00."),
+    "dispute_closed": (409, "The dispute is rejected."),
+    "hold_exists": (409, "This dispute holds chips already."),
+    "hold_exceeds_balance": (409, "player:7 has 60 chips available; cannot hold 80."),
+    "funds_held": (409, "player:7 holds 100 chips, of which 80 are held by disputes; 20 are available."),
+    "invalid_correction": (400, "house is not an account of this dispute."),
+    # checkpoints
+    "unknown_checkpoint": (404, "No checkpoint 12."),
 }
 
 # Codes many operations share, for `problem_responses(...)`.

@@ -1,8 +1,9 @@
 """Input: request bodies and query strings, validated by serializers into one problem each.
 
 Bodies go through `validated`: 400 `invalid_input` with the errors of each field (or, when the only
-fault is a value outside a choice, 400 `invalid_choice`, the engine's code for it). Amounts of chips
-are `ChipAmountField`s: JSON integers, never strings, floats or booleans.
+fault is a value outside a choice, 400 `invalid_choice`, the engine's code for it). Numbers in a body
+are `JsonIntegerField`s (amounts of chips `ChipAmountField`s): JSON integers, never strings, floats or
+booleans.
 
 Query strings: every GET's parameters go through `validated_query`, one error for all of them.
 A parameter that is malformed (`?limit=abc`), given blank (`?since=`) or out of range is refused with
@@ -50,16 +51,24 @@ def _first_message(detail: Any) -> str:
     return f"{field}: {messages[0] if isinstance(messages, list) and messages else messages}"
 
 
-class ChipAmountField(serializers.IntegerField):
-    """A chip amount: a JSON integer only. Strings, floats and booleans are refused, not coerced
-    (DRF's IntegerField would accept "5", 5.0 and, through int(), surprise us)."""
+NOT_AN_INTEGER = "Must be a JSON integer (not a string, float or bool)."
 
-    default_error_messages = {"not_an_integer": "Must be a JSON integer (not a string, float or bool)."}
+
+class JsonIntegerField(serializers.IntegerField):
+    """A number in a request body: a JSON integer only. Strings, floats and booleans are refused,
+    not coerced (DRF's IntegerField takes "5", 5.0 and True, through int()). Every integer of every
+    request body is one (tests/api/test_body_integers.py walks the OpenAPI schema for them)."""
+
+    default_error_messages = {"not_an_integer": NOT_AN_INTEGER}
 
     def to_internal_value(self, data: Any) -> int:
         if type(data) is not int:
             self.fail("not_an_integer")
         return super().to_internal_value(data)
+
+
+class ChipAmountField(JsonIntegerField):
+    """A chip amount (a bet, a bid, a buy-in, a deposit, an ante): a JSON integer in the smallest unit."""
 
 
 class QuerySerializer(serializers.Serializer):

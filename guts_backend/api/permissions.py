@@ -27,6 +27,15 @@ class IsAuditorOrAdmin(BasePermission):
         return is_club_admin(request.user) or is_auditor(request.user)
 
 
+class IsAuditor(BasePermission):
+    """Auditors only: deciding disputes."""
+
+    message = "This action needs the auditor role."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_auditor(request.user)
+
+
 class IsSelfOrAuditorOrAdmin(BasePermission):
     """A player sees only their own data; the player id is the URL kwarg `view.player_kwarg`
     (default `player_id`). Auditors and club admins see all."""

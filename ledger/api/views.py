@@ -1,10 +1,18 @@
 """Ledger API views: parse, call a service or selector, serialise. Nothing else lives here."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
@@ -13,8 +21,14 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
-from guts_backend.api.input import ChipAmountField, validated
-from guts_backend.api.paging import PAGE_PARAMETERS, page_serializer, paginated_response
+from guts_backend.api.input import ChipAmountField, QueryIntegerField, validated, validated_query
+from guts_backend.api.paging import (
+    PAGE_PARAMETERS,
+    PageQuerySerializer,
+    page_serializer,
+    paginate,
+    paginated_response,
+)
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
 from guts_backend.authentication import ApiTokenAuthentication
@@ -34,6 +48,8 @@ from ledger.cashier import (
     cashier_withdraw,
     player_create,
 )
+from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
+from ledger.proofs import statement_proof
 from ledger.selectors import player_balance, player_get, player_list, player_statement
 
 RETRY_AFTER_HEADER = OpenApiParameter(
@@ -288,7 +304,8 @@ class WithdrawalApi(APIView):
         request=CashierInputSerializer,
         responses={201: CashierOutputSerializer,
                    **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_player",
-                                       "insufficient_funds", "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)},
+                                       "insufficient_funds", "funds_held", "concurrency_conflict",
+                                       *IDEMPOTENCY_PROBLEMS)},
         examples=cashier_examples("WithdrawalMade", 200, 800),
     )
     @idempotent
@@ -308,7 +325,10 @@ class BalanceApi(APIView):
         player_id = PlayerIdField()
         account = serializers.CharField()
         unit = serializers.CharField()
-        balance = serializers.IntegerField()
+        balance = serializers.IntegerField(help_text="Posted: every transfer so far (same as `posted`).")
+        posted = serializers.IntegerField(help_text="Every transfer so far, held chips included.")
+        held = serializers.IntegerField(help_text="Kept by pending dispute holds: yours, not available.")
+        available = serializers.IntegerField(help_text="posted - held: what a withdrawal or buy-in may use.")
         version = serializers.IntegerField(help_text="The player's stream version this balance reflects.")
 
         class Meta:
@@ -318,7 +338,8 @@ class BalanceApi(APIView):
         operation_id="players_balance_retrieve", tags=["statements"],
         responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Balance", response_only=True, status_codes=["200"], value={
-            "player_id": "3", "account": "player:3", "unit": "chips", "balance": 1500, "version": 3})],
+            "player_id": "3", "account": "player:3", "unit": "chips", "balance": 1500, "posted": 1500,
+            "held": 80, "available": 1420, "version": 3})],
     )
     def get(self, request: Request, player_id: int) -> Response:
         held = player_balance(player_id=player_id)
@@ -337,6 +358,25 @@ class StatementEventSerializer(serializers.Serializer):
         ref_name = "StatementEvent"
 
 
+class VerifiableStatementSerializer(serializers.Serializer):
+    """GET /players/{id}/statement?checkpoint=N: the bankroll at checkpoint N with its proofs."""
+
+    format = serializers.CharField()
+    player_id = serializers.CharField()
+    account = serializers.CharField()
+    unit = serializers.CharField()
+    checkpoint = serializers.JSONField(help_text="The checkpoint as signed (GET /audit/checkpoints/{n}).")
+    keys = serializers.JSONField(help_text="The club's public keys (pin them: GET /audit/keys).")
+    balance = serializers.IntegerField(help_text="The posted balance at the checkpoint.")
+    salt = serializers.CharField(allow_null=True, help_text="The salt of your sum tree leaf.")
+    index = serializers.IntegerField(allow_null=True)
+    path = serializers.JSONField(help_text="Sum tree siblings, leaf first: side, hash, sum.")
+    lines = serializers.JSONField(help_text="Each line with its event (chain form), log index and log path.")
+
+    class Meta:
+        ref_name = "VerifiableStatement"
+
+
 class StatementApi(APIView):
     """Every transfer touching a player's bankroll, oldest first, with the running balance."""
 
@@ -349,14 +389,33 @@ class StatementApi(APIView):
         reason = serializers.CharField()
         unit = serializers.CharField()
         event = StatementEventSerializer(source="*", help_text="The event that made this transfer.")
+        dispute = serializers.SerializerMethodField(
+            help_text="The dispute whose hold or correction this line is (null for any other line).")
 
         class Meta:
             ref_name = "StatementLine"
 
+        def get_dispute(self, entry: Any) -> str | None:
+            stream = entry.stream
+            return stream.removeprefix(DISPUTE_PREFIX) if stream.startswith(DISPUTE_PREFIX) else None
+
+    class QuerySerializer(PageQuerySerializer):
+        checkpoint = QueryIntegerField(
+            min_value=1, max_value=2**31 - 1, required=False,
+            help_text="A checkpoint number: answer the verifiable statement at that checkpoint instead "
+                      "of a page (docs/audit.md, docs/verify_statement.py).")
+
+        class Meta:
+            ref_name = "PlayerStatementQuery"
+
     @extend_schema(
-        operation_id="players_statement_list", tags=["statements"], parameters=PAGE_PARAMETERS,
-        responses={200: page_serializer(OutputSerializer, "StatementPage"),
-                   **problem_responses("invalid_query", *AUTH_PROBLEMS, "unknown_player")},
+        operation_id="players_statement_list", tags=["statements"], parameters=[QuerySerializer],
+        responses={200: PolymorphicProxySerializer(
+                       component_name="StatementOrProof", resource_type_field_name=None,
+                       serializers=[page_serializer(OutputSerializer, "StatementPage"),
+                                    VerifiableStatementSerializer]),
+                   **problem_responses("invalid_query", *AUTH_PROBLEMS, "unknown_player",
+                                       "unknown_checkpoint")},
         examples=[OpenApiExample("Statement", response_only=True, status_codes=["200"], value={
             "count": 2, "next": None, "previous": None, "results": [
                 {"amount": 1000, "balance_after": 1000, "counterparty": "cashier", "reason": "deposit",
@@ -368,5 +427,9 @@ class StatementApi(APIView):
             ]})],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        return paginated_response(queryset=player_statement(player_id=player_id),
-                                  serializer_class=self.OutputSerializer, request=request, view=self)
+        query = validated_query(self.QuerySerializer, request)
+        if "checkpoint" in query:
+            return Response(statement_proof(player_id=player_id, number=query["checkpoint"]))
+        paginator, page = paginate(player_statement(player_id=player_id), request, query=query)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
-from guts_backend.api.input import ChipAmountField, validated, validated_query
+from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsClubAdmin, IsSelfOrAuditorOrAdmin
@@ -342,13 +342,13 @@ class DeclaresApi(TableCommandApi):
     sent for a stage that has passed is refused with 409 wrong_stage instead of landing in the next."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
         choice = serializers.ChoiceField(choices=["in", "out", "high", "low", "both"],
                                          help_text="in | out; Four-Three's second declare: high | low "
                                                    "| both (43-03), as your legal action offers.")
-        stage = serializers.IntegerField(min_value=1, max_value=99, required=False,
-                                         help_text="The open declare's stage (1-based), if given.")
+        stage = JsonIntegerField(min_value=1, max_value=99, required=False,
+                                 help_text="The open declare's stage (1-based), if given.")
 
         class Meta:
             ref_name = "DeclareInput"
@@ -365,8 +365,8 @@ class PassesApi(TableCommandApi):
     to your left before the declare (exchange=pass_left, EXC-03); all choose sealed."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
         card = serializers.CharField(max_length=3, help_text="A card in your hand, e.g. 'Ks' or '10d'.")
 
         class Meta:
@@ -385,10 +385,10 @@ class BidsApi(TableCommandApi):
     high bidder pays it into the pot and swaps hands with the open hand."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
-        amount = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
-                                          help_text="Chips bid; absent or null to pass.")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
+        amount = ChipAmountField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
+                                 help_text="Chips bid (JSON integer); absent or null to pass.")
 
         class Meta:
             ref_name = "BidInput"
@@ -410,8 +410,8 @@ class ExchangesApi(TableCommandApi):
     openers says so with `split_openers` (else 409 invalid_split)."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
         discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=4,
                                          allow_empty=True,
                                          help_text="Cards of your hand to replace, e.g. ['7h', '2c']; "
@@ -441,8 +441,8 @@ class EscalationsApi(TableCommandApi):
     each risks."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
         action = serializers.ChoiceField(choices=["single", "double", "triple", "fold"],
                                          help_text="A level at or above the pot's (accept, raise), or fold.")
 
@@ -469,13 +469,13 @@ class BetsApi(TableCommandApi):
     is all in, with side pots."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
+                                   help_text="The live deal's number (stale ones are refused).")
         action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])
-        amount = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True,
-                                          help_text="Optional: the chips the action moves, as your legal "
-                                                    "action's `amounts` says; another value is refused "
-                                                    "(400 invalid_amount).")
+        amount = ChipAmountField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True,
+                                 help_text="Optional: the chips the action moves (JSON integer), as your "
+                                           "legal action's `amounts` says; another value is refused "
+                                           "(400 invalid_amount).")
 
         class Meta:
             ref_name = "BetInput"

@@ -79,16 +79,17 @@ STATEMENT = {
         {"amount": 1000, "balance_after": 1000, "unit": "chips", "counterparty": "player:3",
          "reason": "buy_in", "recorded_at": "2026-11-29T12:00:01Z",
          "event": {"position": 101, "stream": STREAM, "version": 2, "type": "PlayerSeated"},
-         "table_id": TABLE, "deal": None,
+         "table_id": TABLE, "deal": None, "dispute": None,
          "explanation": f"buy_in: received 1000 from player:3 at table {TABLE} (PlayerSeated, "
                         "event #101); balance now 1000 chips"},
         {"amount": -10, "balance_after": 990, "unit": "chips", "counterparty": f"pot:{TABLE}",
          "reason": "ante", "recorded_at": "2026-11-29T12:00:05Z",
          "event": {"position": 116, "stream": STREAM, "version": 7, "type": "AntesPosted"},
-         "table_id": TABLE, "deal": {"table_id": TABLE, "deal_no": 2},
+         "table_id": TABLE, "deal": {"table_id": TABLE, "deal_no": 2}, "dispute": None,
          "explanation": f"ante: paid 10 to pot:{TABLE} in deal 2 at table {TABLE} (AntesPosted, "
                         "event #116); balance now 990 chips"},
     ],
+    "holds": [],
 }
 
 HISTORY_TEXT = (

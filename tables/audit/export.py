@@ -86,6 +86,9 @@ def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     as the reader may see them (the same {stage, type, data} as the deal summaries)."""
     stage, results = 1, []
     for event in events:
+        at = event["data"].get("at_step")
+        if at:                                    # the first event of a step names its position
+            stage = at[0]
         if event["type"] == ev.STAGE_STARTED:
             stage = event["data"]["stage"]
         elif event["type"] in RESULT_TYPES:

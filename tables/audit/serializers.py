@@ -154,6 +154,10 @@ class VerifyReportSerializer(serializers.Serializer):
     conservation_problems = serializers.ListField(child=serializers.CharField())
     projection_problems = serializers.ListField(child=serializers.CharField())
     units = serializers.ListField(child=serializers.CharField())
+    holds_pending = serializers.IntegerField(help_text="Dispute holds pending within their deadline.")
+    hold_problems = serializers.ListField(child=serializers.CharField())
+    checkpoints = serializers.IntegerField(help_text="Signed checkpoints checked against the replay.")
+    checkpoint_problems = serializers.ListField(child=serializers.CharField())
 
     class Meta:
         ref_name = "LedgerVerifyReport"
@@ -194,6 +198,9 @@ class StatementLineSerializer(serializers.Serializer):
     event = StatementEventSerializer()
     table_id = serializers.CharField(allow_null=True)
     deal = DealRefSerializer(allow_null=True, help_text="The deal this transfer belongs to, if any.")
+    dispute = serializers.JSONField(allow_null=True, help_text=(
+        "The dispute whose hold posting or correction this transfer is: its id, the URL and the "
+        "disputed events it corrects (null for any other line)."))
     explanation = serializers.CharField()
 
     class Meta:
@@ -206,6 +213,9 @@ class StatementPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StatementLineSerializer(many=True)
+    holds = serializers.JSONField(help_text=(
+        "The account's dispute holds (pending transfers: they move nothing until posted), each with "
+        "its dispute, amount, status, deadline and an explanation."))
 
     class Meta:
         ref_name = "AuditStatementPage"

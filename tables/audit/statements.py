@@ -3,7 +3,8 @@
 Lines come from the ledger's inline `AccountEntry` projection (one per transfer touching the
 account, with the running balance after it). Each line is joined to the event that made it
 (position, stream, version, type) and, for a table event that belongs to a deal, to that deal
-(table id and deal number), so a reader can follow any balance back to the facts behind it.
+(table id and deal number), so a reader can follow any balance back to the facts behind it; a
+dispute's hold posting or correction links to the dispute and the disputed events it corrects.
 """
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from typing import Any
 from django.db.models import QuerySet
 
 from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
-from ledger.accounts import account_kind
+from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.errors import AccessDenied
-from ledger.models import AccountEntry, Event
+from ledger.hashing import iso_utc
+from ledger.models import AccountEntry, DisputeHold, Event
 from tables.audit.feeds import table_of_stream
 
 
@@ -30,12 +32,12 @@ def check_can_read_account(user: User, account: str) -> None:
 
 def _owner(account: str) -> str | None:
     """The player who owns a `player:<pk>` or `seat:<table>:<pk>` account, else None."""
-    kind = account_kind(account)
-    if kind == "player":
-        return account.split(":", 1)[1]
-    if kind == "seat":
-        return account.rsplit(":", 1)[1]
-    return None
+    parts = account.split(":")
+    if parts[0] == "player" and len(parts) == 2:
+        return parts[1]
+    if parts[0] == "seat" and len(parts) == 3:
+        return parts[2]
+    return None                      # no one's (also a malformed name such as "seat")
 
 
 def account_entries(*, account: str, unit: str | None = None) -> QuerySet[AccountEntry]:
@@ -57,14 +59,37 @@ def _line(entry: AccountEntry, event: dict[str, Any]) -> dict[str, Any]:
     table_id = table_of_stream(entry.stream)
     deal_no = event["data"].get("deal_no") if table_id is not None else None
     deal = {"table_id": table_id, "deal_no": deal_no} if type(deal_no) is int else None
+    dispute = None
+    if entry.stream.startswith(DISPUTE_PREFIX):
+        dispute_id = entry.stream.removeprefix(DISPUTE_PREFIX)
+        dispute = {"id": dispute_id, "href": f"/api/v1/disputes/{dispute_id}",
+                   "outcome": event["data"].get("outcome"), "corrects": event["data"].get("corrects", [])}
     return {
         "amount": entry.amount, "balance_after": entry.balance_after, "unit": entry.unit,
         "counterparty": entry.counterparty, "reason": entry.reason, "recorded_at": entry.recorded_at,
         "event": {"position": entry.position, "stream": entry.stream, "version": event["version"],
                   "type": entry.event_type},
-        "table_id": table_id, "deal": deal,
+        "table_id": table_id, "deal": deal, "dispute": dispute,
         "explanation": _explanation(entry, table_id, deal),
     }
+
+
+def explained_holds(*, account: str, unit: str | None = None) -> list[dict[str, Any]]:
+    """The account's dispute holds, oldest deadline first, each saying what it does."""
+    holds = DisputeHold.objects.filter(account=account)
+    if unit is not None:
+        holds = holds.filter(unit=unit)
+    return [_hold(hold) for hold in holds.order_by("expires_at", "dispute_id")]
+
+
+def _hold(hold: DisputeHold) -> dict[str, Any]:
+    dispute = str(hold.dispute_id)
+    what = {"pending": f"held until {iso_utc(hold.expires_at)}: still yours, not available",
+            "posted": "posted: paid out by the dispute's correction (see its lines)",
+            "voided": "voided: available again"}[hold.status]
+    return {"dispute": {"id": dispute, "href": f"/api/v1/disputes/{dispute}"}, "amount": hold.amount,
+            "unit": hold.unit, "status": hold.status, "expires_at": iso_utc(hold.expires_at),
+            "explanation": f"hold of {hold.amount} {hold.unit} for dispute {dispute}, {what}"}
 
 
 def _explanation(entry: AccountEntry, table_id: str | None, deal: dict[str, Any] | None) -> str:

@@ -50,7 +50,7 @@ from tables.audit.serializers import (
     VerifyReportSerializer,
 )
 from tables.audit.sse import TableEventSource
-from tables.audit.statements import account_entries, check_can_read_account, explained_lines
+from tables.audit.statements import account_entries, check_can_read_account, explained_holds, explained_lines
 from tables.audit.tickets import StreamTicketAuthentication, stream_ticket_issue
 from tables.selectors import viewer_of
 from tables.state import table_stream
@@ -266,7 +266,8 @@ class AccountStatementApi(APIView):
         entries = account_entries(account=account, unit=query.get("unit"))
         paginator, page = paginate(entries, request, query=query)
         body = {"account": account, "count": paginator.count, "next": paginator.get_next_link(),
-                "previous": paginator.get_previous_link(), "results": explained_lines(page)}
+                "previous": paginator.get_previous_link(), "results": explained_lines(page),
+                "holds": explained_holds(account=account, unit=query.get("unit"))}
         return Response(StatementPageSerializer(body).data)
 
 

@@ -39,7 +39,7 @@ def test_balance_carries_the_stream_version_as_etag(admin_api: APIClient, player
     response = admin_api.get(f"/api/v1/players/{player.pk}/balance")
     assert response.status_code == 200
     assert response.json() == {"player_id": str(player.pk), "account": f"player:{player.pk}", "unit": "chips",
-                               "balance": 250, "version": 2}
+                               "balance": 250, "posted": 250, "held": 0, "available": 250, "version": 2}
     assert response["ETag"] == '"2"'
 
 

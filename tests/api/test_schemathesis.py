@@ -30,6 +30,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 from django.test import override_settings
+from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
@@ -46,6 +47,8 @@ from schemathesis.specs.openapi.checks import (
 from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
 from guts_backend.wsgi import application
 from ledger.cashier import cashier_deposit, player_create
+from ledger.checkpoints import checkpoint_publish
+from ledger.disputes.service import dispute_hold, dispute_open
 from tables import service
 from tables.state import cache
 from tests.api.conftest import client_for, unique_name
@@ -119,6 +122,9 @@ def build_club() -> Club:
     empty_table = service.table_open(variant="guts3", options={"ante": 5}).table_id
     tournaments = _tournaments(player)
     admin, auditor = _staff(CLUB_ADMIN), _staff(AUDITOR)
+    disputes = _disputes(live.table_id, finished_deal, player, opponent, outsider, admin)
+    checkpoint = checkpoint_publish(now=timezone.now())
+    assert checkpoint is not None
     users = {"player": player, "opponent": opponent, "outsider": outsider, "club_admin": admin,
              "auditor": auditor}
     return Club(
@@ -130,6 +136,8 @@ def build_club() -> Club:
             "deal_no": [finished_deal, live_deal],
             "account": [f"player:{player.pk}", f"seat:{live.table_id}:{player.pk}",
                         f"player:{outsider.pk}"],
+            "dispute_id": disputes,
+            "number": [checkpoint["number"]],
         },
         body_values={
             "deal_no": [finished_deal, live_deal],
@@ -151,6 +159,19 @@ def _tournaments(player: AbstractUser) -> list[str]:
     cancelled = tournaments.tournament_create(fields=fields).tournament_id
     tournaments.tournament_cancel(tournament_id=cancelled)
     return [registering, cancelled]
+
+
+def _disputes(table_id: str, deal_no: int, player: AbstractUser, opponent: AbstractUser,
+              outsider: AbstractUser, admin: AbstractUser) -> list[str]:
+    """A dispute on the finished deal (the player's, holding some of the opponent's chips) and one
+    on the outsider's deposit (no party of the others)."""
+    on_deal = dispute_open(user=player, subject={"kind": "deal", "table_id": table_id, "deal_no": deal_no},
+                           reason="attacked", now=timezone.now()).dispute_id
+    dispute_hold(user=admin, dispute_id=on_deal, player_id=opponent.pk, amount=100, now=timezone.now())
+    position = cashier_deposit(player_id=outsider.pk, amount=5).event.position
+    on_deposit = dispute_open(user=outsider, subject={"kind": "cashier", "position": position},
+                              reason="attacked", now=timezone.now()).dispute_id
+    return [on_deal, on_deposit]
 
 
 def _funded_player() -> AbstractUser:

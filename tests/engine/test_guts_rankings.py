@@ -8,6 +8,8 @@ import pytest
 
 from tables.engine import ALL_CARDS, CardError, InvalidHandSize, InvalidOption, UnknownRanking, evaluate
 from tables.engine.cards import RANKS
+from tables.engine.decider.errors import DomainError
+from tables.engine.variants import get_variant, validate_options
 
 GUTS3 = ("guts3_sf_high", "guts3_trips_high", "guts3_classic")
 
@@ -31,11 +33,11 @@ def test_g2_16_aces_are_highest():
     assert beats("Ad Ac", "Kd Kc", "guts2")
 
 
-def test_g2_17_any_pair_beats_any_unpaired_hand():
+def test_g2_17_any_pair_beats_any_unpaired_hand():   # G2-17
     assert beats("2s 2c", "As Kc", "guts2")
 
 
-def test_g2_18_higher_pair_beats_lower_pair():
+def test_g2_18_higher_pair_beats_lower_pair():   # G2-18
     assert beats("Js Jc", "Ts Tc", "guts2")
 
 
@@ -43,7 +45,7 @@ def test_g2_19_unpaired_higher_top_card_wins():
     assert beats("Ks 2c", "Qs Jc", "guts2")
 
 
-def test_g2_20_equal_top_cards_second_card_decides():
+def test_g2_20_equal_top_cards_second_card_decides():   # G2-20
     assert beats("As Qc", "Ah Jd", "guts2")
 
 
@@ -117,6 +119,21 @@ def test_table_3c_categories_rank_in_preset_order(ranking: str):
         highest[v.category] = max(highest.get(v.category, v.key), v.key)
     for better, worse in pairwise(best_first):
         assert lowest[better] > highest[worse], (better, worse)
+
+
+def test_3c_04_the_ranking_is_a_table_3c_preset_agreed_when_the_table_opens():   # 3C-04, Table 3C
+    option = get_variant("guts3").option_index["ranking"]
+    assert set(option.choices) == set(GUTS3)                    # the presets of Table 3C, no other
+    assert "3C-04" in option.rule
+    for preset in GUTS3:                                        # recorded in TableOpened's options
+        assert validate_options("guts3", {"ranking": preset})["ranking"] == preset
+    with pytest.raises(DomainError) as refused:
+        validate_options("guts3", {"ranking": "house_rules"})
+    assert refused.value.code == "invalid_option"
+    # The presets rank the same hands differently: why it must be agreed before play.
+    assert beats("Qh Kh Ah", "2s 2d 2c", "guts3_sf_high")
+    assert beats("2s 2d 2c", "Qh Kh Ah", "guts3_trips_high")
+    assert beats("2s 2d 2c", "Qh Kh Ah", "guts3_classic")
 
 
 def test_d_3c_01_default_ranks_straight_flush_above_trips():

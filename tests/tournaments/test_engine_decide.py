@@ -243,3 +243,58 @@ def test_the_start_time_task_delivered_twice_starts_once() -> None:
     with pytest.raises(DomainError) as refused:
         decide(state, cmd.Start(()), T0)
     assert refused.value.code == "tournament_started"
+
+
+# --- cancelling a running tournament (tournaments.engine.cancel) -------------------------------------
+
+def test_a_running_cancel_stops_the_deals_and_waits_for_the_live_ones() -> None:
+    state = started(12)
+    [requested] = decide(state, cmd.Cancel(), T0)
+    assert requested == ev.TournamentCancelRequested("admin", "2026-12-01T01:00:00.000000Z")
+    state = fold([requested], state)
+    assert (state.status, dict(state.scheduled), due_deals(state, T0 + timedelta(hours=1))) == (
+        "cancelling", {}, [])
+    assert decide(state, cmd.Cancel(), T0) == []                    # a second cancel: nothing more
+    with pytest.raises(DomainError) as closed:
+        decide(state, cmd.Register("99"), T0)
+    assert closed.value.code == "registration_closed"
+    # A finished its deal, B is mid-deal: A is processed and broken, nothing is settled yet.
+    tables = (seen(state, "A", 1), seen(state, "B", 1, idle=False))
+    events = decide(state, cmd.Reconcile(tables), T0)
+    assert events == [ev.DealProcessed("A", 1), ev.TournamentTableBroken("A")]
+    assert decide(fold(events, state), cmd.Reconcile(tables), T0) == []
+
+
+def test_before_any_elimination_a_cancel_refunds_every_buy_in_and_fee() -> None:
+    state = run(started(12), cmd.Cancel())
+    state = run(state, cmd.Reconcile((seen(state, "A", 1), seen(state, "B", 1))))
+    [done] = decide(state, cmd.Reconcile((seen(state, "A", 1), seen(state, "B", 1))), T0)
+    assert isinstance(done, ev.TournamentCancelled)
+    assert done.settlement == "refund"
+    by_reason: dict[str, int] = {}
+    for t in done.transfers:
+        by_reason[t["reason"]] = by_reason.get(t["reason"], 0) + t["amount"]
+    assert by_reason == {"tournament_buy_in_refund": 1200, "tournament_fee_refund": 120}
+
+
+def test_after_an_elimination_the_pool_is_chopped_by_chips_odd_chips_from_the_dealers_left() -> None:
+    state = started(3, tables=("A",), min_entrants=3, payouts=[60, 40])          # D-GEN-01
+    a = state.members("A")
+    out = (seen(state, "A", 1, stacks={a[0]: 0, a[1]: 1000, a[2]: 2000}, start={a[0]: 5}),)
+    state = run(run(state, cmd.Reconcile(out)), cmd.Cancel())
+    assert len(state.placings) == 1                                  # 3rd place: paid nothing
+    state = run(state, cmd.Reconcile(out))                           # A broken
+    [done] = decide(state, cmd.Reconcile(out), T0)
+    assert done.settlement == "chip_chop"
+    prizes = {r["player"]: r["prize"] for r in done.results}
+    # 300 in the pool, 1000 and 2000 chips: 100 and 200, no odd chip
+    assert prizes == {a[0]: 0, a[1]: 100, a[2]: 200}
+    assert sum(t["amount"] for t in done.transfers if t["from"] == "prizepool:t1") == 300
+
+
+def test_the_refund_rule_and_kept_fees_are_recorded_at_creation() -> None:
+    state = started(12, cancel_settlement="refund", cancel_fees="keep")
+    assert (state.rules.cancel_settlement, state.rules.cancel_fees) == ("refund", "keep")
+    with pytest.raises(DomainError) as bad:
+        created(cancel_settlement="split")
+    assert bad.value.code == "invalid_tournament"

@@ -8,6 +8,7 @@ CREATE: dict[str, Any] = {
     "starting_chips": 1000, "seats_per_table": 6, "min_entrants": 6, "max_entrants": 60,
     "start_at": "2026-12-06T19:00:00Z", "levels": [{"ante": 5, "minutes": 10}, {"ante": 10, "minutes": 10}],
     "late_registration_level": 1, "payouts": [50, 30, 20], "pause_seconds": 5,
+    "cancel_settlement": "chip_chop",
 }
 
 DETAIL: dict[str, Any] = {
@@ -24,4 +25,5 @@ DETAIL: dict[str, Any] = {
                    "table_id": None}],
     "results": [], "payouts": [], "winner": None,
     "seating": {"commitment": "9f2c…", "seed": "41d0…", "entrants": ["7", "8"], "order": ["8", "7"]},
+    "cancellation": None,
 }

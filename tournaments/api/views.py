@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
-from guts_backend.api.input import ChipAmountField, validated, validated_query
+from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsClubAdmin
@@ -49,7 +49,7 @@ def operation(operation_id: str, summary: str, request: Any, problems: tuple[str
 
 class LevelSerializer(serializers.Serializer):
     ante = ChipAmountField(max_value=MAX_CHIPS)
-    minutes = serializers.IntegerField(min_value=1, max_value=7 * 24 * 60)
+    minutes = JsonIntegerField(min_value=1, max_value=7 * 24 * 60)
 
     class Meta:
         ref_name = "TournamentLevel"
@@ -76,16 +76,22 @@ class TournamentCollectionApi(APIView):
         fee = ChipAmountField(min_value=0, max_value=MAX_CHIPS, default=0,
                               help_text="Cash chips to the house.")
         starting_chips = ChipAmountField(max_value=MAX_CHIPS, help_text="Tournament chips per entrant.")
-        seats_per_table = serializers.IntegerField(min_value=2, max_value=100)
-        min_entrants = serializers.IntegerField(min_value=2, max_value=10_000)
-        max_entrants = serializers.IntegerField(min_value=2, max_value=10_000)
+        seats_per_table = JsonIntegerField(min_value=2, max_value=100)
+        min_entrants = JsonIntegerField(min_value=2, max_value=10_000)
+        max_entrants = JsonIntegerField(min_value=2, max_value=10_000)
         start_at = serializers.DateTimeField()
         levels = serializers.ListField(child=LevelSerializer(), min_length=1, max_length=100)
-        late_registration_level = serializers.IntegerField(min_value=0, max_value=100, default=0)
-        payouts = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=100),
+        late_registration_level = JsonIntegerField(min_value=0, max_value=100, default=0)
+        payouts = serializers.ListField(child=JsonIntegerField(min_value=0, max_value=100),
                                         min_length=1, max_length=10_000,
                                         help_text="Whole percentages by place, summing to 100.")
-        pause_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=0)
+        pause_seconds = JsonIntegerField(min_value=0, max_value=3600, default=0)
+        cancel_settlement = serializers.ChoiceField(
+            choices=["chip_chop", "refund"], default="chip_chop",
+            help_text="If cancelled after the start: chip_chop (every buy-in back before any "
+                      "elimination; after one, the prize pool not yet won shared by chips among the "
+                      "players still in) or refund (every buy-in back). Fees follow the club's "
+                      "setting, recorded at creation.")
 
         class Meta:
             ref_name = "TournamentCreateInput"
@@ -128,9 +134,9 @@ class TournamentDetailApi(APIView):
 
 
 class PlayerInputSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False,
-                                         help_text="Club admins only: the player to (un)register; "
-                                                   "a player always acts for himself.")
+    player_id = JsonIntegerField(min_value=1, max_value=2**63 - 1, required=False,
+                                 help_text="Club admins only: the player to (un)register; "
+                                           "a player always acts for himself.")
 
     class Meta:
         ref_name = "TournamentPlayerInput"
@@ -192,8 +198,9 @@ class CancelApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsClubAdmin,)
 
-    @operation("tournaments_cancel_create", "Cancel (refunds every buy-in and fee)", None,
-               ("tournament_started", "tournament_over"))
+    @operation("tournaments_cancel_create", "Cancel: before the start, every buy-in and fee back; "
+               "running, no new deals, the tables finish theirs, then the settlement", None,
+               ("tournament_over",))
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         service.tournament_cancel(tournament_id=str(tournament_id), meta=request_meta(request))

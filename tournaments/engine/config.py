@@ -1,10 +1,11 @@
 """A tournament's configuration: validated once, recorded in `TournamentCreated`, never changed.
 
-The table options go through the tables engine's own validation (`validate_options`): the variant
-must exist, its options must be valid, and `seats_per_table` may not exceed what one pack serves
-(D-GEN-02). The tournament owns three table options: `seats` (= seats_per_table), `ante` (the
-first level's; later levels arrive by SetAnte) and the stack policy (`pay_what_you_have` unless
-given, D-GEN-06).
+The table options go through the tables engine's own validation of a tournament table's options
+(`tournament_options`, then `validate_options`, as `OpenTable` does): the variant must exist, its
+options must be valid, `seats_per_table` may not exceed what one pack serves (D-GEN-02), and no
+option a tournament table refuses (`stack_policy: allow_debt`, `end_on_empty_pot`) is accepted.
+The tournament owns three table options: `seats` (= seats_per_table), `ante` (the first level's;
+later levels arrive by SetAnte) and the stack policy (`pay_what_you_have` unless given, D-GEN-06).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tables.engine.decider.tournament_table import tournament_options
 from tables.engine.variants import get_variant, validate_options
 from tournaments.engine.errors import DomainError
 
@@ -21,6 +23,11 @@ MAX_ENTRANTS = 10_000
 MAX_LEVELS = 100
 MAX_PAUSE = 3600
 OWNED_OPTIONS = ("seats", "ante")             # set by the tournament, not by the caller
+# What a cancellation after the start pays (docs/tournaments.md, "Cancelling a running tournament"):
+# "chip_chop" refunds every buy-in before any elimination and after one shares the prize pool not
+# yet won among the players still in, by chips; "refund" always refunds every buy-in.
+CANCEL_SETTLEMENTS = ("chip_chop", "refund")
+CANCEL_FEES = ("refund", "keep")              # the club's setting, recorded at creation
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,8 @@ class Config:
     late_registration_level: int         # 0: none; else registration stays open until it ends
     payouts: tuple[int, ...]             # percent of the prize pool by place (1st first)
     pause_seconds: int                   # between one deal's end and the next start
+    cancel_settlement: str = "chip_chop"  # CANCEL_SETTLEMENTS: the prize pool of a running cancel
+    cancel_fees: str = "refund"          # CANCEL_FEES: the fees of a cancelled tournament
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "variant": self.variant, "options": dict(self.options),
@@ -58,7 +67,8 @@ class Config:
                 "max_entrants": self.max_entrants, "start_at": self.start_at,
                 "levels": [level.to_json() for level in self.levels],
                 "late_registration_level": self.late_registration_level,
-                "payouts": list(self.payouts), "pause_seconds": self.pause_seconds}
+                "payouts": list(self.payouts), "pause_seconds": self.pause_seconds,
+                "cancel_settlement": self.cancel_settlement, "cancel_fees": self.cancel_fees}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Config:
@@ -68,7 +78,10 @@ class Config:
                    max_entrants=data["max_entrants"], start_at=data["start_at"],
                    levels=tuple(Level(x["ante"], x["minutes"]) for x in data["levels"]),
                    late_registration_level=data["late_registration_level"],
-                   payouts=tuple(data["payouts"]), pause_seconds=data["pause_seconds"])
+                   payouts=tuple(data["payouts"]), pause_seconds=data["pause_seconds"],
+                   # Recorded since cancellation after the start exists; older tournaments: the defaults.
+                   cancel_settlement=data.get("cancel_settlement", "chip_chop"),
+                   cancel_fees=data.get("cancel_fees", "refund"))
 
     def ante_of(self, level: int) -> int:
         return self.levels[min(max(level, 1), len(self.levels)) - 1].ante
@@ -95,6 +108,13 @@ def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: int 
     if type(value) is not int or not low <= value <= high:
         raise _bad(field, f"an integer from {low} to {high}, not {value!r}")
     return value
+
+
+def _choice(data: Mapping[str, Any], field: str, choices: tuple[str, ...]) -> str:
+    value = data.get(field, choices[0])
+    if value not in choices:
+        raise _bad(field, f"one of {', '.join(choices)}, not {value!r}")
+    return str(value)
 
 
 def iso(moment: datetime) -> str:
@@ -154,10 +174,11 @@ def table_options(variant: str, given: Mapping[str, Any], seats: int, ante: int)
         if name in given:
             raise _bad("options", f"{name!r} is set by the tournament (seats_per_table, levels)")
     options = {**given, "seats": seats, "ante": ante}
-    options.setdefault("stack_policy", "pay_what_you_have")              # D-GEN-06
     if "min_buy_in" not in given:
         options["min_buy_in"] = max(ante, ante * get_variant(variant).min_buy_in_antes)
-    return validate_options(variant, options)
+    # Exactly what OpenTable(tournament_id=...) will do with them, so a tournament whose tables
+    # would refuse to open (allow_debt, end_on_empty_pot) is refused at creation, not at its start.
+    return validate_options(variant, tournament_options(options))
 
 
 def config_from_input(data: Mapping[str, Any]) -> Config:
@@ -181,4 +202,6 @@ def config_from_input(data: Mapping[str, Any]) -> Config:
         start_at=iso(parse_time(data.get("start_at"))), levels=levels,
         late_registration_level=_int(data, "late_registration_level", 0, len(levels), 0),
         payouts=check_payouts(data.get("payouts"), min_entrants),
-        pause_seconds=_int(data, "pause_seconds", 0, MAX_PAUSE, 0))
+        pause_seconds=_int(data, "pause_seconds", 0, MAX_PAUSE, 0),
+        cancel_settlement=_choice(data, "cancel_settlement", CANCEL_SETTLEMENTS),
+        cancel_fees=_choice(data, "cancel_fees", CANCEL_FEES))

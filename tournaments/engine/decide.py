@@ -14,6 +14,7 @@ from tables.engine.decision import Decision
 from tournaments.engine import commands as cmd
 from tournaments.engine import events as ev
 from tournaments.engine.balance import TableLoad, plan, tables_needed
+from tournaments.engine.cancel import settle
 from tournaments.engine.config import config_from_input, iso, parse_time
 from tournaments.engine.errors import DomainError
 from tournaments.engine.evolve import evolve, fold
@@ -40,7 +41,7 @@ def _decided(state: TournamentState, command: cmd.Command, now: datetime) -> lis
         case cmd.Start():
             return start(state, command, now)
         case cmd.Cancel():
-            return cancel(state, command.reason)
+            return cancel(state, command.reason, now)
         case cmd.Reconcile():
             return reconcile(state, command.tables, now)
     raise TypeError(f"not a tournament command: {command!r}")
@@ -105,10 +106,14 @@ def unregister(state: TournamentState, player: str) -> list[ev.Event]:
     return [ev.EntrantUnregistered(player, [t.to_json() for t in money(state, player, refund=True)])]
 
 
-def cancel(state: TournamentState, reason: str) -> list[ev.Event]:
+def cancel(state: TournamentState, reason: str, now: datetime) -> list[ev.Event]:
+    """Before the start: every buy-in and fee back at once. Running: no new deals, each table
+    finishes its deal, then the settlement (tournaments.engine.cancel). Cancelling: nothing more."""
     check_open(state)
-    if state.status != "registering":
-        raise DomainError("tournament_started", "a running tournament cannot be cancelled")
+    if state.status == "running":
+        return [ev.TournamentCancelRequested(reason, iso(now))]
+    if state.status == "cancelling":
+        return []
     transfers = [t.to_json() for p in state.entrants for t in money(state, p, refund=True)]
     return [ev.TournamentCancelled(reason, transfers)]
 
@@ -130,7 +135,7 @@ def start(state: TournamentState, command: cmd.Start, now: datetime) -> list[ev.
         raise DomainError("tournament_started", "the tournament is running")
     if len(state.entrants) < state.rules.min_entrants:
         if command.by_schedule:
-            return cancel(state, "not_enough_entrants")
+            return cancel(state, "not_enough_entrants", now)
         raise DomainError("not_enough_entrants", f"{len(state.entrants)} entrants, at least "
                           f"{state.rules.min_entrants} needed", minimum=state.rules.min_entrants)
     if len(command.table_ids) != tables_for_start(state):
@@ -153,6 +158,8 @@ def reconcile(state: TournamentState, seen: tuple[cmd.TableSeen, ...], now: date
     """Everything the tables' progress calls for, in this order: levels that are due; each finished
     deal's eliminations (and its checkpoint); completion; seats for late registrants; breaks and
     moves; antes; the next deals (or holds)."""
+    if state.status == "cancelling":
+        return reconcile_cancelling(state, seen)
     if state.status != "running":
         return []
     out: list[ev.Event] = []
@@ -196,6 +203,35 @@ def reconcile(state: TournamentState, seen: tuple[cmd.TableSeen, ...], now: date
             emit(ev.AnteSet(table_id, ante))
     for event in schedule(state, by_id, idle, moves.held, now):
         emit(event)
+    return out
+
+
+def reconcile_cancelling(state: TournamentState, seen: tuple[cmd.TableSeen, ...]) -> list[ev.Event]:
+    """The reaction to the tables while cancelling: finished deals processed; tables between deals
+    broken; once every table is broken and between deals, the settlement."""
+    out: list[ev.Event] = []
+
+    def emit(event: ev.Event) -> None:
+        nonlocal state
+        out.append(event)
+        state = evolve(state, event)
+
+    by_id = {t.table_id: t for t in seen}
+    for table_id in state.tables:
+        table = by_id.get(table_id)
+        if table is not None and table.idle and table.deal_no > state.processed.get(table_id, 0):
+            for event in deal_processed(state, table):
+                emit(event)
+    if state.remaining() <= 1:
+        emit(completed(state))
+        return out
+    idle = {t.table_id: t.idle and t.deal_no == state.processed.get(t.table_id, 0) for t in seen}
+    if all(idle.values()) and all(t in state.broken for t in idle):
+        emit(settle(state, by_id))
+        return out
+    for table_id in state.active_tables():
+        if idle.get(table_id, False):
+            emit(ev.TournamentTableBroken(table_id))
     return out
 
 

@@ -15,7 +15,7 @@ CODES = frozenset({
     "not_registered",
     "registration_closed",       # after the start (unregister) or after late registration's level
     "tournament_full",
-    "tournament_started",        # cancel or start once running
+    "tournament_started",        # start once running
     "tournament_over",           # complete or cancelled
     "not_enough_entrants",       # an admin's start below the minimum
     "tournament_already_open",

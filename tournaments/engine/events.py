@@ -12,40 +12,21 @@ check the commitment published at creation and recompute the seating (docs/verif
 Events that ask the tables for something (`AnteSet`, `EntrantsEliminated`, `LateEntrantSeated`,
 `TournamentTableBroken`, `EntrantMoved`, `TournamentCompleted`) are recorded in the same transaction
 as the table commands that carry them out (tournaments.service). Their names differ from the
-tables' own events (EntrantSeated, TableBroken, ...), which live in the table streams.
+tables' own events (EntrantSeated, TableBroken, ...), which live in the table streams. The base
+class is the tables' own (`tables.engine.decider.events.Event`): one way to write and read an
+event.
 """
 from __future__ import annotations
 
-import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tables.engine.decider.events import Event as Event  # the one base, re-exported
 
 Transfers = list[dict[str, Any]]
-E = TypeVar("E", bound="Event")
 
 TOURNAMENT_CREATED = "TournamentCreated"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    TYPE: ClassVar[str] = ""
-
-    @property
-    def type(self) -> str:
-        return self.TYPE
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.to_json()
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls: builtins.type[E], data: Mapping[str, Any]) -> E:
-        made: E = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
-        return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +54,23 @@ class EntrantUnregistered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentCancelRequested(Event):
+    """A running tournament is being cancelled: no deal starts any more; each table finishes its
+    deal, then the tables break and `TournamentCancelled` settles the prize pool."""
+
+    TYPE: ClassVar[str] = "TournamentCancelRequested"
+    reason: str                        # "admin"
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentCancelled(Event):
     TYPE: ClassVar[str] = "TournamentCancelled"
     reason: str                        # "admin" | "not_enough_entrants"
-    transfers: Transfers               # every buy-in and fee back
+    transfers: Transfers               # the buy-ins (or the prize pool, chopped) and the fees back
+    settlement: str = "refund"         # "refund" | "chip_chop" (a running tournament, after a bust-out)
+    results: list[dict[str, Any]] = field(default_factory=list)   # chip_chop: every entrant's place,
+                                                                   # chips (if still in) and prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +167,8 @@ class TournamentCompleted(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
-    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelled, TournamentStarted,
+    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelRequested,
+    TournamentCancelled, TournamentStarted,
     LevelStarted, AnteSet, TableAdded, LateEntrantSeated, DealProcessed, EntrantsEliminated,
     TournamentTableBroken, EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
+from ledger.accounts import prizepool_account
 from tournaments.engine import events as ev
 from tournaments.engine.config import Config
 from tournaments.engine.places import Placing
@@ -21,8 +22,16 @@ def evolve(state: TournamentState, event: ev.Event) -> TournamentState:
             return state.with_(entrants=(*state.entrants, event.player), pending=pending)
         case ev.EntrantUnregistered():
             return state.with_(entrants=tuple(p for p in state.entrants if p != event.player))
+        case ev.TournamentCancelRequested():
+            return state.with_(status="cancelling", cancel_requested_at=event.at, cancel_reason=event.reason,
+                               scheduled=MappingProxyType({}))
         case ev.TournamentCancelled():
-            return state.with_(status="cancelled")
+            pool = prizepool_account(state.tournament_id)
+            paid = tuple((t["to"].removeprefix("player:"), t["amount"]) for t in event.transfers
+                         if t["from"] == pool)
+            return state.with_(status="cancelled", settlement=event.settlement, results=tuple(event.results),
+                               payments=paid, seats=MappingProxyType({}), pending=(),
+                               scheduled=MappingProxyType({}), closed=frozenset(state.tables))
         case ev.TournamentStarted():
             seats = {p: t["table_id"] for t in event.tables for p in t["players"]}
             tables = tuple(t["table_id"] for t in event.tables)

@@ -21,7 +21,7 @@ def _empty() -> MappingProxyType[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class TournamentState:
-    status: str = "new"                 # new | registering | running | complete | cancelled
+    status: str = "new"                 # new | registering | running | cancelling | complete | cancelled
     tournament_id: str = ""
     config: Config | None = None
     commitment: str = ""
@@ -43,6 +43,10 @@ class TournamentState:
     groups: tuple[tuple[str, ...], ...] = ()           # tied groups (D-GEN-01 order)
     winner: str | None = None
     results: tuple[dict[str, Any], ...] = ()
+    cancel_requested_at: str | None = None             # a running tournament being cancelled
+    cancel_reason: str = ""
+    settlement: str | None = None                      # how a cancellation paid: refund | chip_chop
+    payments: tuple[tuple[str, int], ...] = ()         # (player, cash chips) from the prize pool
 
     @property
     def rules(self) -> Config:

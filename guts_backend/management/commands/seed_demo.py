@@ -55,6 +55,8 @@ class Command(BaseCommand):
         base_url = options["base_url"].rstrip("/")
         self.stdout.write(f"API docs: {base_url}/api/docs/  (authorize with: Token <token>)")
         self.stdout.write(f"Admin:    {base_url}/admin/")
+        self.stdout.write(f"Pages:    {base_url}/audit/ (replays) and {base_url}/tables/ (live tables); "
+                          "sign in with a username and <username>-demo")
 
 
 def ensure_staff_user(username: str, *, role: str, superuser: bool) -> AbstractUser:

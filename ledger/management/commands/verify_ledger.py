@@ -20,7 +20,8 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(report.to_json(), indent=2))
         counts = (f"{report.events} events in {report.streams} streams, {report.transfers} transfers, "
-                  f"units: {', '.join(report.units) or 'none'}")
+                  f"units: {', '.join(report.units) or 'none'}, {report.holds_pending} hold(s) pending, "
+                  f"{report.checkpoints} checkpoint(s)")
         if report.ok:
             self.stdout.write(self.style.SUCCESS(f"OK: {counts}"))
             return
@@ -30,5 +31,6 @@ class Command(BaseCommand):
             lines.append(f"first broken event: stream {bad.stream} version {bad.version} "
                          f"position {bad.position}: {bad.problem} "
                          f"({report.broken_events} broken event(s) in all)")
-        lines += report.conservation_problems + report.projection_problems
+        lines += (report.conservation_problems + report.projection_problems + report.hold_problems
+                  + report.checkpoint_problems)
         raise CommandError(f"ledger verification FAILED ({counts})\n" + "\n".join(lines))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 Transfers = list[dict[str, Any]]
@@ -26,10 +26,16 @@ E = TypeVar("E", bound="Event")
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of every event. `OMIT_IF_DEFAULT` fields are left out of the JSON at their default,
-    so an optional key appears only where today's logs have it."""
+    so an optional key appears only where today's logs have it.
+
+    `at_step` ([stage, step]) is carried by the first event a step of the deal's program records: the
+    program's position moves with the facts that happen anyway, instead of a bookkeeping event of
+    its own (StageStarted/StepStarted, which older logs hold and which still fold). Omitted when
+    None."""
 
     TYPE: ClassVar[str] = ""
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset()
+    at_step: list[int] | None = field(default=None, kw_only=True)
 
     @property
     def type(self) -> str:
@@ -44,6 +50,8 @@ class Event:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in self.OMIT_IF_DEFAULT and value == f.default:
+                continue
+            if f.name == "at_step" and value is None:
                 continue
             out[f.name] = value
         return out
@@ -212,12 +220,19 @@ class DeclareOpened(Event):
 
 @dataclass(frozen=True, slots=True)
 class Declared(Event):
+    """A player's choice. In a sequential declare it also opens the next player's turn (`turn`,
+    with its `deadline`), so a turn costs one event, not two (older logs open each turn with a
+    DeclareOpened, which still folds)."""
+
     TYPE: ClassVar[str] = "Declared"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"turn", "deadline"})
     deal_no: int
     player: str
     choice: str                                      # SECRET while sealed
     sealed: bool
     forced: bool                                     # G2-10: the dealer forced in
+    turn: str | None = None                          # sequential: whose turn opens now
+    deadline: str | None = None                      # ... and until when
 
 
 @dataclass(frozen=True, slots=True)

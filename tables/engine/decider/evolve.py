@@ -36,10 +36,14 @@ RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.L
 
 
 def evolve(state: TableState, event: ev.Event) -> TableState:
+    if event.at_step is not None and state.deal is not None:
+        state = enter_step(state, event.at_step[0], event.at_step[1])
     state = _fold(state, event)
     if isinstance(event, RESULTS) and state.deal is not None:
         deal = state.deal
-        result = {"stage": deal.stage, "type": event.type, "data": _in_unit(state, event.to_json())}
+        data = event.to_json()
+        data.pop("at_step", None)                      # the result's stage says where it happened
+        result = {"stage": deal.stage, "type": event.type, "data": _in_unit(state, data)}
         state = copy_with(state, deal=copy_with(deal, results=(*deal.results, result)))
     transfers = ev.transfers_of(event)
     if transfers:
@@ -115,14 +119,21 @@ def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
 
 def _step_started(state: TableState, e: ev.StepStarted) -> TableState:
     """The position moves; the step's kind resets its own facts (each declare its own choices)."""
+    steps = state.rules.stages[e.stage - 1].steps
+    return enter_step(state, e.stage, _index_of(steps, e), force=True)
+
+
+def enter_step(state: TableState, stage: int, index: int, *, force: bool = False) -> TableState:
+    """The deal at step `index` of stage `stage`, which resets its kind's own facts (`start`):
+    nothing when the deal is there already, unless `force` (a StepStarted re-enters a declare
+    after AO-06/AO-07)."""
     deal = state.deal
     assert deal is not None
-    steps = state.rules.stages[e.stage - 1].steps
-    index = _index_of(steps, e)
-    step = steps[index]
-    kind = KINDS[step.kind]
-    moved = copy_with(deal, stage=e.stage, step=index, explicit=True)
-    return copy_with(state, deal=kind.start(moved, step.resolved(state.opts)))
+    if not force and deal.explicit and (deal.stage, deal.step) == (stage, index):
+        return state
+    step = state.rules.stages[stage - 1].steps[index]
+    moved = copy_with(deal, stage=stage, step=index, explicit=True)
+    return copy_with(state, deal=step.definition.start(moved, step.resolved(state.opts)))
 
 
 def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:

@@ -1,22 +1,25 @@
 """The interpreter: walks the live deal's program, stage by stage and step by step (DESIGN §2.2).
 
-`advance(state, now)` runs until players must act or the deal has ended. Each turn of its loop
-asks the current step's kind (`steps.KINDS`): an automatic kind runs once and the program moves
-on; an interactive kind runs while it is not `done` (and [] means: waiting for players). Moving on
-is always an explicit event: StageStarted, StepStarted, or the end of the deal (DealEnded, and
-GameEnded when the variant's game-end rule says so). Events are folded as they are decided, so
-every step sees the facts before it. No step kind appears here by name.
+`advance(state, now)` runs until players must act or the deal has ended. It asks the kind of each
+step (`StepKind`): an automatic kind runs once and the program moves on; an interactive kind runs
+while it is not `done` (and [] means: waiting for players). The position moves with the facts:
+the first event a step records carries its position (`Event.at_step`), and a step that records
+nothing (one already done when reached: no exchange, no auction, nobody lone) leaves no trace;
+the end of the deal is DealEnded (and GameEnded when the variant's game-end rule says so). Events
+are folded as they are decided, each once, so every step sees the facts before it. No step kind
+appears here by name.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.close import close_table_events
-from tables.engine.decider.evolve import evolve
+from tables.engine.decider.evolve import enter_step, evolve
 from tables.engine.decider.game_end import GAME_END_RULES
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.steps import KINDS, Ctx
+from tables.engine.decider.steps import Ctx
 from tables.engine.decider.steps.base import deck_for, iso, parse_iso
 from tables.engine.decision import Decision
 
@@ -32,15 +35,98 @@ def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> De
     return Decision([*events, *more], state)
 
 
+Position = tuple[int, int]          # (stage 1-based, step 0-based); (0, 0) before the program
+_MOST_MOVES = 1000                  # a program is walked in far fewer moves: a loop is a bug
+
+
 def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event]]:
     """Run the live deal's program; stop when players must act or the deal has ended."""
     emitted: list[ev.Event] = []
-    while (deal := state.live) is not None:
-        before = len(emitted)
-        state = _next_events(state, deal, now, emitted)
-        if len(emitted) == before:
-            break
-    return state, emitted
+    deal = state.live
+    if deal is None:
+        return state, emitted
+    cursor: Position = (deal.stage, deal.step)
+    for _ in range(_MOST_MOVES):
+        deal = state.live
+        if deal is None:
+            return state, emitted
+        if (deal.stage, deal.step) == cursor and (waiting := _run_current(state, now)) is not None:
+            if not waiting:
+                return state, emitted
+            state = _folded(state, waiting, emitted)
+            cursor = _position(state)
+            continue
+        nxt = next_position(state, cursor)
+        if nxt is None:
+            return _folded(state, _end_of_deal(state, deal), emitted), emitted
+        state, cursor, ended = _enter(state, nxt, now, emitted)
+        if ended:
+            live = state.deal
+            assert live is not None
+            return _folded(state, _end_of_deal(state, live), emitted), emitted
+    raise AssertionError("the program did not come to rest")
+
+
+def _run_current(state: TableState, now: datetime) -> list[ev.Event] | None:
+    """The current step's next events if it is interactive and not done ([]: waiting for
+    players); None when the program moves on from it."""
+    ctx, step = current_ctx(state, now), state.current_step()
+    if ctx is None or step is None or not step.definition.interactive or step.definition.done(ctx):
+        return None
+    return step.definition.run(ctx)
+
+
+def _enter(state: TableState, position: Position, now: datetime,
+           emitted: list[ev.Event]) -> tuple[TableState, Position, bool]:
+    """Reach the step at `position`: run it from its reset facts (its kind's `start`); its first
+    event carries the position. Returns the state, the cursor and whether the deal is over."""
+    stage, index = position
+    step = state.rules.stages[stage - 1].steps[index]
+    kind, params = step.definition, step.resolved(state.opts)
+    entered = enter_step(state, stage, index)
+    assert entered.deal is not None
+    ctx = Ctx(entered, entered.deal, params, stage, index, now)
+    if kind.interactive:
+        if kind.done(ctx):
+            return state, position, False                       # nothing to do: no trace
+        new = kind.run(ctx) or [ev.StepStarted(deal_no=entered.deal.deal_no, stage=stage, step=index,
+                                               kind=kind.name)]     # waiting, with no opening
+        state = _folded(state, _placed(new, position), emitted)
+        return state, _position(state), False
+    new = kind.run(ctx)
+    after = _folded(state, _placed(new, position), emitted) if new else entered
+    assert after.deal is not None
+    ended = kind.ends_deal(Ctx(after, after.deal, params, stage, index, now))
+    return (after if new else state), (_position(after) if new else position), ended
+
+
+def _placed(events: list[ev.Event], position: Position) -> list[ev.Event]:
+    """The step's events, the first carrying its position (a StepStarted carries its own)."""
+    first = events[0]
+    if isinstance(first, ev.StepStarted):
+        return events
+    return [replace(first, at_step=[position[0], position[1]]), *events[1:]]
+
+
+def _position(state: TableState) -> Position:
+    deal = state.deal
+    assert deal is not None
+    return deal.stage, deal.step
+
+
+def next_position(state: TableState, cursor: Position) -> Position | None:
+    """The next enabled step after `cursor` in the program (None: the program is over)."""
+    stages, opts = state.rules.stages, state.opts
+    stage, step = cursor
+    if stage == 0:
+        stage, step = 1, -1
+    while stage <= len(stages):
+        steps = stages[stage - 1].steps
+        for index in range(step + 1, len(steps)):
+            if steps[index].enabled(opts):
+                return stage, index
+        stage, step = stage + 1, -1
+    return None
 
 
 def _folded(state: TableState, events: list[ev.Event], into: list[ev.Event]) -> TableState:
@@ -57,45 +143,6 @@ def current_ctx(state: TableState, now: datetime) -> Ctx | None:
     if deal is None or step is None:
         return None
     return Ctx(state, deal, step.resolved(state.opts), deal.stage, deal.step, now)
-
-
-def _next_events(state: TableState, deal: DealState, now: datetime,
-                 emitted: list[ev.Event]) -> TableState:
-    """The program's next events, folded into the state they return and appended to `emitted`."""
-    ctx = current_ctx(state, now)
-    if ctx is None:
-        return _folded(state, _move_on(state, deal, deal.stage, deal.step), emitted)
-    step = state.current_step()
-    assert step is not None
-    kind = KINDS[step.kind]
-    if kind.interactive:
-        new = _move_on(state, deal, ctx.stage, ctx.step) if kind.done(ctx) else kind.run(ctx)
-        return _folded(state, new, emitted)
-    after = _folded(state, kind.run(ctx), emitted)
-    assert after.deal is not None
-    if kind.ends_deal(Ctx(after, after.deal, ctx.params, ctx.stage, ctx.step, now)):
-        return _folded(after, _end_of_deal(after, after.deal), emitted)
-    return _folded(after, _move_on(after, after.deal, ctx.stage, ctx.step), emitted)
-
-
-def _move_on(state: TableState, deal: DealState, stage: int, step: int) -> list[ev.Event]:
-    """The event that moves the program on from (`stage`, `step`) to the next enabled step, or
-    ends the deal."""
-    stages, opts = state.rules.stages, state.opts
-    stage, step = (stage, step + 1) if stage else (0, 0)
-    while stage <= len(stages):
-        if stage == 0 or step >= len(stages[stage - 1].steps):
-            stage, step = stage + 1, -1
-            if stage <= len(stages):
-                return [ev.StageStarted(deal_no=deal.deal_no, stage=stage, name=stages[stage - 1].name)]
-            break
-        if step < 0:
-            step = 0
-        candidate = stages[stage - 1].steps[step]
-        if candidate.enabled(opts):
-            return [ev.StepStarted(deal_no=deal.deal_no, stage=stage, step=step, kind=candidate.kind)]
-        step += 1
-    return _end_of_deal(state, deal)
 
 
 def _end_of_deal(state: TableState, deal: DealState) -> list[ev.Event]:

@@ -96,6 +96,51 @@ def types(events: Iterable[Event]) -> list[str]:
     return [e.type for e in events]
 
 
+def turns(events: Iterable[Event]) -> list[list[str]]:
+    """Who each opened turn or window awaits: a DeclareOpened's players, or the next player a
+    sequential Declared opens the turn of."""
+    found = []
+    for e in events:
+        if e.type == "DeclareOpened":
+            found.append(list(e.data["players"]))
+        elif e.type == "Declared" and e.data.get("turn"):
+            found.append([e.data["turn"]])
+    return found
+
+
+def data_of(event: Event) -> dict[str, Any]:
+    """An event's data without the program's position (`at_step`, carried by a step's first event)."""
+    return {k: v for k, v in event.data.items() if k != "at_step"}
+
+
+def positions(events: Iterable[Event]) -> list[tuple[int, int]]:
+    """The program positions the events move to: each step's first event (`at_step`), and the
+    explicit StepStarted of older logs and of the return to a declare (AO-06/AO-07)."""
+    found = []
+    for e in events:
+        if e.at_step is not None:
+            found.append((e.at_step[0], e.at_step[1]))
+        elif e.type == "StepStarted":
+            found.append((e.data["stage"], e.data["step"]))
+    return found
+
+
+def stages_started(session: Session, events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The stages the program entered in `events` (a stage's first step records its position),
+    as the StageStarted of older logs named them."""
+    stages = session.state.rules.stages
+    opts = session.state.opts
+    out = []
+    for e in events:
+        if e.at_step is None:
+            continue
+        stage, step = e.at_step
+        first = next(i for i, st in enumerate(stages[stage - 1].steps) if st.enabled(opts))
+        if step == first:
+            out.append({"deal_no": e.data["deal_no"], "stage": stage, "name": stages[stage - 1].name})
+    return out
+
+
 def facts(events: Iterable[Event]) -> list[str]:
     """The types of the events that are facts of play: without the program's StageStarted and
     StepStarted position events."""

@@ -19,7 +19,20 @@ from tables.engine.decider.events import (
 from tables.engine.decider.snapshot import state_from_json, state_to_json
 from tables.engine.decider.view import Viewer, legal_actions, table_view
 
-from .helpers import T0, TABLE, Session, facts, of_type, one, roundtrip, stack_deck, start, table, transfers
+from .helpers import (
+    T0,
+    TABLE,
+    Session,
+    data_of,
+    facts,
+    of_type,
+    one,
+    roundtrip,
+    stack_deck,
+    start,
+    table,
+    transfers,
+)
 
 # Deal 1 (dealer a): b, c, d, a; b best. Deal 2 (dealer b): c, d, a, b. Deal 3 (dealer c): d, a, b, c.
 DEAL1 = stack_deck("As Ks", "Qd Jd", "7h 2c", "9c 8c")
@@ -35,7 +48,7 @@ def cfr_table(decks: list[list[str]] | None = None, **options: object) -> Sessio
 def test_cfr_01_on_the_first_deal_everyone_is_in_without_a_declare() -> None:
     session = cfr_table()
     events = start(session)
-    forced = one(events, FORCED_IN).data
+    forced = data_of(one(events, FORCED_IN))
     assert forced == {"deal_no": 1, "players": ["b", "c", "d", "a"], "rule": "CFR-01"}
     assert not of_type(events, DECLARE_OPENED)
     assert not of_type(events, DECLARED)

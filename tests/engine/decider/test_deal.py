@@ -8,20 +8,18 @@ from tables.engine.decider.events import (
     DEAL_ENDED,
     DEAL_STARTED,
     DECLARE_OPENED,
-    STAGE_STARTED,
-    STEP_STARTED,
 )
 from tables.engine.deck import commitment, verify_deal
 
-from .helpers import SEED, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import SEED, of_type, one, positions, stack_deck, start, table, transfers, types
 
 DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")
 
 
 def test_deal_started_then_antes_cards_and_the_first_turn() -> None:
     events = start(table(decks=[DECK], ante=5))
-    assert types(events) == [DEAL_STARTED, STAGE_STARTED, STEP_STARTED, ANTES_POSTED, STEP_STARTED,
-                            *[CARDS_DEALT] * 4, STEP_STARTED, DECLARE_OPENED]
+    assert types(events) == [DEAL_STARTED, ANTES_POSTED, *[CARDS_DEALT] * 4, DECLARE_OPENED]
+    assert positions(events) == [(1, 0), (1, 1), (1, 3)]       # ante, deal, declare (no exchange)
     started = events[0].data
     assert started["deal_no"] == 1
     assert started["dealer"] == "a"

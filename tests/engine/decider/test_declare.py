@@ -12,7 +12,7 @@ from tables.engine.decider.events import (
     SHOWDOWN_HELD,
 )
 
-from .helpers import facts, later, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import facts, later, of_type, one, stack_deck, start, table, transfers, turns, types
 
 DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")      # b, c, d, a (dealer a)
 
@@ -25,9 +25,9 @@ def test_g2_08_sequential_declare_from_the_dealers_left() -> None:
     assert opened["deadline"] == "2026-11-29T12:00:30.000000Z"
     assert session.fails(Declare("c", 1, "in")) == "not_your_turn"
     events = session.do(Declare("b", 1, "in"), later(5))
-    assert types(events) == [DECLARED, DECLARE_OPENED]
-    assert events[1].data["players"] == ["c"]
-    assert events[1].data["deadline"] == "2026-11-29T12:00:35.000000Z"      # a deadline per turn
+    assert types(events) == [DECLARED]                                  # which opens c's turn
+    assert events[0].data["turn"] == "c"
+    assert events[0].data["deadline"] == "2026-11-29T12:00:35.000000Z"      # a deadline per turn
     assert session.fails(Declare("b", 1, "out")) == "already_declared"
 
 
@@ -47,7 +47,7 @@ def test_g2_10_dealer_forced_in_when_all_others_out() -> None:
     events = session.declare(1, ("b", "out"), ("c", "out"), ("d", "out"))
     forced = of_type(events, DECLARED)[-1].data
     assert forced == {"deal_no": 1, "player": "a", "choice": "in", "sealed": False, "forced": True}
-    assert not [e for e in events if e.type == DECLARE_OPENED and e.data["players"] == ["a"]]
+    assert ["a"] not in turns(events)
     assert one(events, POT_SETTLED).data["outcome"] == "uncontested"
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:a", 20)]
     assert session.stack("a") == 1015
@@ -57,7 +57,7 @@ def test_g2_10_not_forced_when_someone_else_is_in() -> None:
     session = table(decks=[DECK])
     start(session)
     events = session.declare(1, ("b", "in"), ("c", "out"), ("d", "out"))
-    assert of_type(events, DECLARE_OPENED)[-1].data["players"] == ["a"]
+    assert turns(events)[-1] == ["a"]
 
 
 def test_g2_10_option_off_lets_everyone_be_out() -> None:  # then AO-01 carries the pot

@@ -25,6 +25,7 @@ from tables.engine.decider.events import (
     SHOWDOWN_HELD,
     STEP_STARTED,
     STOCK_RESHUFFLED,
+    Event,
     parse,
 )
 from tables.engine.decider.evolve import fold
@@ -35,7 +36,21 @@ from tables.engine.decider.variants import get_variant, validate_options, varian
 from tables.engine.decider.view import Viewer, legal_actions, phase, redact_event, table_view
 from tables.engine.deck import Deck, reshuffle_seed, seed_key, shuffle
 
-from .helpers import SEED, Session, facts, later, of_type, one, roundtrip, stack_deck, start, table, transfers
+from .helpers import (
+    SEED,
+    Session,
+    data_of,
+    facts,
+    later,
+    of_type,
+    one,
+    positions,
+    roundtrip,
+    stack_deck,
+    start,
+    table,
+    transfers,
+)
 
 TWO = [*stack_deck("As Ks", "Qd Jd", "2c 7h"), "Ah", "Kh", "Qh", "Jh", "Th"]       # b, c, a; stock
 THREE = [*stack_deck("As Ks 4d", "Qd Jd 9c", "2c 7h 5s"), "Ah", "Kh", "Qh", "Jh", "Th", "3c"]
@@ -67,7 +82,7 @@ def cards_everywhere(state: TableState) -> list[str]:
 def test_exc_01_q_exc_01_draw_in_turn_from_the_dealers_left_replacements_from_the_stock() -> None:
     session = table("abc", decks=[TWO], exchange="draw", ante=5)
     started = start(session)
-    assert one(started, EXCHANGE_OPENED).data == {"deal_no": 1, "player": "b", "most": 2,
+    assert data_of(one(started, EXCHANGE_OPENED)) == {"deal_no": 1, "player": "b", "most": 2,
                                                   "deadline": "2026-11-29T12:00:30.000000Z"}
     assert phase(session.state) == "exchange"
     assert DECLARE_OPENED not in facts(started)
@@ -159,8 +174,10 @@ def test_exc_01_a_timed_out_draw_stands_pat() -> None:  # DESIGN 2.8
 def test_exchange_none_is_the_default_and_writes_nothing() -> None:
     session = table("abc", decks=[TWO], ante=5)
     started = start(session)
-    assert [e.data["kind"] for e in of_type(started, STEP_STARTED)] == ["ante", "deal", "declare"]
-    assert [e.data["step"] for e in of_type(started, STEP_STARTED)] == [0, 1, 3]
+    steps = session.state.rules.stages[0].steps
+    assert [(stage, steps[step].kind) for stage, step in positions(started)] == [
+        (1, "ante"), (1, "deal"), (1, "declare")]
+    assert [step for _, step in positions(started)] == [0, 1, 3]
     assert validate_options("guts2", {})["exchange"] == "none"
 
 
@@ -170,8 +187,15 @@ def test_a_live_deal_logged_before_the_exchange_step_existed_plays_on() -> None:
     session = table("abc", decks=[TWO], ante=5)
     start(session)
     session.do(Declare("b", 1, "in"))
-    old = [ev_ if ev_.type != STEP_STARTED or ev_.data["step"] < 2
-           else parse(STEP_STARTED, {**ev_.data, "step": ev_.data["step"] - 1}) for ev_ in session.events]
+    steps = session.state.rules.stages[0].steps
+    old: list[Event] = []
+    for event in session.events:                    # as logged then: StepStarted before each step
+        if event.at_step is not None:
+            stage, step = event.at_step
+            old.append(parse(STEP_STARTED, {"deal_no": 1, "stage": stage, "step": step - (step >= 2),
+                                            "kind": steps[step].kind}))
+            event = parse(event.type, data_of(event))
+        old.append(event)
     assert [e.data["step"] for e in of_type(old, STEP_STARTED)] == [0, 1, 2]
     replayed = Session(old)
     assert replayed.state == session.state

@@ -27,7 +27,7 @@ from tables.engine.decider.events import (
 from tables.engine.decider.view import Viewer, redact_event
 from tables.engine.variants import get_variant, validate_options
 
-from .helpers import Session, facts, later, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import Session, data_of, facts, later, of_type, one, stack_deck, start, table, transfers, types
 
 HANDS = ("Ah Ad 9c 4s", "Kh Kd 8c 3s", "Qh Jd 7c 6s")      # b: aces, c: kings, a: queen high
 GAMES = ("four_two_two", "four_two_three")
@@ -119,7 +119,7 @@ def test_422_05_the_in_players_get_two_face_up_cards_and_the_best_five_of_six_wi
 
 
 @pytest.mark.parametrize("variant", GAMES)
-def test_422_03_twos_are_wild_in_the_showdown(variant: str) -> None:
+def test_422_03_twos_are_wild_in_the_showdown(variant: str) -> None:  # 422-03
     hands = ("Ah Ad 9c 2s", "Kh Kd Kc 8s", "Qh Jd 7c 6s")
     # b: A-A-9-9 and a two: aces full (else two pair); c: three kings and nothing better
     then = up("9s 3d", "7d 4h") if variant == "four_two_two" else ["9s", "3d", "4h"]
@@ -265,7 +265,7 @@ def vs_deck(*deck_cards: str, hands: tuple[str, ...] = HANDS) -> Session:
 def test_42x_03_a_lone_in_who_beats_the_decks_four_cards_takes_the_pot_and_the_game_ends() -> None:
     session = vs_deck("Kc", "Qd", "7h", "6d")
     events = declare_all(session, 1, b="in", c="out", a="out")
-    compared = one(events, DECK_COMPARED).data
+    compared = data_of(one(events, DECK_COMPARED))
     assert compared == {"deal_no": 1, "player": "b", "cards": ["Ah", "Ad", "9c", "4s"],
                         "deck_cards": ["Kc", "Qd", "7h", "6d"], "player_value": compared["player_value"],
                         "deck_value": compared["deck_value"], "winner": "player"}
@@ -297,7 +297,7 @@ def test_42x_03_the_lone_ins_match_is_capped_by_the_maximum_loss() -> None:  # 4
 def test_d_42x_04_ties_go_to_the_deck() -> None:
     session = vs_deck("Ac", "As", "9d", "4h")                   # the same pair of aces, same kickers
     events = declare_all(session, 1, b="in", c="out", a="out")
-    compared = one(events, DECK_COMPARED).data
+    compared = data_of(one(events, DECK_COMPARED))
     assert compared["player_value"] == compared["deck_value"]
     assert compared["winner"] == "deck"
 
@@ -306,7 +306,7 @@ def test_d_42x_04_no_four_card_straights_or_flushes_and_twos_are_wild_for_the_de
     hands = ("Ah Kh Qh Jh", "Kc Kd 8c 3s", "Qc Jd 7c 6s")     # b: no straight flush, ace high
     session = vs_deck("2s", "9d", "5c", "3h", hands=hands)       # the deck: a wild two, nines
     events = declare_all(session, 1, b="in", c="out", a="out")
-    compared = one(events, DECK_COMPARED).data
+    compared = data_of(one(events, DECK_COMPARED))
     assert compared["winner"] == "deck"
     assert "nines" in compared["deck_value"].lower()
 
@@ -334,7 +334,7 @@ def test_423_02_three_face_up_board_cards_visible_to_every_viewer_at_once() -> N
     events = declare_all(session, 1, b="in", c="in", a="out")
     assert not of_type(events, CARDS_DEALT)                    # instead of cards to each player
     board = one(events, BOARD_DEALT)
-    assert board.data == {"deal_no": 1, "cards": ["Ks", "8d", "4h"]}
+    assert data_of(board) == {"deal_no": 1, "cards": ["Ks", "8d", "4h"]}
     for viewer in (Viewer("a"), Viewer("b"), Viewer(None), Viewer("x", "admin")):
         assert redact_event(board.type, board.data, viewer, deal_over=False) == board.data
     assert session.state.deal.board == ("Ks", "8d", "4h")

@@ -20,12 +20,24 @@ from tables.engine.decider.events import (
     POT_AWARDED,
     POT_SETTLED,
     SHOWDOWN_HELD,
-    STAGE_STARTED,
 )
 from tables.engine.decider.view import Viewer, redact_event, table_view
 from tables.engine.variants import get_variant, validate_options
 
-from .helpers import T0, Session, facts, of_type, one, stack_deck, start, table, transfers, types
+from .helpers import (
+    T0,
+    Session,
+    data_of,
+    facts,
+    of_type,
+    one,
+    stack_deck,
+    stages_started,
+    start,
+    table,
+    transfers,
+    types,
+)
 
 # stage:        1 (3s wild)    2 (5s wild)  3 (7s wild)
 DECK = stack_deck(
@@ -57,13 +69,13 @@ def hand_sizes(session: Session) -> list[int]:
 def test_tsg_01_357_01_three_stages_of_three_five_and_seven_cards() -> None:
     session = tsg()
     events = start(session)
-    assert one(events, STAGE_STARTED).data["name"] == "three cards"
+    assert [s["name"] for s in stages_started(session, events)] == ["three cards"]
     assert hand_sizes(session) == [3, 3, 3]
     events = session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))
-    assert one(events, STAGE_STARTED).data == {"deal_no": 1, "stage": 2, "name": "five cards"}
+    assert stages_started(session, events) == [{"deal_no": 1, "stage": 2, "name": "five cards"}]
     assert hand_sizes(session) == [5, 5, 5]
     events = session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))
-    assert one(events, STAGE_STARTED).data == {"deal_no": 1, "stage": 3, "name": "seven cards"}
+    assert stages_started(session, events) == [{"deal_no": 1, "stage": 3, "name": "seven cards"}]
     assert hand_sizes(session) == [7, 7, 7]
 
 
@@ -121,11 +133,11 @@ def test_357_07_nobody_in_at_stage_one_nothing_happens() -> None:
     assert session.state.live.stage == 2
 
 
-def test_357_03_357_08_a_lone_in_earns_a_leg_and_play_moves_to_stage_two() -> None:
+def test_357_03_357_08_a_lone_in_earns_a_leg_and_play_moves_to_stage_two() -> None:  # 357-03, 357-08
     session = tsg()
     start(session)
     events = session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))
-    assert one(events, LEG_AWARDED).data == {"deal_no": 1, "stage": 1, "player": "c", "legs": 1}
+    assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 1, "player": "c", "legs": 1}
     assert not transfers(events)                                        # no pot for a lone "in"
     assert session.state.pot == POT
     assert session.state.seat_of("c").legs == 1
@@ -176,7 +188,7 @@ def test_357_10_three_aces_with_a_wild_three_beat_a_pair() -> None:
     assert [h["category"] for h in hands] == ["three_of_a_kind", "pair"]
 
 
-def test_357_11_d_357_01_each_losing_in_player_pays_the_winner_the_pot_amount() -> None:
+def test_357_11_d_357_01_each_losing_in_player_pays_the_winner_the_pot_amount() -> None:  # 357-11
     session = tsg()
     start(session)
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
@@ -197,7 +209,7 @@ def test_357_13_the_pot_does_not_change() -> None:
     assert session.state.pot == POT
 
 
-def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() -> None:
+def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() -> None:  # 357-12
     deck = stack_deck("Ah Ad 9c  4c 6d  Js Qs",     # b and c: a pair of aces, nine kicker
                       "As Ac 9d  4h 6h  8s Ts",
                       "Kh 8c 4s  6s 8h  Th Jh")     # a: king high
@@ -211,7 +223,7 @@ def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() 
     assert session.state.pot == POT
 
 
-def test_357_12_all_in_players_tied_pay_nothing() -> None:
+def test_357_12_all_in_players_tied_pay_nothing() -> None:  # 357-12
     deck = stack_deck("Ah Ad 9c  4c 6d  Js Qs", "As Ac 9d  4h 6h  8s Ts", "Kh 8c 4s  6s 8h  Th Jh")
     session = tsg(deck)
     start(session)
@@ -251,7 +263,7 @@ def test_357_16_stage_two_nobody_in_nothing_one_in_a_leg() -> None:
     start(session)
     session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))
     events = session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))
-    assert one(events, LEG_AWARDED).data == {"deal_no": 1, "stage": 2, "player": "c", "legs": 2}
+    assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 2, "player": "c", "legs": 2}
 
 
 def test_357_17_d_357_03_stage_two_is_five_card_poker_with_fives_wild_not_threes() -> None:
@@ -315,7 +327,7 @@ def test_357_22_a_lone_in_at_stage_three_earns_a_leg() -> None:
     start(session)
     to_stage(session, 3)
     events = session.declare(1, ("b", "out"), ("c", "out"), ("a", "in"))
-    assert one(events, LEG_AWARDED).data == {"deal_no": 1, "stage": 3, "player": "a", "legs": 1}
+    assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 3, "player": "a", "legs": 1}
     assert types(events)[-1] == DEAL_ENDED
 
 
@@ -345,7 +357,7 @@ def test_357_24_legs_stay_across_hands_a_new_ante_and_the_next_dealer() -> None:
     events = session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))
     assert not of_type(events, GAME_ENDED)
     events = start(session)
-    assert one(events, STAGE_STARTED).data["stage"] == 1
+    assert [s["stage"] for s in stages_started(session, events)] == [1]
     assert session.state.deal.dealer == "b"
     assert one(events, ANTES_POSTED).data["paid"] == ["c", "a", "b"]
     assert hand_sizes(session) == [3, 3, 3]
@@ -359,7 +371,7 @@ def test_357_04_357_25_three_legs_take_the_whole_pot_and_end_the_game() -> None:
     session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))
     assert session.state.seat_of("b").legs == 2
     events = session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))
-    assert one(events, LEG_AWARDED).data == {"deal_no": 1, "stage": 3, "player": "b", "legs": 3}
+    assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 3, "player": "b", "legs": 3}
     assert transfers([one(events, POT_AWARDED)]) == [("pot", "seat:b", POT)]
     assert facts(events)[-6:] == [LEG_AWARDED, SHOWDOWN_HELD, POT_SETTLED, POT_AWARDED, DEAL_ENDED,
                                   GAME_ENDED]
@@ -377,7 +389,7 @@ def test_357_25_the_third_leg_at_any_stage_takes_the_pot_at_once() -> None:
     start(session)                                                              # c, a, b
     assert session.state.pot == 2 * POT
     events = session.declare(2, ("c", "out"), ("a", "out"), ("b", "in"))        # stage one
-    assert one(events, LEG_AWARDED).data == {"deal_no": 2, "stage": 1, "player": "b", "legs": 3}
+    assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 2, "stage": 1, "player": "b", "legs": 3}
     awarded = one(events, POT_AWARDED)
     assert awarded.data["player"] == "b"
     assert awarded.data["legs"] == 3
@@ -385,7 +397,7 @@ def test_357_25_the_third_leg_at_any_stage_takes_the_pot_at_once() -> None:
     assert facts(events)[-6:] == [LEG_AWARDED, SHOWDOWN_HELD, POT_SETTLED, POT_AWARDED, DEAL_ENDED,
                                   GAME_ENDED]
     assert one(events, GAME_ENDED).data["reason"] == "pot_awarded"
-    assert not of_type(events, STAGE_STARTED)                                   # no stage two
+    assert stages_started(session, events) == []                                 # no stage two
     assert session.state.pot == 0
     assert [s.legs for s in session.state.seats] == [0, 0, 0]                   # every leg resets
     assert session.state.game_no == 1

@@ -91,9 +91,27 @@ def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
 
 
 def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
-    """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late."""
-    return [ev.Declared(deal_no=c.deal_no, player=c.player_id, choice=c.choice,
-                        sealed=ctx.params["mode"] == "simultaneous", forced=False)]
+    """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late.
+    In a sequential declare it opens the next player's turn, unless the dealer is forced in
+    (G2-10) or nobody is left."""
+    sealed = ctx.params["mode"] == "simultaneous"
+    turn = None if sealed else _next_turn(ctx, c.player_id, c.choice)
+    return [ev.Declared(deal_no=c.deal_no, player=c.player_id, choice=c.choice, sealed=sealed, forced=False,
+                        turn=turn, deadline=deadline(ctx) if turn is not None else None)]
+
+
+def _next_turn(ctx: Ctx, player: str, choice: str) -> str | None:
+    """Whose sequential turn follows `player`'s `choice`: the next undeclared player, unless he is
+    the dealer and everyone before him is out (G2-10: run forces him in)."""
+    deal = ctx.deal
+    choices = tuple(choice if p == player else c for p, c in zip(deal.order, deal.choices, strict=True))
+    if None not in choices:
+        return None
+    nxt = choices.index(None)
+    if (nxt == len(deal.order) - 1 and ctx.params["dealer_forced_in"]
+            and all(c == "out" for c in choices[:nxt])):
+        return None
+    return deal.order[nxt]
 
 
 def expire(ctx: Ctx) -> list[ev.Event]:
@@ -154,8 +172,9 @@ def fold_declared(state: TableState, e: ev.Declared) -> TableState:
     assert deal is not None
     if not e.forced:
         state = with_seats(state, {e.player}, timeouts=0)
-    return state.with_deal(choices=_set_choices(deal, {e.player: e.choice}),
-                           awaiting=tuple(p for p in deal.awaiting if p != e.player),
+    awaiting = (e.turn,) if e.turn is not None else tuple(p for p in deal.awaiting if p != e.player)
+    return state.with_deal(choices=_set_choices(deal, {e.player: e.choice}), awaiting=awaiting,
+                           deadline=e.deadline if e.turn is not None else deal.deadline,
                            forced=e.player if e.forced else deal.forced)
 
 
