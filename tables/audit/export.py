@@ -8,7 +8,7 @@ section is `fairness.proof_json`, the input of `docs/verify_deal.py`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -68,32 +68,30 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _betting(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every betting action (public), with its stage (Italian poker: 1 before the draw, 2 after)."""
-    stage, actions = 1, []
-    for event in events:
-        if event["type"] == ev.STAGE_STARTED:
-            stage = event["data"]["stage"]
-        elif event["type"] == ev.BET_MADE:
-            data = event["data"]
-            actions.append({**{key: data[key] for key in ("player", "action", "amount", "timed_out")},
-                            "all_in": bool(data.get("all_in")), "stage": stage})
-    return actions
-
-
-def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
-    as the reader may see them (the same {stage, type, data} as the deal summaries)."""
-    stage, results = 1, []
+def _staged(events: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each event with the stage of the program it belongs to."""
+    stage = 1
     for event in events:
         at = event["data"].get("at_step")
         if at:                                    # the first event of a step names its position
             stage = at[0]
         if event["type"] == ev.STAGE_STARTED:
             stage = event["data"]["stage"]
-        elif event["type"] in RESULT_TYPES:
-            results.append({"stage": stage, "type": event["type"], "data": event["data"]})
-    return results
+        yield stage, event
+
+
+def _betting(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every betting action (public), with its stage (Italian poker: 1 before the draw, 2 after)."""
+    return [{**{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")},
+             "all_in": bool(event["data"].get("all_in")), "stage": stage}
+            for stage, event in _staged(events) if event["type"] == ev.BET_MADE]
+
+
+def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
+    as the reader may see them (the same {stage, type, data} as the deal summaries)."""
+    return [{"stage": stage, "type": event["type"], "data": event["data"]}
+            for stage, event in _staged(events) if event["type"] in RESULT_TYPES]
 
 
 def _card_counts(after: TableState) -> dict[str, int]:
