@@ -67,6 +67,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),   # T38-03
     "bet_not_allowed": (409, "cannot check: a bet is open"),                        # D-BET
     "raise_limit": (409, "at most 3 raises per round (D-BET)"),                      # D-BET
+    "cannot_open": (409, "opening needs jacks or better (IT-07, IT-08)"),             # IT-07
+    "invalid_split": (409, "discarding openers needs split_openers (IT-16)"),          # IT-16
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

@@ -14,6 +14,9 @@ Tournament tables (issue 13): tournament_table (a cash-table command there), not
 (a tournament command on a cash table), invalid_seat (a seat named that is not free).
 Betting (D-BET, issue 14): bet_not_allowed (an action the betting round does not offer now, e.g.
 a check or a bet facing a bet, a call or raise with no bet open) and raise_limit (a fourth raise).
+Italian poker: cannot_open (IT-07, IT-08: an open without jacks or better) and invalid_split
+(IT-16, D-IT-03: the opener discarding openers without split_openers, or a split announced by
+anyone else or without discarding an opener).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -31,6 +34,7 @@ CODES = frozenset({
     "tournament_table", "not_a_tournament_table", "invalid_seat",
     "level_too_low",                                             # T38-03 (issue 14)
     "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
+    "cannot_open", "invalid_split",                                           # IT-07, IT-16
 })
 
 

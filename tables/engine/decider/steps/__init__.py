@@ -13,10 +13,12 @@ from tables.engine.decider.steps import (
     betting,
     deal,
     declare,
+    draw,
     escalation,
     exchange,
     high_low_showdown,
     lone_in,
+    pots,
     settle,
     showdown,
 )
@@ -26,6 +28,7 @@ KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
     award_pot.KIND, auction.KIND, exchange.KIND,
     escalation.KIND, high_low_showdown.KIND,                   # T38-03, 43-03..05
-    betting.KIND, award_bets.KIND)}                                           # D-BET (issue 14)
+    betting.KIND, award_bets.KIND,                                            # D-BET (issue 14)
+    draw.KIND, pots.KIND)}                                                    # IT-12..18, D-IT-02
 
 __all__ = ["KINDS", "Ctx", "Fold", "Param", "StepKind", "check_step", "resolve"]
