@@ -36,6 +36,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy    # files and strictness: [tool.mypy] in pyproject.toml
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'    # the peers of bench/command_cost.py
+	$(BIN)/python bench/command_cost.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/event_store.py
 	$(BIN)/python bench/deals.py

@@ -71,7 +71,8 @@ def with_database(url: str, name: str) -> str:
 
 
 class ScratchDatabase:
-    """A database that exists only for this run."""
+    """A database that exists only for this run, created and dropped through the server's
+    `postgres` maintenance database (the database DATABASE_URL names need not exist)."""
 
     def __init__(self, url: str) -> None:
         self.admin_url = url
@@ -84,7 +85,7 @@ class ScratchDatabase:
         if self.postgres:
             import psycopg
 
-            with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            with psycopg.connect(with_database(self.admin_url, "postgres"), autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{self.name}"')
             self.url = with_database(self.admin_url, self.name)
         else:
@@ -99,7 +100,7 @@ class ScratchDatabase:
         if self.postgres:
             import psycopg
 
-            with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            with psycopg.connect(with_database(self.admin_url, "postgres"), autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
         elif self.tempdir:
             self.tempdir.cleanup()

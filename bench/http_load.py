@@ -17,6 +17,7 @@ import re
 import shlex
 import socket
 import subprocess
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -36,15 +37,15 @@ IDLE_REOPEN = 4.0            # reconnect before the server's keep-alive (5 s) cl
 
 def compose_web(port: int) -> tuple[list[str], dict[str, str]]:
     """docker-compose.yml's web service: the gunicorn command its `sh -c` execs (bound to
-    127.0.0.1:`port`, this venv's gunicorn) and its environment (${VAR:-default} as the default,
-    as `docker compose up` without those variables set)."""
+    127.0.0.1:`port`, run by this interpreter: `python -m gunicorn`) and its environment
+    (${VAR:-default} as the default, as `docker compose up` without those variables set)."""
     spec = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]
     shell = shlex.split(spec["command"])[-1]
     execs = [part.strip() for part in shell.split("&&") if part.strip().startswith("exec ")]
     if len(execs) != 1:
         raise SystemExit(f"docker-compose.yml: web's command execs no single server: {shell!r}")
     argv = shlex.split(execs[0])[1:]
-    argv[0] = str(ROOT / ".venv" / "bin" / argv[0])
+    argv[:1] = [sys.executable, "-m", argv[0]]        # this interpreter's environment
     bind = argv.index("--bind") + 1
     argv[bind] = f"127.0.0.1:{port}"
     env = {name: re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(value))
@@ -59,10 +60,11 @@ class Server:
     workers: int
 
 
-def start_server(url: str, broker: str, queue: str, log: Path) -> Server:
+def start_server(url: str, broker: str, queue: str, log: Path,
+                 extra_env: dict[str, str] | None = None) -> Server:
     """The web service as compose runs it, on the scratch database and this run's timer queue.
-    Not from compose: the key (this process's, which issued the tokens) and the access log's
-    destination (a file, not a terminal)."""
+    Not from compose: the key (this process's, which issued the tokens), the access log's
+    destination (a file, not a terminal) and `extra_env` (a benchmark's settings module)."""
     from django.conf import settings
 
     with socket.socket() as sock:
@@ -72,7 +74,7 @@ def start_server(url: str, broker: str, queue: str, log: Path) -> Server:
     ours = {"DATABASE_URL", "CELERY_BROKER_URL", "GUTS_CELERY_QUEUE", "GUTS_DB_POOL", "LOG_LEVEL", "DEBUG"}
     env = {**{k: v for k, v in os.environ.items() if k not in ours}, **compose_env,
            "DATABASE_URL": url, "CELERY_BROKER_URL": broker, "GUTS_CELERY_QUEUE": queue,
-           "SECRET_KEY": settings.SECRET_KEY}
+           "SECRET_KEY": settings.SECRET_KEY, **(extra_env or {})}
     with log.open("wb") as out:
         server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 1

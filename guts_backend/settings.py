@@ -109,10 +109,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 elif env_bool("GUTS_DB_POOL", False):
-    # Under ASGI (guts_backend.asgi turns this on) each request runs on a new thread, so a thread's
-    # persistent connection would be a new connection per request: a pool per process instead
-    # (Django requires CONN_MAX_AGE 0 with one). Waiting over 10 s for a connection is an
-    # OperationalError, as an unreachable database is.
+    # The web server (guts_backend.asgi turns this on) serves requests and streams on many
+    # threads: a pool per process (Django requires CONN_MAX_AGE 0 with one). Its health check asks
+    # the server only when a connection's socket says it was dropped, or after a long idle spell
+    # (guts_backend.dbpool, which guts_backend.asgi installs), not before every request. Waiting
+    # over 10 s for a connection is an OperationalError, as an unreachable database is.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": int(os.environ.get("GUTS_DB_POOL_SIZE", "10")), "timeout": 10}

@@ -19,7 +19,7 @@ class LedgerConfig(AppConfig):
         from ledger.disputes.projections import DisputesProjector
         from ledger.disputes.subjects import register_cashier_subject
 
-        inline.set_inline_runner(projections.run_inline)
+        inline.set_inline_runner(projections.run_inline, projections.collect_inline)
         projections.register_projector(projections.BalanceProjector())
         projections.register_projector(DisputesProjector())     # after the balances: its guard reads them
         register_deactivation()

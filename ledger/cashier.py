@@ -13,8 +13,8 @@ append's balance projection left it, so the API reads neither again.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -175,7 +175,13 @@ def _with_retries(attempt: Callable[[], T]) -> T:
         f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.")
 
 
-def _attempt_transaction() -> AbstractContextManager[Any]:
-    """A transaction of the attempt's own, or none inside the caller's (no SAVEPOINT round trips)."""
-    return nullcontext() if connection.in_atomic_block else transaction.atomic()
+@contextmanager
+def _attempt_transaction() -> Iterator[None]:
+    """A transaction of the attempt's own, whose append goes with its COMMIT in one message
+    (`dbapi.commit_with_append`), or none inside the caller's (no SAVEPOINT round trips)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with dbapi.commit_with_append(), transaction.atomic():
+        yield
 

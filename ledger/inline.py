@@ -16,14 +16,19 @@ if TYPE_CHECKING:
 
 # Applies the events; returns the balances they left on the accounts they moved.
 InlineRunner = Callable[[Sequence["StoredEvent"]], "Balances"]
+# Applies the events without waiting for the database; what it returns finishes the job (the
+# checks, the checkpoints) with the events' final positions once the statements were sent.
+InlineApplier = Callable[[Sequence["StoredEvent"]], Callable[[Sequence["StoredEvent"]], "Balances"] | None]
 
 _runner: InlineRunner | None = None
+_applier: InlineApplier | None = None
 
 
-def set_inline_runner(runner: InlineRunner) -> None:
-    """Run `runner(events)` in every append's transaction from now on (replaces the previous one)."""
-    global _runner
-    _runner = runner
+def set_inline_runner(runner: InlineRunner, applier: InlineApplier | None = None) -> None:
+    """Run `runner(events)` in every append's transaction from now on (replaces the previous one);
+    `applier` is its form for an append whose statements go in one message with the COMMIT."""
+    global _runner, _applier
+    _runner, _applier = runner, applier
 
 
 def run_inline(events: Sequence[StoredEvent]) -> Balances:
@@ -32,3 +37,12 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
     if _runner is None:
         raise RuntimeError("no inline projection runner: the ledger app's ready() sets one")
     return _runner(events)
+
+
+def collect_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances] | None:
+    """`run_inline` for a one-message append (ledger.dbapi.Message): the projectors' statements
+    join the message; call what it returns with the final events once it was sent. None (nothing
+    done) when a projector these events concern cannot join a message."""
+    if _applier is None:
+        raise RuntimeError("no inline projection applier: the ledger app's ready() sets one")
+    return _applier(events)

@@ -9,10 +9,16 @@ transaction, so API reads see their own writes. (The store does not import this 
 module reads the store's log to rebuild.)
 
 Checkpoints (ProjectionCheckpoint): the position of the last event a projector applied. An
-append saves the checkpoints of the projectors that wanted any of its events (appends that no
-projector wants write none: that keeps the common append at three round trips); a rebuild
-saves every projector's checkpoint at the end of each batch. A projector registered after
-events were appended sees only new ones: rebuild to give it the history.
+inline projector is current with the log by construction (it runs in the append's transaction),
+so its checkpoint is bookkeeping, and it stays off the command path: an append notes the
+positions in process memory, and `flush_checkpoints` writes them, at most every
+CHECKPOINT_FLUSH_SECONDS after a commit, in a statement of its own outside any command's
+transaction, the rows in name order. Written inside the append, every command of the system
+would queue on the same few rows until its commit, and a transaction that appends twice (a
+tournament's) locked them in a different order than a single append: a deadlock (DESIGN §2.3:
+one lock order). A rebuild saves every projector's checkpoint at the end of each batch. A
+projector registered after events were appended sees only new ones: rebuild to give it the
+history.
 
 `rebuild_all` throws every projection away and replays the whole log in batches; projectors run
 with `live=False` then, so history is applied as the facts it is (policies such as the debt
@@ -20,6 +26,7 @@ check only guard new appends).
 """
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -39,6 +46,7 @@ from ledger.store import StoredEvent
 Deferred = Callable[[], Balances | None]
 
 REBUILD_BATCH = 5000
+CHECKPOINT_FLUSH_SECONDS = 5.0
 
 
 class Projector(ABC):
@@ -49,6 +57,10 @@ class Projector(ABC):
     handles: ClassVar[frozenset[str] | None] = None     # event types; None means every event
     models: ClassVar[tuple[type[models.Model], ...]] = ()
     stream_prefix: ClassVar[str | None] = None          # if set, it wants only these streams
+    # It can write through `dbapi.execute`/`apply_moves` into a one-message append (ledger.dbapi
+    # Message): it reads nothing the append changes before the COMMIT and needs no positions.
+    # Otherwise an append it wants is sent the usual way.
+    joins_message: ClassVar[bool] = False
 
     def wants(self, event: StoredEvent) -> bool:
         return self.handles is None or event.type in self.handles
@@ -103,28 +115,92 @@ def registered_projectors() -> list[Projector]:
 def run_inline(events: Sequence[StoredEvent]) -> Balances:
     """Apply freshly appended events to every projector; called by append inside its transaction.
 
-    Every projector's writes and the checkpoints go to the database in one pipeline (one round
-    trip on PostgreSQL); the projectors' deferred checks (the debt policy) run once it has synced.
-    Returns the balances the events left on the accounts they moved."""
-    advanced: dict[str, int] = {}
-    checks: list[Deferred] = []
+    Every projector's writes go to the database in one pipeline (one round trip on PostgreSQL);
+    the projectors' deferred checks (the debt policy) run once it has synced. The checkpoints are
+    noted, not written (see the module docstring). Returns the balances the events left on the
+    accounts they moved."""
     with dbapi.pipeline():
-        for projector in _projectors.values():
-            wanted = [event for event in events if projector.wants(event)]
-            if wanted:
-                check = projector.apply_batch(wanted, live=True)
-                if check is not None:
-                    checks.append(check)
-                advanced[projector.name] = wanted[-1].position
-        dbapi.save_checkpoints(advanced)
-    balances: Balances = {}
-    for check in checks:
-        balances.update(check() or {})
-    return balances
+        finish = apply_inline(events)
+    return finish(events)
+
+
+def collect_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances] | None:
+    """`apply_inline` into a one-message append, or None (nothing done) if a projector that wants
+    these events cannot join one (`Projector.joins_message`)."""
+    if any(not projector.joins_message and any(projector.wants(event) for event in events)
+           for projector in _projectors.values()):
+        return None
+    return apply_inline(events)
+
+
+def apply_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances]:
+    """Run every projector on the events and return what finishes the job once their statements
+    have reached the database: the deferred checks, then the checkpoints noted with the events'
+    final positions (a one-message append learns them only then: `ledger.dbapi.Message`)."""
+    wanting: list[tuple[str, int]] = []
+    checks: list[Deferred] = []
+    for projector in _projectors.values():
+        wanted = [index for index, event in enumerate(events) if projector.wants(event)]
+        if wanted:
+            check = projector.apply_batch([events[index] for index in wanted], live=True)
+            if check is not None:
+                checks.append(check)
+            wanting.append((projector.name, wanted[-1]))
+
+    def finish(final: Sequence[StoredEvent]) -> Balances:
+        balances: Balances = {}
+        for check in checks:
+            balances.update(check() or {})
+        _checkpoints.note({name: final[index].position for name, index in wanting})
+        return balances
+    return finish
+
+
+class _Checkpoints:
+    """The positions inline projectors reached in this process, not yet written (module docstring).
+    A position noted in a transaction that then rolls back names an event that never was: later
+    events have greater positions, so the checkpoint only runs ahead of a gap, never behind."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, int] = {}
+        self.flushed_at = time.monotonic()
+        self.lock = threading.Lock()
+
+    def note(self, advanced: dict[str, int]) -> None:
+        if not advanced:
+            return
+        with self.lock:
+            for name, position in advanced.items():
+                if position > self.pending.get(name, 0):
+                    self.pending[name] = position
+        if time.monotonic() - self.flushed_at >= CHECKPOINT_FLUSH_SECONDS:
+            transaction.on_commit(flush_checkpoints)
+
+    def take(self) -> dict[str, int]:
+        with self.lock:
+            taken, self.pending = self.pending, {}
+            self.flushed_at = time.monotonic()
+            return taken
+
+    def forget(self) -> None:
+        with self.lock:
+            self.pending = {}
+
+
+_checkpoints = _Checkpoints()
+
+
+def flush_checkpoints() -> None:
+    """Write the checkpoints noted in this process, in name order, never moving one back; in a
+    statement of its own (autocommit) or, inside a transaction, as the last thing it does."""
+    positions = _checkpoints.take()
+    if positions:
+        dbapi.save_checkpoints(dict(sorted(positions.items())), forward_only=True)
 
 
 def checkpoint(name: str) -> int:
     """The last position projector `name` applied (0 if none)."""
+    flush_checkpoints()
     row = ProjectionCheckpoint.objects.filter(name=name).values_list("position", flat=True).first()
     return row or 0
 
@@ -174,6 +250,7 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
         for projector in projectors:
             projector.reset()
         truncate(ProjectionCheckpoint)
+        _checkpoints.forget()
         in_sql = [projector for projector in projectors if projector.rebuild_in_sql()]
         replayed = [projector for projector in projectors if projector not in in_sql]
         prefixes = {projector.stream_prefix for projector in replayed}
@@ -217,6 +294,7 @@ class BalanceProjector(Projector):
 
     name = "ledger.balances"
     models = (AccountBalance, AccountEntry)
+    joins_message = True
 
     def wants(self, event: StoredEvent) -> bool:
         return bool(event.data.get("transfers"))
@@ -234,9 +312,12 @@ class BalanceProjector(Projector):
             for transfer in event.data["transfers"]:
                 source, target, amount = transfer["from"], transfer["to"], transfer["amount"]
                 unit, reason = transfer.get("unit", UNIT_CHIPS), transfer["reason"]
-                moves.append((source, unit, -amount, *where, target, reason))
-                moves.append((target, unit, amount, *where, source, reason))
-        applied = dbapi.apply_moves(moves)
+                moves.append((source, unit, -amount, *where, target, reason, event.version))
+                moves.append((target, unit, amount, *where, source, reason, event.version))
+        refuse = None
+        if live and dbapi.is_collecting():   # the COMMIT goes with the statement: refuse in SQL
+            refuse = sorted({move[0] for move in moves if move[2] < 0 and not may_go_negative(move[0])})
+        applied = dbapi.apply_moves(moves, refuse)
 
         def hold_to_policy() -> Balances:
             overdrafts, balances = applied()

@@ -28,11 +28,13 @@ the whole log (never for the readers of one stream).
 
 Round trips (PostgreSQL). Hashes are computed in Python, so the head hash of each stream must be
 known before the insert. When it is (a new stream's is 64 zeros; otherwise this process saw the
-head commit, through an append or a read), `ledger_append_known()` takes those locks, confirms
-each head's version, hash and transaction and inserts, in one round trip: an append then costs
-that plus COMMIT, like a raw insert. Otherwise `ledger_append_begin()` locks and reads the heads,
-then the insert follows. Money events add one statement for balances and statement lines, one
-for checkpoints.
+head commit, through an append or a read), `ledger_append_checked()` takes those locks, confirms
+each head's version, hash and transaction and inserts, in one round trip; and when the append is
+the last thing of its connection's own transaction (`dbapi.commit_with_append`: a command's), the
+append, every inline projection and the COMMIT go as one message (`_append_and_commit`), so a
+command costs that one round trip after its lock. Otherwise `ledger_append_begin()` locks and
+reads the heads, then the insert follows. Money events add one statement for balances and
+statement lines (in the same message or pipeline as the other projections).
 
 Concurrency: every write names the version its caller saw; a mismatch raises ConcurrencyError
 (the service reloads, re-decides and retries). The (stream, version) unique constraint is the
@@ -64,6 +66,7 @@ from ledger.hashing import (
     new_salt,
     seal,
 )
+from ledger.money import InsufficientFunds
 
 MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
 
@@ -175,6 +178,10 @@ def append_with_balances(writes: Sequence[StreamWrite], *, meta: Mapping[str, An
 
 def _write(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> Appended | ConcurrencyError:
     """Insert and project the events, or return the version clash found before anything was written."""
+    if dbapi.may_commit():
+        committed = _append_and_commit(writes, prepared)
+        if committed is not None:
+            return committed
     stored = _append_in_one_trip(writes, prepared) if dbapi.on_postgres() else None
     if stored is None:
         stored = _append_after_reading_heads(writes, prepared)
@@ -214,14 +221,8 @@ def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]
     lock the streams and accounts, confirm each head (version, hash, not a newer transaction) and insert, in
     one round trip. None when a hash is unknown or a head differs: the caller then takes the
     general path, which reports the conflict (advisory locks are re-entrant)."""
-    heads: dict[str, tuple[int, str]] = {}
-    for write in writes:
-        known = GENESIS_HASH if write.expected_version == 0 else \
-            _known_hashes.get((write.stream, write.expected_version))
-        if known is None:
-            return None
-        heads[write.stream] = (write.expected_version, known)
-    if not prepared:
+    heads = _known_heads(writes)
+    if heads is None or not prepared:
         return None
     now = timezone.now()
     rows = _chain(prepared, heads, now)
@@ -230,6 +231,58 @@ def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]
     if not inserted:
         return None
     return _stored(rows, {(stream, version): position for position, stream, version in inserted}, now)
+
+
+def _append_and_commit(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> Appended | None:
+    """PostgreSQL, the last thing a command's own transaction does (`dbapi.commit_with_append`),
+    every head hash known: the append, every inline projection and the COMMIT go as ONE message
+    (`dbapi.Message`), one round trip. The projectors write from the events before their positions
+    are known (the balances find them by stream and version). A moved head or a refused overdraft
+    aborts the transaction before anything is written (ConcurrencyError, InsufficientFunds: the
+    caller's block rolls back, and a command reloads and retries). None: not possible here."""
+    heads = _known_heads(writes)
+    if heads is None or not prepared:
+        return None
+    now = timezone.now()
+    rows = _chain(prepared, heads, now)
+    message = dbapi.Message()
+    append_index = message.add(*dbapi.append_checked_statement(
+        [(s, v, h) for s, (v, h) in heads.items()], _accounts(prepared),
+        [_event_row(row, now) for row in rows], refuse=True))
+    unplaced = _stored(rows, {(item.stream, version): 0 for item, version, _, _ in rows}, now)
+    with dbapi.collecting(message):
+        finish = inline.collect_inline(unplaced)
+    if finish is None:                  # a projector that cannot join: the usual path
+        return None
+    try:
+        message.commit()
+    except dbapi.AppendRefused as exc:
+        first = writes[0]
+        raise ConcurrencyError(first.stream, first.expected_version, None) from exc
+    except dbapi.OverdraftRefused as exc:
+        raise InsufficientFunds(exc.account, exc.unit, exc.balance_after - exc.amount, -exc.amount) from exc
+    except psycopg.errors.UniqueViolation as exc:                  # last line of defence
+        raise ConcurrencyError(writes[0].stream, writes[0].expected_version, None) from exc
+    positions = {(stream or "", int(version or 0)): int(position or 0)
+                 for position, stream, version in message.rows(append_index)}
+    stored = _stored(rows, positions, now)
+    balances = finish(stored)
+    _remember_on_commit(stored)
+    notify.publish_on_commit({event.stream for event in stored})
+    return Appended(stored, balances)
+
+
+def _known_heads(writes: Sequence[StreamWrite]) -> dict[str, tuple[int, str]] | None:
+    """Each stream's expected (version, hash) when this process knows the hash (a new stream's
+    is 64 zeros; others from `_known_hashes`), else None."""
+    heads: dict[str, tuple[int, str]] = {}
+    for write in writes:
+        known = GENESIS_HASH if write.expected_version == 0 else \
+            _known_hashes.get((write.stream, write.expected_version))
+        if known is None:
+            return None
+        heads[write.stream] = (write.expected_version, known)
+    return heads
 
 
 # (stream, version) -> hash of committed events. Events never change, so an entry never goes

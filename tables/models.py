@@ -27,7 +27,10 @@ class TableView(models.Model):
     reserve = models.BigIntegerField(default=0)
     dealer = models.CharField(max_length=64, blank=True, default="")    # "" before the first deal
     turn = models.JSONField(default=list)                    # whose declare is awaited
-    deadline = models.DateTimeField(null=True, db_index=True)
+    # Not indexed: every command moves it, and an index on it would make each of those updates
+    # write a new row version and new index entries instead of updating in place (HOT; the table's
+    # fillfactor leaves the room, migration 0004). The timer dispatcher scans the open tables.
+    deadline = models.DateTimeField(null=True)
     seated = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField()
     opened_at = models.DateTimeField()

@@ -1,10 +1,13 @@
 """The tables projector: TableView, SeatView, DealSummary/DealPlayer rows and state snapshots.
 
-It is the decider's own fold (`evolve`) run over each table stream's new events, inline in the
-append transaction (DESIGN §2.5), so the rows can never disagree with what `decide` sees. The
-state before a batch comes from `tables.state` (the cache when it provably holds that version,
-else snapshot + tail); the state after it is put back in the cache, so the service's next load
-costs one query. At every deal boundary it writes a `TableSnapshot`.
+It projects the decider's own states, inline in the append transaction (DESIGN §2.5), so the
+rows can never disagree with what `decide` sees. When the append is a command's (the runner says
+so, `ledger.streams.decided_for`), the decided events and the state after them are used as they
+are: nothing is parsed or folded again. Otherwise (a rebuild, a direct append, or a batch whose
+rows need a state in its middle, e.g. a deal boundary before its last event) it folds the
+stored events with `evolve`, from the state before the batch (`tables.state`: the cache when it
+provably holds that version, else snapshot + tail), and puts the state after it in the cache, so
+the service's next load costs one query. At every deal boundary it writes a `TableSnapshot`.
 
 Bankroll and stack balances are not here: the ledger's balance projector moves them with every
 transfer. `register_tables_projections()` (called from the app's ready()) registers the projector
@@ -20,11 +23,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from psycopg.types.json import Jsonb
 
 from ledger import dbapi
 from ledger.money import register_debt_policy
 from ledger.projections import Projector, register_projector
 from ledger.store import StoredEvent
+from ledger.streams import Decided, decided_for
 from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import parse_iso
@@ -44,12 +49,14 @@ class _DealRow:
     created: dict[str, Any] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     deal: DealState | None = None
+    before: DealState | None = None        # the deal as its row already holds it (same deal_no)
 
 
 class TablesProjector(Projector):
     name = "tables.views"
     models = (TableView, SeatView, DealSummary, DealPlayer, TableSnapshot)
     stream_prefix = "table-"
+    joins_message = True          # one statement through dbapi.execute; reads only before the append
 
     def wants(self, event: StoredEvent) -> bool:
         return event.stream.startswith(self.stream_prefix)
@@ -66,40 +73,92 @@ class TablesProjector(Projector):
             self._apply_table(table_id, table_events)
 
     def _apply_table(self, table_id: str, events: list[StoredEvent]) -> None:
-        before = state_before(table_id, events[0])
+        decided = decided_for(events)
+        if decided is not None and _project_decided(table_id, events, decided):
+            return
+        typed = decided.events if decided is not None else [ev.parse(e.type, e.data) for e in events]
+        before = decided.before.state if decided is not None else state_before(table_id, events[0])
         state = before
         deals: dict[int, _DealRow] = {}
         players: list[dict[str, Any]] = []
         opened_at: datetime | None = None
         seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
         snapshots: list[dict[str, Any]] = []           # one per deal boundary, also when rebuilding
-        for event in events:
-            typed = ev.parse(event.type, event.data)
-            previous, state = state, evolve(state, typed)
+        for event, event_typed in zip(events, typed, strict=True):
+            previous, state = state, evolve(state, event_typed)
             if event.type in SNAPSHOT_AFTER:
                 snapshots.append({"table_id": table_id, "version": event.version,
                                   "state": state_to_json(state)})
-            if isinstance(typed, ev.TableOpened):
+            if isinstance(event_typed, ev.TableOpened):
                 opened_at = event.recorded_at
-            elif isinstance(typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
-                seated.extend(s for s in state.seats if s.player == typed.player)
-            deal_no = getattr(typed, "deal_no", None)
+            elif isinstance(event_typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
+                seated.extend(s for s in state.seats if s.player == event_typed.player)
+            deal_no = getattr(event_typed, "deal_no", None)
             if deal_no is None:
                 continue
-            row = deals.setdefault(deal_no, _DealRow())
-            _note_deal_event(row, typed, event.recorded_at, previous, players, table_id)
+            row = deals.setdefault(deal_no, _DealRow(before=_same_deal(before, deal_no)))
+            _note_deal_event(row, event_typed, event.recorded_at, previous, players, table_id)
             if state.deal is not None and state.deal.deal_no == deal_no:
                 row.deal = state.deal
-        last = events[-1]
-        writes = Writes()
-        _write_table_view(writes, table_id, state, last, opened_at,
-                          options_changed=state.options != before.options)
-        _write_seats(writes, table_id, before.seats, seated, state.seats)
-        _write_deals(writes, table_id, deals, players)
-        if snapshots:
-            writes.insert(TableSnapshot, snapshots, ignore_conflicts=True)
-        writes.flush()
-        cache.put(table_id, Loaded(state, last.version, last.hash))
+        _write(table_id, events, before, state, deals, players, opened_at, seated, snapshots)
+
+
+def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided) -> bool:
+    """Project a command's append from its decided events and the states before and after them,
+    without folding; False (nothing written) when a row needs a state from the middle of the
+    batch: a deal started after its first event, a deal boundary before its last, a deal other
+    than the final state's, a player seated and gone within it."""
+    before: TableState = decided.before.state
+    after: TableState = decided.state
+    last = len(events) - 1
+    deals: dict[int, _DealRow] = {}
+    players: list[dict[str, Any]] = []
+    opened_at: datetime | None = None
+    seated: list[Seat] = list(before.seats)
+    snapshots: list[dict[str, Any]] = []
+    seats = {s.player: s for s in after.seats}
+    for index, (event, typed) in enumerate(zip(events, decided.events, strict=True)):
+        if event.type in SNAPSHOT_AFTER:
+            if index != last:
+                return False
+            snapshots.append({"table_id": table_id, "version": event.version,
+                              "state": state_to_json(after)})
+        if isinstance(typed, ev.TableOpened):
+            opened_at = event.recorded_at
+        elif isinstance(typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
+            if typed.player not in seats:
+                return False
+            seated.append(seats[typed.player])
+        deal_no = getattr(typed, "deal_no", None)
+        if deal_no is None:
+            continue
+        if after.deal is None or after.deal.deal_no != deal_no or (isinstance(typed, ev.DealStarted)
+                                                                    and index != 0):
+            return False
+        row = deals.setdefault(deal_no, _DealRow(deal=after.deal, before=_same_deal(before, deal_no)))
+        _note_deal_event(row, typed, event.recorded_at, before, players, table_id)
+    _write(table_id, events, before, after, deals, players, opened_at, seated, snapshots)
+    return True
+
+
+def _write(table_id: str, events: list[StoredEvent], before: TableState, state: TableState,
+           deals: dict[int, _DealRow], players: list[dict[str, Any]], opened_at: datetime | None,
+           seated: list[Seat], snapshots: list[dict[str, Any]]) -> None:
+    """Every row a batch changes, in one statement; the state after it into the cache."""
+    last = events[-1]
+    writes = Writes()
+    _write_table_view(writes, table_id, state, last, opened_at,
+                      options_changed=state.options != before.options)
+    _write_seats(writes, table_id, before.seats, seated, state.seats)
+    _write_deals(writes, table_id, deals, players)
+    if snapshots:
+        writes.insert(TableSnapshot, snapshots, ignore_conflicts=True)
+    writes.flush()
+    cache.put(table_id, Loaded(state, last.version, last.hash))
+
+
+def _same_deal(state: TableState, deal_no: int) -> DealState | None:
+    return state.deal if state.deal is not None and state.deal.deal_no == deal_no else None
 
 
 def _note_deal_event(row: _DealRow, event: ev.Event, recorded_at: datetime, previous: TableState,
@@ -179,12 +238,19 @@ def _write_seats(writes: Writes, table_id: str, before: tuple[Seat, ...], seated
 
 def _write_deals(writes: Writes, table_id: str, deals: dict[int, _DealRow],
                  players: list[dict[str, Any]]) -> None:
+    """A deal's row is written whole when it starts; after that only the fields that changed
+    (a declare changes one or two, not the hands and every stage's results again)."""
     created = []
     for deal_no, row in deals.items():
-        fields = {**(_deal_fields(row.deal) if row.deal is not None else {}), **row.fields}
+        fields = _deal_fields(row.deal) if row.deal is not None else {}
         if row.created is not None:
-            created.append({"table_id": table_id, "deal_no": deal_no, **row.created, **fields})
-        elif fields:
+            created.append({"table_id": table_id, "deal_no": deal_no, **row.created, **fields, **row.fields})
+            continue
+        if row.before is not None and fields:
+            held = _deal_fields(row.before)
+            fields = {name: value for name, value in fields.items() if held.get(name) != value}
+        fields.update(row.fields)
+        if fields:
             writes.update(DealSummary, {"table_id": table_id, "deal_no": deal_no}, fields)
     if created:
         writes.insert(DealSummary, created)
@@ -236,8 +302,7 @@ class Writes:
         if dbapi.on_postgres():
             sql = "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(self.statements))
             params = [p for _, ps in self.statements for p in ps]
-            with dbapi.cursor() as cursor:
-                cursor.execute(sql + " SELECT 1", params)
+            dbapi.execute(sql + " SELECT 1", params)      # or with the append's one message
         else:
             with connection.cursor() as cursor:
                 for sql, params in self.statements:
@@ -246,7 +311,14 @@ class Writes:
 
 
     def _prep(self, model: type[models.Model], name: str, value: Any) -> Any:
+        if dbapi.is_collecting():       # literals of a one-message append: only JSON needs a wrapper
+            return Jsonb(value) if _is_json(model, name) and value is not None else value
         return model._meta.get_field(name).get_db_prep_save(value, self.conn)
+
+
+@functools.cache
+def _is_json(model: type[models.Model], name: str) -> bool:
+    return isinstance(model._meta.get_field(name), models.JSONField)
 
 
 @functools.cache

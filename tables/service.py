@@ -2,33 +2,33 @@
 
 Three entries: `table_open` (a new table, a new stream), `table_command` (every other command a
 client sends: sit down, declare, start a deal, ...) and `deal_expire` (the timer's); and two for
-the tournament service (issue 13, docs: /work/notes/TOURNAMENT_INTERFACE.md): `tournament_command`
-(seat, move, remove entrants, set the ante, break or finish a table) and `start_next_deal`
-(idempotent). None of the tournament's is reachable from HTTP. All of them run
-`execute(table_id, command, now=, meta=, expected_version=)`:
+the tournament service (docs/tournaments.md): `tournament_command` (seat, move, remove entrants,
+set the ante, break or finish a table) and `start_next_deal` (idempotent). None of the
+tournament's is reachable from HTTP. All of them run `execute(table_id, command, now=, meta=,
+expected_version=)` on the one command runner (`ledger.runner`, shared with tournaments):
 
 1. take the table's transaction lock (PostgreSQL: an advisory lock per table, so concurrent
-   commands on one table queue instead of clashing; tables never block each other);
-2. load the state (`tables.state`: cache or latest snapshot + tail, DESIGN §2.5);
-3. `decide(state, command, now)`: the engine's DomainError (`not_your_turn`, ...) propagates as is;
-4. append to `table-<uuid>` with the version loaded, plus a marker event (no transfers) on
+   commands on one table queue instead of clashing; tables never block each other) and load the
+   state (`tables.state`: cache or latest snapshot + tail, DESIGN §2.5), in one round trip;
+2. `decide(state, command, now)`: the engine's DomainError (`not_your_turn`, ...) propagates as is;
+3. append to `table-<uuid>` with the version loaded, plus a marker event (no transfers) on
    `player-<pk>` for every bankroll the events move money for (buy-in, cash-out, close), with
-   that stream's version, so bankroll movements serialise with the cashier's (DESIGN §2.3);
-5. on commit, run the after-commit hooks (`register_after_commit`) with the stored events (none
+   that stream's version, so bankroll movements serialise with the cashier's (DESIGN §2.3); the
+   projector takes the decided state instead of folding the events again;
+4. on commit, run the after-commit hooks (`register_after_commit`) with the stored events (none
    in production now: the timers' dispatcher in beat reads deadlines from the projection, so a
    command publishes nothing; docs/timers.md).
 
-The result carries the decider's own state after the command: the loaded state folded with the
-decided events. Refusals are domain errors (ledger.errors, tables.errors, the engine's); the API
-maps their codes to HTTP. A version clash (ConcurrencyError) reloads and re-decides up to
-MAX_ATTEMPTS times, then ConcurrencyConflict. With `expected_version` (the client's If-Match) there
-is no retry: a table not at that version is StaleVersion, checked against the version loaded under
-the lock and again by the append itself. The seed of every deal is drawn here (`deck.new_seed`),
-never by a client or the decider; stacked decks only when settings.GUTS_ALLOW_STACKED_DECKS.
+The result carries the decider's own state after the command. Refusals are domain errors
+(ledger.errors, tables.errors, the engine's); the API maps their codes to HTTP. A version clash
+(ConcurrencyError) reloads and re-decides up to MAX_ATTEMPTS times, then ConcurrencyConflict. With
+`expected_version` (the client's If-Match) there is no retry: a table not at that version is
+StaleVersion, checked against the version loaded under the lock and again by the append itself.
+The seed of every deal is drawn here (`deck.new_seed`), never by a client or the decider; stacked
+decks only when settings.GUTS_ALLOW_STACKED_DECKS.
 """
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -36,15 +36,14 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from ledger import dbapi
 from ledger.accounts import account_kind, transfers_of
-from ledger.errors import ConcurrencyConflict, Overdraft
-from ledger.money import InsufficientFunds
+from ledger.runner import MAX_ATTEMPTS, CommandRunner, Outcome
 from ledger.selectors import player_stream
-from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, stream_version
+from ledger.store import NewEvent, StoredEvent, StreamWrite, stream_version
+from ledger.streams import Loaded
 from tables.engine.decider import commands as cmd
 from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
@@ -52,10 +51,28 @@ from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
 from tables.errors import StaleVersion, UnknownTable
-from tables.state import Loaded, load_table_locked, table_stream
+from tables.state import TABLE_LOCK_CLASS, TABLES
 
-MAX_ATTEMPTS = 5
-TABLE_LOCK_CLASS = 0x7461626C             # "tabl": first key of the per-table advisory locks
+__all__ = [
+    "MAX_ATTEMPTS",
+    "RUNNER",
+    "TABLE_LOCK_CLASS",
+    "CommandResult",
+    "bankroll_markers",
+    "canonical_table_id",
+    "deal_expire",
+    "execute",
+    "lock_table",
+    "register_after_commit",
+    "registered_after_commit",
+    "start_next_deal",
+    "table_command",
+    "table_lock",
+    "table_open",
+    "tournament_command",
+    "unregister_after_commit",
+]
+
 BANKROLL_MARKER = "TableBankrollMoved"    # on player-<pk>: the table event that moved the bankroll
 
 # What a client may ask of an existing table: not OpenTable (table_open makes a new stream) nor
@@ -73,6 +90,7 @@ def register_after_commit(fn: AfterCommit) -> AfterCommit:
     """Run `fn(table_id, stored_table_events)` after every committed command that appended events."""
     if fn not in _after_commit:
         _after_commit.append(fn)
+        _sync_hooks()
     return fn
 
 
@@ -83,6 +101,7 @@ def registered_after_commit() -> list[AfterCommit]:
 def unregister_after_commit(fn: AfterCommit) -> None:
     if fn in _after_commit:
         _after_commit.remove(fn)
+        _sync_hooks()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,45 +116,44 @@ class CommandResult:
 
 # --- the one command path --------------------------------------------------------------------------
 
+def _stored(event: Event) -> NewEvent:
+    """The event for the store, its secret facts named for sealing (DESIGN §2.6)."""
+    data = event.to_json()
+    return NewEvent(event.type, data, secret_keys(event.type, data))
+
+
+def _markers(table_id: str, loaded: Loaded[TableState], decided: Sequence[Event]) -> list[StreamWrite]:
+    return bankroll_markers(table_id, loaded.version, decided)
+
+
+RUNNER: CommandRunner[TableState] = CommandRunner(
+    kind=TABLES, decide=decide, new_event=_stored,
+    unknown=UnknownTable, stale=StaleVersion, extra_writes=_markers, what="table")
+
+
+def _run_after_commit(outcome: Outcome[Any]) -> None:
+    run_after_commit(outcome.owner, outcome.events)
+
+
+def _sync_hooks() -> None:
+    """The runner calls the tables' hooks only while there are some (no on_commit otherwise)."""
+    RUNNER.hooks[:] = [_run_after_commit] if _after_commit else []
+
+
 def execute(table_id: str, command: cmd.Command, *, now: datetime | None = None,
-            meta: Mapping[str, Any] | None = None, expected_version: int | None = None,
-            extra_writes: Sequence[StreamWrite] = ()) -> CommandResult:
+            meta: Mapping[str, Any] | None = None, expected_version: int | None = None) -> CommandResult:
     """Load, decide, append (one transaction per attempt); see the module docstring."""
     table_id = canonical_table_id(table_id)
-    for _ in range(MAX_ATTEMPTS):
-        try:
-            with transaction.atomic():
-                return _attempt(table_id, command, now or timezone.now(), dict(meta or {}),
-                                expected_version, extra_writes)
-        except ConcurrencyError as clash:
-            if expected_version is not None and clash.stream == table_stream(table_id):
-                raise StaleVersion(expected_version, clash.actual) from clash
-    raise ConcurrencyConflict(f"The table changed concurrently {MAX_ATTEMPTS} times; retry the request.")
-
-
-def _attempt(table_id: str, command: cmd.Command, now: datetime, meta: dict[str, Any],
-             expected_version: int | None, extra_writes: Sequence[StreamWrite]) -> CommandResult:
-    loaded = load_table_locked(table_id, table_lock(table_id))     # one round trip, BEGIN included
-    if loaded.version == 0 and not isinstance(command, cmd.OpenTable):
-        raise UnknownTable(table_id)
-    if expected_version is not None and expected_version != loaded.version:
-        raise StaleVersion(expected_version, loaded.version)
-    decided = decide(loaded.state, command, now)
-    if not decided:
-        return CommandResult(table_id, loaded.state, loaded.version, [])
-    stored = _append(table_id, loaded, decided, meta, extra_writes)
-    table_events = [e for e in stored if e.stream == table_stream(table_id)]
-    if _after_commit:
-        transaction.on_commit(lambda: run_after_commit(table_id, table_events))
-    return CommandResult(table_id, decided.state, table_events[-1].version, table_events)
+    outcome = RUNNER.execute(table_id, command, now=now or timezone.now(), meta=meta,
+                             expected_version=expected_version, new=isinstance(command, cmd.OpenTable))
+    return CommandResult(table_id, outcome.state, outcome.version, outcome.events)
 
 
 def table_lock(table_id: str) -> tuple[int, int]:
     """The table's advisory lock, held by every command until its transaction ends (commands on
     one table queue there instead of clashing at append; other tables are not blocked). SQLite
     already serialises writers at BEGIN IMMEDIATE."""
-    key = int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
-    return TABLE_LOCK_CLASS, key
+    return TABLES.lock(table_id)
 
 
 def lock_table(table_id: str) -> None:
@@ -146,28 +164,11 @@ def lock_table(table_id: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(table_lock(table_id)))
 
 
-def _append(table_id: str, loaded: Loaded, decided: list[Event], meta: dict[str, Any],
-            extra_writes: Sequence[StreamWrite]) -> list[StoredEvent]:
-    new_events = [_stored(e) for e in decided]
-    writes = [StreamWrite(table_stream(table_id), loaded.version, new_events),
-              *bankroll_markers(table_id, loaded.version, decided), *extra_writes]
-    try:
-        return append(writes, meta=meta, savepoint=False)     # `execute` retries the whole attempt
-    except InsufficientFunds as exc:
-        raise Overdraft(str(exc), account=exc.account, balance=exc.balance) from exc
-
-
-def _stored(event: Event) -> NewEvent:
-    """The event for the store, its secret facts named for sealing (DESIGN §2.6)."""
-    data = event.to_json()
-    return NewEvent(event.type, data, secret_keys(event.type, data))
-
-
 def bankroll_markers(table_id: str, version: int, decided: Sequence[Event], *, source: str = "table_id",
                      marker: str = BANKROLL_MARKER) -> list[StreamWrite]:
     """One marker event per bankroll the decided events move chips for, on `player-<pk>` with its
     current version: a concurrent cashier operation on that bankroll then clashes and re-checks.
-    Another stream that moves bankrolls (a tournament's registrations and prizes, issue 13) names
+    Another stream that moves bankrolls (a tournament's registrations and prizes) names
     itself with `source` (the marker's key for `table_id`) and its own `marker` type."""
     moved: dict[str, int] = {}
     causes: dict[str, list[str]] = {}
@@ -232,7 +233,7 @@ def table_command(*, table_id: str, command: TableCommand, now: datetime | None 
     return execute(table_id, command, now=now, meta=meta, expected_version=expected_version)
 
 
-# --- the tournament service's entries (issue 13) ------------------------------------------------
+# --- the tournament service's entries ----------------------------------------------------------
 
 def tournament_command(*, table_id: str, command: cmd.TournamentCommand, now: datetime | None = None,
                        meta: Mapping[str, Any] | None = None) -> CommandResult:

@@ -53,8 +53,8 @@ class Deadline:
 # --- reading the projection ---------------------------------------------------------------------------
 
 def deadlines_between(after: datetime | None, until: datetime, limit: int) -> list[Deadline]:
-    """The open turns/windows due in (after, until], soonest first (`TableView.deadline` is indexed
-    and null when nothing is awaited)."""
+    """The open turns/windows due in (after, until], soonest first (`TableView.deadline` is null
+    when nothing is awaited; it is not indexed, so commands update the row in place)."""
     windows = TableView.objects.filter(deadline__lte=until, status="open")
     if after is not None:
         windows = windows.filter(deadline__gt=after)

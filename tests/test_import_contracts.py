@@ -24,7 +24,7 @@ from importlinter.domain.contract import Contract
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 CONTRACT_TYPES: dict[str, type[Contract]] = {
     cls.type_name: cls for cls in (ForbiddenContract, ProtectedContract, AcyclicSiblingsContract)}
-SLOT_KINDS = ("auction", "escalation", "betting", "offer", "questioning", "trump", "tricks")
+SLOT_KINDS = ("auction", "escalation", "betting", "exchange", "offer", "questioning", "trump", "tricks")
 CONTRACT_IDS = ("pure-engine", "pure-tournament-engine", "ledger-below-tables", "tables-below-tournaments",
                 "no-cycles", "http-at-the-edge", *(f"slot-{kind}" for kind in SLOT_KINDS))
 DJANGO_HTTP = re.compile(r"\bdjango\.http\b|from django import .*\bhttp\b")

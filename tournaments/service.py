@@ -1,6 +1,7 @@
 """The tournaments application service: load, decide, carry out on the tables, append (STYLE.md).
 
-Every entry runs `_execute(tournament_id, build, now=, meta=)` in ONE database transaction:
+Every entry runs `_execute(tournament_id, build, now=, meta=)` on the one command runner
+(`ledger.runner`, shared with tables), in ONE database transaction:
 
 1. take the tournament's advisory lock and load its state (tournaments.state: cache + tail);
 2. build the command from the state (the start opens the tables it needs; a reconcile locks and
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -33,11 +34,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ledger.errors import ConcurrencyConflict, Overdraft
+from ledger.errors import ConcurrencyConflict
 from ledger.models import Event as EventRow
-from ledger.money import InsufficientFunds
+from ledger.runner import MAX_ATTEMPTS, CommandRunner, Outcome
 from ledger.selectors import player_get
-from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append
+from ledger.store import NewEvent, StoredEvent, StreamWrite
 from tables import service as tables
 from tables.engine.decider import commands as tcmd
 from tables.engine.decider.state import TableState
@@ -52,17 +53,17 @@ from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState
 from tournaments.errors import UnknownTournament
 from tournaments.state import (
+    TOURNAMENTS,
     Loaded,
-    cache,
     canonical_tournament_id,
     load_tournament,
     load_tournament_locked,
-    tournament_stream,
 )
 
 logger = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 5
+__all__ = ["MAX_ATTEMPTS", "RUNNER", "TournamentResult", "set_scheduler"]
+
 BANKROLL_MARKER = "TournamentBankrollMoved"
 DEAL_ENDED = "DealEnded"
 
@@ -97,50 +98,44 @@ def _meta(meta: Mapping[str, Any] | None, tournament_id: str) -> dict[str, Any]:
 
 # --- the one command path ----------------------------------------------------------------------------
 
+def _new_event(event: ev.Event) -> NewEvent:
+    return NewEvent(event.type, event.data, secret_keys(event.type, event.data))
+
+
+def _markers(tournament_id: str, loaded: Loaded[TournamentState],
+             decided: Sequence[ev.Event]) -> list[StreamWrite]:
+    return tables.bankroll_markers(tournament_id, loaded.version, decided, source="tournament_id",
+                                   marker=BANKROLL_MARKER)
+
+
+def _never_stale(expected: int, actual: int | None) -> Exception:
+    return ConcurrencyConflict("The tournament changed concurrently; retry.")
+
+
+def _after_commit(outcome: Outcome[Any]) -> None:
+    try:
+        _scheduler[0](outcome.owner, list(outcome.decided), outcome.state)
+    except Exception:                  # the broker down: the sweeper does the same work
+        logger.exception("tournament %s: could not schedule its tasks", outcome.owner)
+
+
+RUNNER: CommandRunner[TournamentState] = CommandRunner(
+    kind=TOURNAMENTS, decide=decide, new_event=_new_event, unknown=UnknownTournament,
+    stale=_never_stale, extra_writes=_markers, what="tournament", hooks=[_after_commit])
+
+
 def _execute(tournament_id: str, build: Build, *, now: datetime | None, meta: Mapping[str, Any] | None,
              new: bool = False) -> TournamentResult:
     tournament_id = canonical_tournament_id(tournament_id)
     when = now or timezone.now()
-    for _ in range(MAX_ATTEMPTS):
-        try:
-            with transaction.atomic():
-                return _attempt(tournament_id, build, when, _meta(meta, tournament_id), new)
-        except ConcurrencyError:
-            continue
-        except InsufficientFunds as exc:
-            raise Overdraft(str(exc), account=exc.account, balance=exc.balance) from exc
-    raise ConcurrencyConflict(f"The tournament changed concurrently {MAX_ATTEMPTS} times; retry.")
+    full_meta = _meta(meta, tournament_id)
 
+    def carry(loaded: Loaded[TournamentState], decided: Sequence[ev.Event]) -> None:
+        carry_out(tournament_id, loaded.state, list(decided), now=when, meta=full_meta)
 
-def _attempt(tournament_id: str, build: Build, now: datetime, meta: dict[str, Any],
-             new: bool) -> TournamentResult:
-    loaded = load_tournament_locked(tournament_id)
-    if loaded.version == 0 and not new:
-        raise UnknownTournament(tournament_id)
-    command = build(loaded)
-    decided = decide(loaded.state, command, now)
-    if not decided:
-        return TournamentResult(tournament_id, loaded.state, loaded.version, [])
-    carry_out(tournament_id, loaded.state, decided, now=now, meta=meta)
-    stream = tournament_stream(tournament_id)
-    new_events = [NewEvent(e.type, e.data, secret_keys(e.type, e.data)) for e in decided]
-    writes = [StreamWrite(stream, loaded.version, new_events),
-              *tables.bankroll_markers(tournament_id, loaded.version, decided, source="tournament_id",
-                                       marker=BANKROLL_MARKER)]
-    stored = append(writes, meta=meta, savepoint=False)
-    mine = [e for e in stored if e.stream == stream]
-    after = decided.state
-    result = Loaded(after, mine[-1].version, mine[-1].hash)
-    transaction.on_commit(lambda: cache.put(tournament_id, result))
-    transaction.on_commit(lambda: _after_commit(tournament_id, decided, after))
-    return TournamentResult(tournament_id, after, result.version, mine)
-
-
-def _after_commit(tournament_id: str, decided: list[ev.Event], state: TournamentState) -> None:
-    try:
-        _scheduler[0](tournament_id, decided, state)
-    except Exception:                  # the broker down: the sweeper does the same work
-        logger.exception("tournament %s: could not schedule its tasks", tournament_id)
+    outcome = RUNNER.execute(tournament_id, None, now=when, meta=full_meta, new=new, build=build,
+                             before_append=carry)
+    return TournamentResult(tournament_id, outcome.state, outcome.version, outcome.events)
 
 
 # --- carrying the decided events out on the tables ----------------------------------------------------

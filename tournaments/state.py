@@ -1,22 +1,23 @@
 """Loading a tournament's decider state: the stream folded, behind a small cache (DESIGN §2.5).
 
 A tournament writes a few events per deal of each table, so a reconcile must not refold its
-stream: an in-process cache keeps the last state with the version and hash it reflects, and a
-load reads only the events after it (the first row's hash must match, so a rolled-back append
-can never be served, as in tables.state).
+stream: the one stream loader (`ledger.streams.StreamKind`) keeps the last state with the version
+and hash it reflects, and a load reads only the events after it (never serving a rolled-back
+append, as for tables). Tournaments take no snapshots.
 """
 from __future__ import annotations
 
-import hashlib
 import uuid
-from dataclasses import dataclass
 
-from ledger.store import StoredEvent, lock_and_read_head, read_stream
-from tables.state import StateCache
+from ledger.store import StoredEvent
+from ledger.streams import Loaded, StateCache, StreamKind
 from tournaments.engine.events import parse
 from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState, initial_state
 from tournaments.errors import UnknownTournament
+
+__all__ = ["TOURNAMENTS", "Loaded", "cache", "canonical_tournament_id", "fold_stored", "load_tournament",
+           "load_tournament_locked", "tournament_lock", "tournament_stream"]
 
 TOURNAMENT_LOCK_CLASS = 0x746F7572        # "tour": first key of the per-tournament advisory locks
 CACHE_SIZE = 256
@@ -33,54 +34,29 @@ def canonical_tournament_id(tournament_id: object) -> str:
         raise UnknownTournament(tournament_id) from None
 
 
+def _evolve_stored(state: TournamentState, event: StoredEvent) -> TournamentState:
+    return evolve(state, parse(event.type, event.data))
+
+
+TOURNAMENTS: StreamKind[TournamentState] = StreamKind(
+    prefix="tournament-", lock_class=TOURNAMENT_LOCK_CLASS, initial=initial_state,
+    evolve_stored=_evolve_stored, cache_size=CACHE_SIZE)
+cache: StateCache[Loaded[TournamentState]] = TOURNAMENTS.cache
+
+
 def tournament_lock(tournament_id: str) -> tuple[int, int]:
-    key = int.from_bytes(hashlib.sha256(tournament_id.encode()).digest()[:4], "big", signed=True)
-    return TOURNAMENT_LOCK_CLASS, key
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    state: TournamentState
-    version: int
-    hash: str
-
-
-cache: StateCache[Loaded] = StateCache(CACHE_SIZE)
+    return TOURNAMENTS.lock(tournament_id)
 
 
 def fold_stored(state: TournamentState, events: list[StoredEvent]) -> TournamentState:
-    for event in events:
-        state = evolve(state, parse(event.type, event.data))
-    return state
+    return TOURNAMENTS.fold_stored(state, events)
 
 
-def load_tournament(tournament_id: str) -> Loaded:
+def load_tournament(tournament_id: str) -> Loaded[TournamentState]:
     """The current state (no lock): the cache and the events after it, or the whole stream."""
-    stream = tournament_stream(tournament_id)
-    cached = cache.get(tournament_id)
-    if cached is not None and cached.version > 0:
-        tail = read_stream(stream, from_version=cached.version)
-        if tail and tail[0].hash == cached.hash:
-            loaded = _folded(cached, tail[1:])
-            cache.put(tournament_id, loaded)
-            return loaded
-    loaded = _folded(Loaded(initial_state(), 0, ""), read_stream(stream))
-    cache.put(tournament_id, loaded)
-    return loaded
+    return TOURNAMENTS.load(tournament_id)
 
 
-def load_tournament_locked(tournament_id: str) -> Loaded:
+def load_tournament_locked(tournament_id: str) -> Loaded[TournamentState]:
     """Take the tournament's lock (held to commit: its commands queue) and load its state."""
-    version, digest = lock_and_read_head(tournament_lock(tournament_id), tournament_stream(tournament_id))
-    cached = cache.get(tournament_id)
-    if cached is not None and (cached.version, cached.hash) == (version, digest):
-        return cached
-    if version == 0:
-        return Loaded(initial_state(), 0, "")
-    return load_tournament(tournament_id)
-
-
-def _folded(start: Loaded, tail: list[StoredEvent]) -> Loaded:
-    if not tail:
-        return start
-    return Loaded(fold_stored(start.state, tail), tail[-1].version, tail[-1].hash)
+    return TOURNAMENTS.load_locked(tournament_id)

@@ -69,6 +69,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "raise_limit": (409, "at most 3 raises per round (D-BET)"),                      # D-BET
     "card_not_held": (409, "Kd is not in the player's hand"),                        # BF-03, WL-07
     "must_play_trump": (409, "you hold a trump (h): play one"),                      # D-WL-04
+    "cannot_open": (409, "opening needs jacks or better (IT-07, IT-08)"),             # IT-07
+    "invalid_split": (409, "discarding openers needs split_openers (IT-16)"),          # IT-16
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
-from guts_backend.api.input import ChipAmountField, validated, validated_query
+from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsAuditor, IsAuditorOrAdmin
@@ -198,7 +198,7 @@ class DisputeHoldApi(APIView):
     parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        player_id = JsonIntegerField(min_value=1, max_value=2**63 - 1)
         amount = ChipAmountField(min_value=1, max_value=MAX_CASHIER_AMOUNT)
 
         class Meta:

@@ -87,6 +87,18 @@ class SidesSerializer(serializers.Serializer):
         ref_name = "TableSides"
 
 
+class PotSerializer(serializers.Serializer):
+    """D-IT-02: one pot of a poker deal (0: the main pot, then the side pots)."""
+
+    pot = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    contributors = serializers.ListField(child=serializers.CharField())
+    eligible = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "TablePot"
+
+
 class BettingSerializer(serializers.Serializer):
     """D-BET: the deal's betting, public."""
 
@@ -101,6 +113,18 @@ class BettingSerializer(serializers.Serializer):
                                                                "is open.")
     folded = serializers.ListField(child=serializers.CharField())
     open = serializers.BooleanField(help_text="The betting round is under way.")
+    opener = serializers.CharField(required=False, allow_null=True,
+                                   help_text="Italian poker: who opened the first round (IT-07).")
+    passed = serializers.BooleanField(required=False, help_text="Italian poker: nobody opened, the deal "
+                                                                "is passed and the pot stays (IT-11).")
+    round = serializers.IntegerField(required=False, allow_null=True,
+                                     help_text="Italian poker: the open round, 1 or 2 (IT-17).")
+    limit = serializers.ChoiceField(choices=["fixed", "pot"], required=False, help_text="D-IT-02.")
+    all_in = serializers.ListField(child=serializers.CharField(), required=False,
+                                   help_text="Italian poker: the players all in (D-IT-02).")
+    pots = PotSerializer(many=True, required=False, allow_null=True, help_text=(
+        "Italian poker: the main pot and the side pots as standard poker forms them from the stakes "
+        "so far, each with its contributors and the players still in who may win it (D-IT-02)."))
 
     class Meta:
         ref_name = "TableBetting"
@@ -180,6 +204,9 @@ class DealSerializer(serializers.Serializer):
                                                                  "started (T38-03); null otherwise.")
     sides = SidesSerializer(allow_null=True, help_text="Four-Three: the High and the Low winners once "
                                                        "shown (43-05, D-43-01); null otherwise.")
+    draws = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
+        "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
+        "before any draw."))
     betting = BettingSerializer(allow_null=True, help_text="The betting of the deal (D-BET); null in "
                                                            "games without betting.")
     offer = OfferSerializer(allow_null=True, help_text="Buddha's Folly's middle card and its offers "
@@ -240,6 +267,12 @@ class LegalActionSerializer(serializers.Serializer):
     to_call = serializers.IntegerField(required=False, help_text="bet: chips to match the highest stake.")
     unit = serializers.IntegerField(required=False, help_text="bet: the bet and raise size (bet_unit).")
     raises_left = serializers.IntegerField(required=False, help_text="bet: raises left in the round.")
+    most = serializers.DictField(child=serializers.IntegerField(), required=False, help_text=(
+        "bet (Italian poker): the most chips each choice may move; `amounts` is the least (pot limit, "
+        "or all in for less, D-IT-02)."))
+    limit = serializers.ChoiceField(choices=["fixed", "pot"], required=False, help_text="bet: D-IT-02.")
+    openers = serializers.ListField(child=serializers.CharField(), required=False, help_text=(
+        "exchange (Italian poker): your openers; discarding any needs split_openers (IT-16)."))
 
     class Meta:
         ref_name = "TableLegalAction"

@@ -400,12 +400,14 @@ class BidsApi(TableCommandApi):
 @command_schema("tables_exchanges_create", "Exchange cards (draw)",
                 example={"deal_no": 4, "discards": ["7h"]},
                 problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "already_exchanged", "invalid_card", "invalid_discards"))
+                          "already_exchanged", "invalid_card", "invalid_discards", "invalid_split"))
 class ExchangesApi(TableCommandApi):
     """Your draw before the declare (table option exchange=draw, EXC-01/02): in turn from the
     dealer's left, discard up to the number your legal action's `max` allows and take as many
     cards from the stock; `[]` stands pat. The three-card pass to the left (exchange=pass_left,
-    EXC-03) is a pass: POST /tables/{id}/passes."""
+    EXC-03) is a pass: POST /tables/{id}/passes. Italian poker's draw (IT-12..16): 0 to 4 cards, a
+    four-card draw gets its fourth card after everyone else; the opener discarding any of his
+    openers says so with `split_openers` (else 409 invalid_split)."""
 
     class InputSerializer(serializers.Serializer):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
@@ -414,12 +416,15 @@ class ExchangesApi(TableCommandApi):
                                          allow_empty=True,
                                          help_text="Cards of your hand to replace, e.g. ['7h', '2c']; "
                                                    "[] stands pat.")
+        split_openers = serializers.BooleanField(required=False, default=False, help_text=(
+            "Italian poker: the opener discards cards of his openers (IT-16, D-IT-03)."))
 
         class Meta:
             ref_name = "ExchangeInput"
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.Exchange:
-        return cmd.Exchange(acting_player(request), data["deal_no"], list(data["discards"]))
+        return cmd.Exchange(acting_player(request), data["deal_no"], list(data["discards"]),
+                            split_openers=data["split_openers"])
 
 
 # --- Thirty Eight's escalation (T38-03/04, D-T38-01; issue 14) -------------------------------------
@@ -452,18 +457,21 @@ class EscalationsApi(TableCommandApi):
                 example={"deal_no": 4, "action": "raise"},
                 problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
                           "invalid_choice", "bet_not_allowed", "raise_limit", "insufficient_stack",
-                          "invalid_amount"))
+                          "invalid_amount", "cannot_open"))
 class BetsApi(TableCommandApi):
     """Your turn in the betting round (D-BET: Jacks and Piss, Three to Five): fixed limit, the size
     is the table's bet_unit (default the ante); with no bet open check, bet or fold; facing a bet
     call, raise (at most three raises a round) or fold. Your legal action `bet` lists the choices
     and the chips each moves (`amounts`). A folder forfeits his bets and still matches the pot at
-    its size before the betting."""
+    its size before the betting. Italian poker (D-IT-02): the first round is opened (`open`) only
+    with jacks or better (else 409 cannot_open), everyone checking passes the deal (IT-11); under
+    pot limit `amount` is any size from `amounts` to `most`; a call or bet the stack cannot cover
+    is all in, with side pots."""
 
     class InputSerializer(serializers.Serializer):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
-        action = serializers.ChoiceField(choices=["check", "bet", "call", "raise", "fold"])
+        action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])
         amount = ChipAmountField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True,
                                  help_text="Optional: the chips the action moves (JSON integer), as your "
                                            "legal action's `amounts` says; another value is refused "

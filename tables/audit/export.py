@@ -8,7 +8,7 @@ section is `fairness.proof_json`, the input of `docs/verify_deal.py`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,7 +23,8 @@ from tables.engine.decider.view import Viewer
 
 FORMAT = "guts-deal-history/2"     # /2: every stage's results in order (issue 11)
 RESULT_TYPES = frozenset({ev.ANTES_POSTED, ev.SHOWDOWN_HELD, ev.DECK_COMPARED, ev.POT_SETTLED,
-                          ev.LEG_AWARDED, ev.POT_AWARDED, ev.BETS_AWARDED})
+                          ev.LEG_AWARDED, ev.POT_AWARDED, ev.BETS_AWARDED,
+                          ev.NOBODY_OPENED, ev.POTS_AWARDED, ev.OPENERS_SHOWN})      # D-IT-02, D-IT-03
 
 
 def player_names(players: Iterable[str]) -> dict[str, str]:
@@ -54,8 +55,12 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "board": [card for event in events if event["type"] == ev.BOARD_DEALT
                   for card in event["data"]["cards"]],
         "results": _results(events),
-        "betting": [{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")}
-                    for event in events if event["type"] == ev.BET_MADE],             # D-BET, public
+        "betting": _betting(events),                                                  # D-BET, public
+        "draws": [{"player": e["data"]["player"], "count": e["data"]["count"],
+                   "deferred": bool(e["data"].get("deferred")),
+                   "split_openers": bool(e["data"].get("split_openers")),
+                   "timed_out": bool(e["data"].get("timed_out"))}
+                  for e in events if e["type"] == ev.CARDS_DRAWN],                    # counts: public
         **_play(events),                                                  # BF, WL: all public
         "after": {"pot": after.pot, "reserve": after.reserve,
                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
@@ -64,19 +69,30 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
-    as the reader may see them (the same {stage, type, data} as the deal summaries)."""
-    stage, results = 1, []
+def _staged(events: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each event with the stage of the program it belongs to."""
+    stage = 1
     for event in events:
         at = event["data"].get("at_step")
         if at:                                    # the first event of a step names its position
             stage = at[0]
         if event["type"] == ev.STAGE_STARTED:
             stage = event["data"]["stage"]
-        elif event["type"] in RESULT_TYPES:
-            results.append({"stage": stage, "type": event["type"], "data": event["data"]})
-    return results
+        yield stage, event
+
+
+def _betting(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every betting action (public), with its stage (Italian poker: 1 before the draw, 2 after)."""
+    return [{**{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")},
+             "all_in": bool(event["data"].get("all_in")), "stage": stage}
+            for stage, event in _staged(events) if event["type"] == ev.BET_MADE]
+
+
+def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
+    as the reader may see them (the same {stage, type, data} as the deal summaries)."""
+    return [{"stage": stage, "type": event["type"], "data": event["data"]}
+            for stage, event in _staged(events) if event["type"] in RESULT_TYPES]
 
 
 def _play(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -166,10 +182,13 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append(f"  {who(hand['player'])}: {cards}{up}; declared {declared}{notes}")
     if history["board"]:
         lines.append(f"Board: {' '.join(history['board'])}")
-    if history.get("betting"):                                                   # D-BET
+    if any(b["action"] == "open" for b in history.get("betting") or ()):          # D-IT-02
+        lines += _poker_lines(history, who)
+    elif history.get("betting"):                                                 # D-BET
         lines.append("Betting (bets apart from the pot):")
-        lines += [f"  {who(b['player'])} {b['action']}s" + (f" {b['amount']}" if b["amount"] else "")
-                  + (" (timed out)" if b["timed_out"] else "") for b in history["betting"]]
+        lines += [_bet_line(b, who) for b in history["betting"]]
+    elif history.get("draws"):
+        lines += _draw_lines(history["draws"], who)
     lines += _play_lines(history, who)
     for result in history["results"]:
         lines += _result_lines(result, who)
@@ -196,6 +215,52 @@ def _play_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]
     for trick in history.get("tricks", ()):
         cards = ", ".join(f"{who(c['player'])} {c['card']}" for c in trick["cards"])
         lines.append(f"Trick {trick['trick']}: {cards}; won by {who(trick['winner'])}")
+    return lines
+
+
+def _bet_line(b: dict[str, Any], who: Callable[[str], str]) -> str:
+    return (f"  {who(b['player'])} {b['action']}s" + (f" {b['amount']}" if b["amount"] else "")
+            + (" (all in)" if b.get("all_in") else "") + (" (timed out)" if b["timed_out"] else ""))
+
+
+def _poker_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]:
+    """Draw poker as a player reads it: the first round (with the open), the draw, the second."""
+    first = [b for b in history["betting"] if b.get("stage", 1) == 1]
+    second = [b for b in history["betting"] if b.get("stage", 1) != 1]
+    lines = ["First betting round (jacks or better to open):", *(_bet_line(b, who) for b in first)]
+    lines += _draw_lines(history.get("draws") or [], who)
+    if second:
+        lines += ["Second betting round:", *(_bet_line(b, who) for b in second)]
+    return lines
+
+
+def _draw_lines(draws: list[dict[str, Any]], who: Callable[[str], str]) -> list[str]:
+    """The draw: how many cards each player takes (public; the cards are private)."""
+    if not draws:
+        return []
+    lines = ["Draw:"]
+    for d in draws:
+        if d["deferred"]:
+            lines.append(f"  {who(d['player'])} gets his last card (IT-15)")
+            continue
+        took = f"draws {d['count']}" if d["count"] else "stands pat"
+        notes = (" and splits his openers" if d["split_openers"] else "") + (
+            " (timed out)" if d["timed_out"] else "")
+        lines.append(f"  {who(d['player'])} {took}{notes}")
+    return lines
+
+
+def _pots_lines(stage: str, data: dict[str, Any], who: Callable[[str], str]) -> list[str]:
+    """D-IT-02: the uncalled bet, then each pot with who could win it and who did."""
+    lines = []
+    if data.get("returned"):
+        lines.append(f"{stage}Uncalled bet of {data['returned']['amount']} back to "
+                     f"{who(data['returned']['player'])}")
+    for pot in data["pots"]:
+        name = "Main pot" if pot["pot"] == 0 else f"Side pot {pot['pot']}"
+        among = ", ".join(who(p) for p in pot["eligible"])
+        won = ", ".join(f"{who(p)} {share}" for p, share in pot["shares"].items())
+        lines.append(f"{stage}{name} of {pot['amount']} (among {among}): {won}")
     return lines
 
 
@@ -227,6 +292,13 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
                 f"the deck {' '.join(data['deck_cards'])} ({data['deck_value']}): {data['winner']} wins"]
     if kind == ev.LEG_AWARDED:
         return [f"{stage}{who(data['player'])} earns a leg ({data['legs']} in all)"]
+    if kind == ev.NOBODY_OPENED:                                                 # IT-11
+        return [f"{stage}Nobody opened: the pot of {data['pot']} stays; the next dealer deals again"]
+    if kind == ev.POTS_AWARDED:                                                  # D-IT-02
+        return _pots_lines(stage, data, who)
+    if kind == ev.OPENERS_SHOWN:                                                 # D-IT-03
+        split = " (split in the draw)" if data["split"] else ""
+        return [f"{stage}{who(data['player'])} shows his openers: {' '.join(data['openers'])}{split}"]
     if kind == ev.BETS_AWARDED:                                                  # D-BET
         takers = ", ".join(who(p) for p in data["winners"]) or "the pot (nobody won)"
         return [f"{stage}Bets of {data['amount']} to {takers}",

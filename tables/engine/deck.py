@@ -49,6 +49,15 @@ def italian_pack(players: int) -> tuple[Card, ...]:
     return tuple(card for card in STANDARD_PACK if card.rank >= lowest)
 
 
+PACKS = ("standard52", "italian")          # Variant.deck: the pack a deal is dealt from
+
+
+def pack_for(deck: str, players: int) -> tuple[Card, ...]:
+    """The pack a deal of `players` players is dealt from: the standard pack, or Italian poker's
+    short pack (D-IT-01, Table IT-A, EX-10)."""
+    return italian_pack(players) if deck == "italian" else STANDARD_PACK
+
+
 # --- seeds and the byte stream --------------------------------------------------------------------
 
 def new_seed() -> str:

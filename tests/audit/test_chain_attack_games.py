@@ -29,6 +29,7 @@ from tests.audit.test_chain_attack import (
     own_salts,
     served_hashes_of,
 )
+from tests.tables.conftest import stack_deck
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DECK = random.Random(11).sample(PACK, len(PACK))
@@ -152,3 +153,33 @@ def test_d_wl_02_the_questioning_ranking_and_the_unplayed_cards_cannot_be_brute_
         rows = Event.objects.filter(stream=f"table-{table_id}").values_list("data", flat=True)
         mine = {d["salt"] for d in rows if "salt" in d and d.get("player") == str(reader.pk)}   # his own
         assert_no_salt_served(json.dumps(events), table_id, may_see=mine)
+# Italian poker, three players: the 28-card pack (8s up, D-IT-01); dealt in seat order from the
+# dealer's left: the first holds jacks and opens.
+IT_DECK = stack_deck("Jh Js 8c 9d Ts", "Qh Kd 8d 9c Ac", "Ah Kc 9h 8h Qs")
+
+
+def test_d_it_03_sealed_openers_and_the_openers_discards_cannot_be_brute_forced(
+        club: Club, settings: Any) -> None:
+    """IT-16, D-IT-03, D-IT-05: the opener's qualifying cards (sealed in his open until
+    OpenersShown) and his draw's discards, kept apart, are not recovered from a served hash or
+    prev_hash by another player, an outsider or an admin while the deal is live."""
+    settings.GUTS_ALLOW_STACKED_DECKS = True
+    opened = service.table_open(variant="italian", stacked_decks=[IT_DECK], options={"ante": 5})
+    for player in club.ids():
+        service.table_command(table_id=opened.table_id, command=cmd.SitDown(str(player), 500))
+    table_id = opened.table_id
+    service.table_command(table_id=table_id, command=cmd.StartDeal())
+    order = stored(table_id, "DealStarted")[0]["participants"]
+    for player, action in zip(order, ("open", "call", "call"), strict=True):
+        service.table_command(table_id=table_id, command=cmd.Bet(player, 1, action))
+    service.table_command(table_id=table_id, command=cmd.Exchange(order[0], 1, ["8c", "9d"]))
+    [draw] = stored(table_id, "CardsDrawn")
+    opener = next(p for p in club.players if str(p.pk) == order[0])
+    for reader in (*(p for p in club.players if p is not opener), club.outsider, club.admin):
+        events = feed(reader, table_id)
+        truth = {player: ["Jh", "Js"] for player in order}
+        assert assert_unrecoverable(events, "BetMade", "openers", TWO_CARD_HANDS, truth) >= 1
+        assert_hidden_and_unrecoverable(events, "CardsDrawn", "discarded", TWO_CARD_HANDS,
+                                        [draw["discarded"]])
+        assert_chain_checks(events)
+        assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))

@@ -92,12 +92,13 @@ def web(tmp_path: Path) -> Iterator[Web]:
         server.stop()
 
 
-def terminate_app_connections() -> int:
+def terminate_app_connections(*, wait_ms: int = 0) -> int:
     """Every connection to the test database but this process's own, as an operator or a failover
-    would cut them; how many were terminated."""
+    would cut them (with `wait_ms`, waiting until each backend is gone); how many were terminated."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                       "WHERE datname = %s AND pid <> pg_backend_pid()", [connection.settings_dict["NAME"]])
+        cursor.execute("SELECT count(pg_terminate_backend(pid, %s)) FROM pg_stat_activity "
+                       "WHERE datname = %s AND pid <> pg_backend_pid()",
+                       [wait_ms, connection.settings_dict["NAME"]])
         return cursor.fetchone()[0]
 
 
@@ -147,3 +148,25 @@ def test_kill_9_mid_burst_then_restart_every_key_lands_once(web: Web) -> None:
         assert final[key].body == answer.body
     cashier.assert_each_landed_once()
     print(f"before the kill: {len(answered)} x 201, {DEPOSITS - len(answered)} cut off")
+
+
+def test_after_terminated_connections_200_requests_get_no_503(web: Web) -> None:
+    """The pool hands out no connection the database has dropped: every idle one is found dead
+    before use (no query per request for that), and none leaks on the error path."""
+    cashier = Cashier(web, "pool")
+
+    def deposit(index: int) -> Answer:
+        return web.request("POST", f"/api/v1/players/{cashier.player}/deposits", token=cashier.token,
+                           body={"amount": 1 + index})
+
+    def me(_: int) -> Answer:
+        return web.request("GET", "/api/v1/me", token=cashier.token)
+
+    with ThreadPoolExecutor(CLIENTS) as pool:                      # every worker's pool in use
+        warm = list(pool.map(me, range(4 * CLIENTS)))
+        assert {answer.status for answer in warm} == {200}
+        assert terminate_app_connections(wait_ms=5000) > 0        # the fault is over: then the burst
+        answers = list(pool.map(lambda i: deposit(i) if i % 2 else me(i), range(200)))
+    outcomes = sorted({answer.outcome for answer in answers})
+    assert outcomes == ["200", "201"], (outcomes, web.output()[-3000:])
+    assert player_balance(player_id=cashier.player).balance == sum(1 + i for i in range(1, 200, 2))

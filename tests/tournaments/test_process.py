@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from ledger.store import count_events, read_stream
+from ledger import runner
+from ledger.store import StreamWrite, count_events, read_stream
 from tables.state import load_table, table_stream
 from tournaments import process, service, tasks
 
@@ -42,10 +43,14 @@ def test_a_crash_before_the_reaction_and_inside_it_ends_in_exactly_one_reaction(
     run, table, busted = one_table_with_a_bust(funded_player)
     assert eliminations(run) == []                             # the process died after the table's commit
 
-    def crash(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("the worker died before the tournament's append")
+    append = runner.append
 
-    monkeypatch.setattr(service, "append", crash)
+    def crash(writes: list[StreamWrite], **kwargs: Any) -> object:
+        if any(write.stream.startswith("tournament-") for write in writes):
+            raise RuntimeError("the worker died before the tournament's append")
+        return append(writes, **kwargs)
+
+    monkeypatch.setattr(runner, "append", crash)
     before = count_events()
     with pytest.raises(RuntimeError):
         run.tick()

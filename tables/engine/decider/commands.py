@@ -74,6 +74,7 @@ class Exchange:
     player_id: str
     deal_no: int
     discards: list[str]          # EXC-01/02: the cards to replace from the stock ([] stands pat)
+    split_openers: bool = False  # IT-16, D-IT-03: the opener says he discards openers
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Escalate:
 class Bet:
     player_id: str
     deal_no: int
-    action: str                  # D-BET: check | bet | call | raise | fold
+    action: str                  # D-BET: check | bet | call | raise | fold; IT-07: open
     amount: int | None = None    # if given, must be the chips the action moves (fixed limit)
 
 

@@ -17,6 +17,9 @@ a check or a bet facing a bet, a call or raise with no bet open) and raise_limit
 Buddha's Folly and Wolfie's Lou: card_not_held (a card given for the middle card, or played to a
 trick, that is not in the player's hand) and must_play_trump (D-WL-04: a card of another suit
 while holding a trump).
+Italian poker: cannot_open (IT-07, IT-08: an open without jacks or better) and invalid_split
+(IT-16, D-IT-03: the opener discarding openers without split_openers, or a split announced by
+anyone else or without discarding an opener).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -35,6 +38,7 @@ CODES = frozenset({
     "level_too_low",                                             # T38-03 (issue 14)
     "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
     "card_not_held", "must_play_trump",                                       # BF-03, D-WL-04
+    "cannot_open", "invalid_split",                                           # IT-07, IT-16
 })
 
 

@@ -347,6 +347,7 @@ class CardsDrawn(Event):
     `timed_out`: his turn expired and he stood pat."""
 
     TYPE: ClassVar[str] = "CardsDrawn"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"split_openers", "deferred"})
     deal_no: int
     player: str
     count: int
@@ -354,6 +355,8 @@ class CardsDrawn(Event):
     drawn: list[str]
     cards: list[str]
     timed_out: bool = False
+    split_openers: bool = False                      # IT-16, D-IT-03: the opener says he splits them
+    deferred: bool = False                           # IT-15: the last card of a four-card draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,11 +394,52 @@ class BetMade(Event):
     the deal's bets account (`transfers`); `timed_out`: his turn expired (check, else fold)."""
 
     TYPE: ClassVar[str] = "BetMade"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"all_in", "openers"})
     deal_no: int
     player: str
-    action: str                                      # check | bet | call | raise | fold
+    action: str                                      # check | bet | open | call | raise | fold
     amount: int
     timed_out: bool
+    transfers: Transfers
+    all_in: bool = False                             # D-IT-02: his whole stack (side pots)
+    openers: list[str] | None = None                 # IT-07, D-IT-03: SECRET, the cards he opened on
+
+
+@dataclass(frozen=True, slots=True)
+class NobodyOpened(Event):
+    """IT-11, D-IT-02: every player checked the first round; the deal is passed, the pot (`pot`
+    chips) stays for the next deal, dealt by the next dealer, to which everyone antes again."""
+
+    TYPE: ClassVar[str] = "NobodyOpened"
+    deal_no: int
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenersShown(Event):
+    """IT-16, D-IT-03: at the end of the deal the opener's qualifying cards (`openers`), and
+    whether he split them in the draw (`split`: then some are among his discards, kept apart),
+    are shown to every player of the deal, even after an uncontested win (public)."""
+
+    TYPE: ClassVar[str] = "OpenersShown"
+    deal_no: int
+    player: str
+    openers: list[str]
+    split: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PotsAwarded(Event):
+    """D-IT-02: each pot (the main pot, then the side pots, as standard poker forms them) to the
+    best hand among the players still in who contributed to it (`pots`: [{pot, amount,
+    contributors, eligible, winners, shares}]), shared by D-GEN-01; `returned`: an uncalled bet
+    back to its bettor ({player, amount} or null). `reason`: contested | uncontested."""
+
+    TYPE: ClassVar[str] = "PotsAwarded"
+    deal_no: int
+    reason: str
+    pots: list[dict[str, Any]]
+    returned: dict[str, Any] | None
     transfers: Transfers
 
 
@@ -738,6 +782,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
     ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
     BetTurnOpened, BetMade, BetsAwarded,                                          # D-BET
+    NobodyOpened, OpenersShown, PotsAwarded,                                      # D-IT-02, D-IT-03
     *TOURNAMENT_EVENTS,
     EscalationOpened, Escalated,
     MiddleCardTurned, OfferOpened, OfferAnswered,                                 # BF, D-BF-01
@@ -765,6 +810,7 @@ BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAward
 MIDDLE_CARD_TURNED, OFFER_OPENED, OFFER_ANSWERED = "MiddleCardTurned", "OfferOpened", "OfferAnswered"
 TRUMP_CHOOSER_NAMED, TRUMP_OPENED, TRUMP_CHOSEN = "TrumpChooserNamed", "TrumpOpened", "TrumpChosen"
 PLAY_OPENED, CARD_PLAYED, TRICK_WON = "PlayOpened", "CardPlayed", "TrickWon"
+NOBODY_OPENED, OPENERS_SHOWN, POTS_AWARDED = "NobodyOpened", "OpenersShown", "PotsAwarded"  # D-IT-02/03
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
 
 

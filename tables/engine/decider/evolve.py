@@ -31,7 +31,8 @@ def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableSt
 
 # What the read models keep of each stage (issue 11 item 7): every result, not the last of each.
 RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded,
-           ev.BetsAwarded)                                                # D-BET (issue 14)
+           ev.BetsAwarded,                                                # D-BET (issue 14)
+           ev.NobodyOpened, ev.PotsAwarded, ev.OpenersShown)              # D-IT-02, D-IT-03
 
 
 def evolve(state: TableState, event: ev.Event) -> TableState:

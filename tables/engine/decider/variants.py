@@ -168,8 +168,10 @@ class Variant:
             if st.when is not None and self.option_index.get(st.when, None) is None:
                 raise ValueError(f"{self.name}: step {st.kind} runs when {st.when!r}, not an option")
         kinds = [st.kind for st in self.program]
-        if "betting" in kinds and "award_bets" not in kinds[kinds.index("betting"):]:
-            raise ValueError(f"{self.name}: a betting step needs award_bets after it (D-BET)")
+        after = kinds[kinds.index("betting"):] if "betting" in kinds else []
+        if after and "award_bets" not in after and "pots" not in after:
+            raise ValueError(f"{self.name}: a betting step needs award_bets (D-BET) or pots "
+                             "(D-IT-02) after it")
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -629,6 +631,48 @@ FOUR_THREE = Variant(
              FOUR_THREE_BETTING, BET_UNIT))
 
 VARIANTS.update({FOUR_THREE.name: FOUR_THREE})
+
+# --- Italian poker (IT, D-IT-01..05): five-card draw with openers and side pots -------------------
+
+IT_PLAYERS = 10                                                           # D-IT-05: 2 to 10
+
+
+def _italian_round(multiple: int, **params: Any) -> Step:
+    """D-IT-02: a poker betting round of everyone dealt in, all-ins and side pots allowed."""
+    return step("betting", who="all", unit="$bet_unit", multiple=multiple, limit="$limit",
+                all_in=True, ranking="italian", **params)
+
+
+ITALIAN = Variant(
+    name="italian", title="Italian poker", rules="IT, EX-10, EX-11, D-IT-01..05, D-GEN-01, D-GEN-02",
+    deck="italian",                                                       # D-IT-01, Table IT-A
+    stages=(
+        Stage("first round", (
+            step("ante", who="every_deal"),                               # IT-05, IT-11
+            step("deal", count=5, face="down"),                           # IT-06
+            _italian_round(1, opens="jacks"),                             # IT-07..11, D-IT-02
+        )),
+        Stage("draw", (
+            step("draw", max=4),                                          # IT-12..16, D-IT-03
+            _italian_round(2, first="opener"),                            # IT-17, D-IT-02
+            step("pots", ranking="italian", ties="$ties"),                # IT-18..40, D-IT-02..04
+        )),
+    ),
+    options=(
+        *_table_options(IT_PLAYERS),
+        Option("bet_unit", "int", 0, "the bet and raise size of the first round (twice that in the "
+               "second under fixed limit; the least bet under pot limit); 0 = the ante",
+               "D-IT-02, Q-IT-07", minimum=0),
+        Option("limit", "choice", "fixed", "fixed limit (bets and raises of one unit, two in the "
+               "second round, at most three raises a round) or pot limit (a bet or raise of any "
+               "size from the unit up to the pot after calling)", "D-IT-02, Q-IT-07",
+               choices=("fixed", "pot")),
+        Option("ties", "choice", "default", "how equal hands are separated: the suit rules of the "
+               "source (default) or Fantini's kicker suit (fantini)", "IT-32..40, D-IT-04",
+               choices=("default", "fantini")),
+    ))
+
+VARIANTS.update({ITALIAN.name: ITALIAN})
 
 
 # --- Consecutive and Alternating Guts (CONS, ALT, D-CONS-01) ---------------------------------------

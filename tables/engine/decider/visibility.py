@@ -16,6 +16,7 @@ hole cards back into 2,652 guesses).
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
+| BetMade, open    | openers (IT-07, D-IT-03)       | the opener; everyone by OpenersShown at the end |
 | StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
 | Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
@@ -80,6 +81,8 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return tuple(key for key in _DRAWN if key in data)
     if event_type == ev.STOCK_RESHUFFLED:
         return ("cards",)
+    if event_type == ev.BET_MADE:
+        return ("openers",) if data.get("openers") is not None else ()
     if event_type == ev.DECLARED:
         return ("choice",) if data.get("sealed") else ()
     if event_type == ev.SHOWDOWN_HELD:

@@ -45,7 +45,7 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.visibility import Viewer
-from tables.engine.deck import STANDARD_PACK, Deck
+from tables.engine.deck import Deck, pack_for
 
 if TYPE_CHECKING:
     from tables.engine.decider.variants import Option, Step
@@ -226,13 +226,15 @@ def deadline(ctx: Ctx) -> str:
 
 def deck_for(state: TableState, deal: DealState) -> Deck:
     """The deal's deck: the stacked deck of this deal, or the shuffle of its seed (DESIGN §2.7),
-    followed by the discards reshuffled into it so far (D-GEN-02)."""
+    followed by the discards reshuffled into it so far (D-GEN-02); from the variant's pack for the
+    players dealt in (Italian poker's short pack, D-IT-01)."""
+    pack = pack_for(state.rules.deck, len(deal.order))
     if deal.stacked:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
-        return Deck.stacked(list(cards), pack=STANDARD_PACK, reshuffles=deal.reshuffles)
+        return Deck.stacked(list(cards), pack=pack, reshuffles=deal.reshuffles)
     assert deal.seed is not None
-    return Deck.shuffled(deal.seed, reshuffles=deal.reshuffles)
+    return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
 
 
 def next_cards(ctx: Ctx, count: int) -> list[str]:

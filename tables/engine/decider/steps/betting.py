@@ -19,13 +19,28 @@ holds beyond the match of the pre-betting pot he is liable for as an "in" player
 always be paid in full); under ``pay_what_you_have`` up to his whole stack; under ``allow_debt``
 without limit. There are no all-in side pots: a player who cannot afford a call may only fold,
 and one who cannot afford a bet or raise may check or call (`betting_choices`).
+
+Poker betting (Italian poker, D-IT-02, IT-07..11, IT-17), by parameters whose defaults are D-BET:
+``who`` ``all`` (no declare: every player dealt in bets); ``opens`` ``jacks`` (IT-07..09: with no
+bet open a player holding jacks or better, judged by ``ranking``, may ``open`` or check, anyone
+else may only check; an unqualified open is ``cannot_open``; when everyone has checked the round
+records NobodyOpened, IT-11, and the rest of the deal is skipped: the pot stays); ``multiple`` (2
+in the second round: bets twice the unit, D-IT-02); ``first`` ``opener`` (IT-17: the round starts
+with the opener, or the next active player to his left); ``limit`` ``pot`` (a bet or raise of any
+size from the unit up to the pot after calling); ``all_in`` (table stakes as in poker: a player
+may put in his whole stack; a call he cannot cover is all in for what he has, a bet or raise he
+cannot cover in full is all in; a player with no chips left acts no more; the side pots are
+`side_pots`, paid by the `pots` step). The opener's qualifying cards travel with his open
+(BetMade.openers, secret to others until the `pots` step shows them, D-IT-03).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.accounts import Transfer, bets_account, seat_account
+from tables.engine import RANKINGS, evaluate
+from tables.engine.cards import parse_card
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
 from tables.engine.decider.errors import DomainError
@@ -45,8 +60,13 @@ from tables.engine.decider.steps.slots.betting import BettingSlot
 from tables.engine.decider.visibility import Viewer
 
 NAME = "betting"
-ACTIONS = ("check", "bet", "call", "raise", "fold")
+ACTIONS = ("check", "bet", "open", "call", "raise", "fold")
 RAISES = 3                                   # D-BET
+OPENING = ("bet", "open")                    # the round's first bet (IT-07: "open")
+# IT-07: what holding "jacks or better" means: these categories, a pair only of jacks or higher.
+_OPENING_CATEGORIES = frozenset({"two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+                                 "four_of_a_kind", "straight_flush", "five_of_a_kind"})
+_JACK = 11
 
 
 
@@ -57,9 +77,45 @@ def betting_of(deal: DealState) -> BettingSlot:
     return slot_of(deal, NAME, _EMPTY)
 
 
-def contenders(deal: DealState) -> tuple[str, ...]:
-    """The "in" players still in the betting (not folded), from the dealer's left."""
-    return tuple(p for p in deal.in_players() if p not in deal.folded)
+def contenders(deal: DealState, who: str = "in_players") -> tuple[str, ...]:
+    """The players still in the betting (not folded), from the dealer's left: the "in" players,
+    or (``who`` ``all``, Italian poker) everyone dealt in."""
+    players = deal.order if who == "all" else deal.in_players()
+    return tuple(p for p in players if p not in deal.folded)
+
+
+def opener_of(deal: DealState) -> str | None:
+    """IT-07: who opened the first round (None: nobody, or no such round)."""
+    return betting_of(deal).opener
+
+
+def passed(deal: DealState) -> bool:
+    """IT-11: nobody opened; the rest of the deal is skipped and the pot stays."""
+    return betting_of(deal).no_open
+
+
+def kept_apart(deal: DealState) -> tuple[str, ...]:
+    """IT-16, D-IT-03: the opener's discards, kept apart (never reshuffled into the stock): the
+    cards of his hand when he opened that he no longer holds."""
+    bets = betting_of(deal)
+    if bets.opener is None:
+        return ()
+    held = set(deal.hand_of(bets.opener))
+    return tuple(card for card in bets.opener_hand if card not in held)
+
+
+def openers(cards: Sequence[str], ranking: str, players: int) -> tuple[str, ...] | None:
+    """IT-07: the cards of `cards` that make jacks or better (the pair of jacks or higher, both
+    pairs, the set, or the whole made hand), or None when the hand cannot open."""
+    options: dict[str, Any] = {"players": players} if "players" in RANKINGS[ranking].options else {}
+    category = evaluate(list(cards), ranking, **options).category
+    ranks = [parse_card(card).rank for card in cards]
+    paired = tuple(card for card, rank in zip(cards, ranks, strict=True) if ranks.count(rank) >= 2)
+    if category == "pair":
+        return paired if parse_card(paired[0]).rank >= _JACK else None
+    if category not in _OPENING_CATEGORIES:
+        return None
+    return paired if category in ("two_pair", "three_of_a_kind", "four_of_a_kind") else tuple(cards)
 
 
 def high(deal: DealState) -> int:
@@ -76,15 +132,17 @@ def to_call(deal: DealState, player: str) -> int:
 
 
 def unit_of(state: TableState, params: Mapping[str, Any]) -> int:
-    """The bet and raise size: the step's unit, or the table's ante (D-BET)."""
-    return int(params["unit"]) or int(state.opts.get("ante", 1))
+    """The bet and raise size: the step's unit, or the table's ante (D-BET), times the round's
+    `multiple` under fixed limit (D-IT-02: twice the unit in Italian poker's second round)."""
+    unit = int(params["unit"]) or int(state.opts.get("ante", 1))
+    return unit * int(params["multiple"]) if params["limit"] == "fixed" else unit
 
 
 def amount_of(deal: DealState, player: str, action: str, unit: int) -> int:
-    """The chips `action` moves from the player's seat into the bets account."""
+    """The chips `action` moves from the player's seat into the bets account (fixed limit)."""
     if action == "call":
         return to_call(deal, player)
-    if action == "bet":
+    if action in OPENING:
         return unit
     if action == "raise":
         return to_call(deal, player) + unit
@@ -103,20 +161,57 @@ def free_chips(state: TableState, player: str) -> int | None:
     return stack - loser_cost(state.pot, terms_of(state.opts))
 
 
-def betting_choices(state: TableState, params: Mapping[str, Any], player: str) -> dict[str, int]:
-    """The actions `player` may take now, each with the chips it moves (legal_actions shows them).
-    The caller has checked it is his turn."""
+def can_open(state: TableState, params: Mapping[str, Any], player: str) -> bool:
+    """IT-07, IT-08: the player holds jacks or better."""
     deal = state.live
     assert deal is not None
-    unit, owed, free = unit_of(state, params), to_call(deal, player), free_chips(state, player)
+    return openers(deal.hand_of(player), params["ranking"], len(deal.order)) is not None
+
+
+def bet_ranges(state: TableState, params: Mapping[str, Any], player: str) -> dict[str, tuple[int, int]]:
+    """The actions `player` may take now, each with the least and the most chips it may move
+    (equal under fixed limit). The caller has checked it is his turn."""
+    deal = state.live
+    assert deal is not None
+    unit, owed, jacks = unit_of(state, params), to_call(deal, player), params["opens"] == "jacks"
+    pot_limit, pot = params["limit"] == "pot", state.pot + state.bets
+    wanted: dict[str, tuple[int, int]] = {}
     if high(deal) == 0:
-        wanted = {"check": 0, "bet": unit, "fold": 0}
+        wanted["check"] = (0, 0)
+        opening = "open" if jacks else "bet"
+        if not jacks or can_open(state, params, player):
+            wanted[opening] = (unit, max(unit, pot) if pot_limit else unit)
+        if not jacks:
+            wanted["fold"] = (0, 0)
     else:
-        wanted = {"call": owed, "fold": 0} if owed else {"check": 0, "fold": 0}
+        wanted["call" if owed else "check"] = (owed, owed)
+        wanted["fold"] = (0, 0)
         if betting_of(deal).raises < params["raises"]:
-            wanted["raise"] = owed + unit
-    return {action: amount for action, amount in wanted.items()
-            if free is None or amount <= max(free, 0)}
+            least = owed + unit
+            wanted["raise"] = (least, owed + max(unit, pot + owed) if pot_limit else least)
+    if params["all_in"]:
+        return _all_in_ranges(wanted, state.stack_of(player), owed)
+    free = free_chips(state, player)
+    return {action: (low, high_ if free is None else min(high_, free))
+            for action, (low, high_) in wanted.items() if free is None or low <= max(free, 0)}
+
+
+def _all_in_ranges(wanted: dict[str, tuple[int, int]], stack: int,
+                   owed: int) -> dict[str, tuple[int, int]]:
+    """Table stakes as in poker (D-IT-02): what the stack cannot cover is played all in for the
+    stack: a short call, a short bet, a short raise (above the call)."""
+    out: dict[str, tuple[int, int]] = {}
+    for action, (low, high_) in wanted.items():
+        if low <= stack:
+            out[action] = (low, min(high_, stack))
+        elif (action == "call" and stack > 0) or (action != "call" and stack > owed):
+            out[action] = (stack, stack)
+    return out
+
+
+def betting_choices(state: TableState, params: Mapping[str, Any], player: str) -> dict[str, int]:
+    """The actions `player` may take now, each with the (least) chips it moves."""
+    return {action: low for action, (low, _) in bet_ranges(state, params, player).items()}
 
 
 def current(state: TableState) -> Mapping[str, Any] | None:
@@ -127,82 +222,122 @@ def current(state: TableState) -> Mapping[str, Any] | None:
     return step.resolved(state.opts)
 
 
+def all_in(state: TableState, params: Mapping[str, Any], player: str) -> bool:
+    """Under poker table stakes a player with no chips left acts no more (his pots are side pots)."""
+    return bool(params["all_in"]) and state.stack_of(player) <= 0
+
+
 def _owes_action(deal: DealState, player: str) -> bool:
     return player not in betting_of(deal).bet_acted or to_call(deal, player) > 0
 
 
+def _to_act(ctx: Ctx) -> list[str]:
+    """The players still in the betting who must act before the round is over."""
+    deal, params = ctx.deal, ctx.params
+    left = contenders(deal, params["who"])
+    acting = [p for p in left if not all_in(ctx.state, params, p)]
+    opened = high(deal) > 0 or betting_of(deal).opener is not None or params["opens"] != "jacks"
+    if opened and len(acting) <= 1 and not any(to_call(deal, p) for p in acting):
+        return []                              # nobody left to bet against: the rest are all in
+    return [p for p in acting if _owes_action(deal, p)]
+
+
+def _unopened(ctx: Ctx) -> bool:
+    """IT-11: a round that must be opened with jacks or better, over with nobody opening."""
+    bets = betting_of(ctx.deal)
+    return ctx.params["opens"] == "jacks" and bets.opener is None and not bets.no_open
+
+
 def done(ctx: Ctx) -> bool:
-    """Over when fewer than two are left in the betting, or each has acted and matched."""
+    """Over when fewer than two are left in the betting, or each has acted and matched (or is
+    all in); IT-11: a round nobody opened is over once NobodyOpened says so."""
     deal = ctx.deal
-    left = contenders(deal)
-    return len(left) < 2 or not any(_owes_action(deal, p) for p in left)
+    if betting_of(deal).no_open:
+        return True
+    if len(contenders(deal, ctx.params["who"])) < 2:
+        return True
+    return not _to_act(ctx) and not _unopened(ctx)
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
-    """Open the next turn, clockwise from the last player to act (the dealer's left first)."""
+    """Open the next turn, clockwise from the last player to act (the dealer's left first, or the
+    opener, IT-17); IT-11: nobody opened, the deal is passed and the pot stays."""
     deal = ctx.deal
     if deal.awaiting:
         return []
     bets = betting_of(deal)
-    n, left = len(deal.order), set(contenders(deal))
+    n, owing = len(deal.order), set(_to_act(ctx))
     for offset in range(n):
         player = deal.order[(bets.bet_turn + offset) % n]
-        if player in left and _owes_action(deal, player):
+        if player in owing:
             return [ev.BetTurnOpened(deal_no=deal.deal_no, player=player,
                                      to_call=to_call(deal, player), unit=unit_of(ctx.state, ctx.params),
                                      raises=bets.raises, deadline=deadline(ctx))]
+    if _unopened(ctx):
+        return [ev.NobodyOpened(deal_no=deal.deal_no, pot=ctx.state.pot)]
     return []
 
 
 def bet_events(state: TableState, player: str, action: str, amount: int, *,
-               timed_out: bool = False) -> list[ev.Event]:
-    """The player's action as a BetMade, with the transfer of his chips to the bets account."""
+               timed_out: bool = False, params: Mapping[str, Any] | None = None) -> list[ev.Event]:
+    """The player's action as a BetMade, with the transfer of his chips to the bets account;
+    an open carries the cards that qualified it (D-IT-03), a stake of the whole stack is all in."""
     table = state.table_id
     transfers = ([Transfer(seat_account(table, player), bets_account(table), amount, action).to_json()]
                  if amount > 0 else [])
+    deal = state.live
+    shown = None
+    if action == "open" and params is not None and deal is not None:
+        shown = list(openers(deal.hand_of(player), params["ranking"], len(deal.order)) or ())
+    went_all_in = bool(params and params["all_in"] and amount > 0 and amount >= state.stack_of(player))
     return [ev.BetMade(deal_no=state.deal_no, player=player, action=action, amount=amount,
-                       timed_out=timed_out, transfers=transfers)]
+                       timed_out=timed_out, transfers=transfers, all_in=went_all_in, openers=shown)]
 
 
 def expire(ctx: Ctx) -> list[ev.Event]:
-    """D-BET: a player whose turn expired checks if he can, else folds."""
+    """D-BET, D-IT-02: a player whose turn expired checks if he can, else folds."""
     deal = ctx.deal
     return [event for player in deal.awaiting for event in bet_events(
         ctx.state, player, "fold" if to_call(deal, player) else "check", 0, timed_out=True)]
 
 
-# --- the players' command: Bet (D-BET) -------------------------------------------------------------
+# --- the players' command: Bet (D-BET, D-IT-02) -----------------------------------------------------
 
 def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
     """D-BET: it is the player's turn in the betting round and the round offers `action` now
-    (fixed limit, at most `raises` raises, within his stack by D-GEN-06); `amount`, if given, is
-    the chips the action moves. Returns those chips."""
+    (fixed limit or pot limit, at most `raises` raises, within his stack by D-GEN-06 or all in);
+    `amount`, if given, is the chips the action moves. Returns those chips."""
     state, player, action, params = ctx.state, c.player_id, c.action, ctx.params
     deal = check_acting(state, player, c.deal_no)
     if player not in deal.awaiting:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to bet", player=player)
     if action not in ACTIONS:
         raise DomainError("invalid_choice", f"bet one of {list(ACTIONS)}, not {action!r}")
-    offered = betting_choices(state, params, player)
+    offered = bet_ranges(state, params, player)
     if action not in offered:
         _refuse_bet(state, params, player, action)
-    chips = offered[action]
-    if c.amount is not None and c.amount != chips:
-        raise DomainError("invalid_amount", f"{action} moves {chips} chips, not {c.amount!r} (fixed "
-                          "limit)", action=action, amount=chips)
-    return chips
+    low, most = offered[action]
+    if c.amount is not None and not low <= c.amount <= most:
+        size = f"{low}" if low == most else f"{low} to {most}"
+        raise DomainError("invalid_amount", f"{action} moves {size} chips, not {c.amount!r} "
+                          f"({params['limit']} limit)", action=action, amount=low, most=most)
+    return low if c.amount is None else c.amount
 
 
 def _refuse_bet(state: TableState, params: Mapping[str, Any], player: str, action: str) -> None:
-    """Why the round does not offer `action`: the raise cap, the stack, or the situation."""
+    """Why the round does not offer `action`: the raise cap, the openers, the stack, or the
+    situation."""
     deal = state.live
     assert deal is not None
     owed, unit, raises = to_call(deal, player), unit_of(state, params), betting_of(deal).raises
-    opened = high(deal) > 0
+    opened, jacks = high(deal) > 0, params["opens"] == "jacks"
     if action == "raise" and opened and raises >= params["raises"]:
         raise DomainError("raise_limit", f"at most {params['raises']} raises per round (D-BET)",
                           raises=raises)
-    fits = {"check": owed == 0, "bet": not opened, "call": owed > 0, "raise": opened}
+    if action == "open" and jacks and not opened and not can_open(state, params, player):
+        raise DomainError("cannot_open", "opening needs jacks or better (IT-07, IT-08)")
+    fits = {"check": owed == 0, "bet": not opened and not jacks, "open": not opened and jacks,
+            "call": owed > 0, "raise": opened, "fold": opened or not jacks}
     if fits.get(action, True):
         needed = amount_of(deal, player, action, unit)
         raise DomainError("insufficient_stack", "the stack cannot cover this bet beside the pot "
@@ -215,44 +350,113 @@ def _refuse_bet(state: TableState, params: Mapping[str, Any], player: str, actio
 
 def bet(ctx: Ctx, c: cmd.Bet, chips: int) -> list[ev.Event]:
     """A bet is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
-    return bet_events(ctx.state, c.player_id, c.action, chips)
+    return bet_events(ctx.state, c.player_id, c.action, chips, params=ctx.params)
 
 
 def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     """D-BET: the player's turn in the betting round: each action he may take with the chips it
-    moves (`amounts`), what he must call, the bet/raise size and the raises left."""
+    moves (`amounts`; under pot limit the least, and `most` the most), what he must call, the
+    bet/raise size and the raises left."""
     deal, params = ctx.deal, ctx.params
     if player not in deal.awaiting:
         return []
-    amounts = betting_choices(ctx.state, params, player)
-    return [{"action": "bet", "deal_no": deal.deal_no,
-             "choices": [a for a in ACTIONS if a in amounts], "amounts": amounts,
+    ranges = bet_ranges(ctx.state, params, player)
+    offer = {"action": "bet", "deal_no": deal.deal_no,
+             "choices": [a for a in ACTIONS if a in ranges],
+             "amounts": {action: low for action, (low, _) in ranges.items()},
              "to_call": to_call(deal, player), "unit": unit_of(ctx.state, params),
              "raises_left": max(params["raises"] - betting_of(deal).raises, 0),
-             **turn_fields(deal, ctx.now)}]
+             **turn_fields(deal, ctx.now)}
+    if params["limit"] == "pot" or params["all_in"]:
+        offer["most"] = {action: most for action, (_, most) in ranges.items()}
+        offer["limit"] = params["limit"]
+    return [offer]
+
+
+# --- side pots (D-IT-02: as in standard poker) ----------------------------------------------------------
+
+def uncalled(deal: DealState) -> tuple[str, int] | None:
+    """The part of the largest stake nobody matched: (its bettor, the chips), returned to him."""
+    totals = list(zip(deal.order, betting_of(deal).bet_total or (0,) * len(deal.order), strict=True))
+    ranked = sorted(totals, key=lambda item: -item[1])
+    if len(ranked) < 2 or ranked[0][1] <= ranked[1][1]:
+        return None
+    return ranked[0][0], ranked[0][1] - ranked[1][1]
+
+
+def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict[str, Any]]:
+    """The pots as standard poker forms them from the deal's stakes (the uncalled part left out):
+    the main pot (the pot's chips, the antes and what every player still in matched) and a side
+    pot for each larger stake an all-in player could not match, each with its contributors and
+    the players still in who may win it (`eligible`), from the dealer's left."""
+    order = deal.order
+    totals = dict(zip(order, betting_of(deal).bet_total or (0,) * len(order), strict=True))
+    back = uncalled(deal)
+    if back is not None:
+        totals[back[0]] -= back[1]
+    live = contenders(deal, who)
+    levels = sorted({totals[p] for p in live}) or [0]
+    pots: list[dict[str, Any]] = []
+    below = 0
+    for n, level in enumerate(levels):
+        layer = {p: min(t, level) - min(t, below) for p, t in totals.items()}
+        if n and not any(layer.values()):
+            continue
+        pots.append({"pot": len(pots), "amount": sum(layer.values()) + (state.pot if n == 0 else 0),
+                     "contributors": [p for p in order if layer[p] > 0 or n == 0],
+                     "eligible": [p for p in live if totals[p] >= level]})
+        below = level
+    rest = {p: t - below for p, t in totals.items() if t > below}      # folders' chips above every live stake
+    if rest:
+        top = pots[-1]
+        top["amount"] += sum(rest.values())
+        top["contributors"] = [p for p in order if p in top["contributors"] or p in rest]
+    return pots
 
 
 def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
     """D-BET: the deal's bets (public): the bets account, each player's stake this round and in
-    the deal, the raises and who folded. None when the deal has no betting."""
+    the deal, the raises and who folded; in poker betting also who opened (IT-07), whether the
+    deal was passed (IT-11), who is all in and the pots with their contributors. None when the
+    deal has no betting."""
     bets = betting_of(deal)
     if not bets.bet_total:
         return {"betting": None}
     params = current(state)
-    return {"betting": {
+    betting: dict[str, Any] = {
         "total": state.bets,
         "stakes": dict(zip(deal.order, bets.bet_round, strict=True)),
         "bets": dict(zip(deal.order, bets.bet_total, strict=True)),
         "high": high(deal), "raises": bets.raises,
         "unit": unit_of(state, params) if params is not None else None,
-        "folded": list(deal.folded), "open": params is not None}}
+        "folded": list(deal.folded), "open": params is not None}
+    if _poker_params(state):
+        betting.update({
+            "opener": bets.opener, "passed": bets.no_open,
+            "round": int(params["multiple"]) if params is not None else None,
+            "limit": state.opts.get("limit", "fixed"),
+            "all_in": [p for p in deal.order if state.stack_of(p) <= 0 and p not in deal.folded],
+            "pots": None if deal.over else side_pots(state, deal)})
+    return {"betting": betting}
+
+
+def _poker_params(state: TableState) -> bool:
+    """Whether the table's betting is poker betting with all-ins (its pots are side pots)."""
+    game = state.game
+    return game is not None and any(
+        s.kind == NAME and s.resolved(state.opts)["all_in"] for s in game.program)
 
 
 # --- folds ---------------------------------------------------------------------------------------------
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+    """A new round: fresh stakes and raises; the deal's totals and the opener stay; IT-17: the
+    second round starts with the opener (the next player still in to his left if he folded)."""
     zeros = (0,) * len(deal.order)
-    slot = BettingSlot(bet_round=zeros, bet_total=betting_of(deal).bet_total or zeros)
+    prev = betting_of(deal)
+    turn = deal.position(prev.opener) if params["first"] == "opener" and prev.opener else 0
+    slot = prev._replace(bet_round=zeros, bet_total=prev.bet_total or zeros, raises=0, bet_acted=(),
+                         bet_turn=turn)
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, slot)
 
 
@@ -271,22 +475,41 @@ def fold_made(state: TableState, e: ev.BetMade) -> TableState:
                          bet_total=set_at(totals, i, totals[i] + e.amount),
                          bet_turn=(i + 1) % len(deal.order), bet_acted=(*bets.bet_acted, e.player))
     moved = deal._replace(awaiting=(), deadline=None)
-    if e.action in ("bet", "raise"):
+    if e.action in (*OPENING, "raise"):
         bets = bets._replace(bet_acted=(e.player,),               # everyone else must act on it again
                              raises=bets.raises + (1 if e.action == "raise" else 0))
+        if e.action == "open":                                    # IT-07, D-IT-03
+            bets = bets._replace(opener=e.player, openers=tuple(e.openers or ()),
+                                 opener_hand=deal.hand_of(e.player))
     elif e.action == "fold":
         moved = moved._replace(folded=(*deal.folded, e.player))
     return state._replace(deal=with_slot(moved, NAME, bets))
 
 
+def fold_nobody_opened(state: TableState, e: ev.NobodyOpened) -> TableState:
+    """IT-11: the deal is passed; nothing more is played in it."""
+    deal = state.deal
+    assert deal is not None
+    slot = betting_of(deal)._replace(no_open=True)
+    return state._replace(deal=with_slot(deal._replace(outcome="no_open", awaiting=(), deadline=None),
+                                         NAME, slot))
+
+
 KIND = StepKind(
     name=NAME,
-    schema={"unit": Param((int,), 0), "raises": Param((int,), RAISES)},
+    schema={"unit": Param((int,), 0), "raises": Param((int,), RAISES),
+            "who": Param((str,), "in_players", choices=("in_players", "all")),          # Italian: all
+            "opens": Param((str,), "any", choices=("any", "jacks")),                   # IT-07..11
+            "ranking": Param((str,), "poker", choices=tuple(RANKINGS)),                 # judges openers
+            "multiple": Param((int,), 1),                                               # D-IT-02
+            "first": Param((str,), "dealer_left", choices=("dealer_left", "opener")),   # IT-17
+            "limit": Param((str,), "fixed", choices=("fixed", "pot")),                  # D-IT-02
+            "all_in": Param((bool,), False)},                                           # D-IT-02
     run=run,
     interactive=True,
     done=done,
     start=start,
-    folds={ev.BetTurnOpened: fold_opened, ev.BetMade: fold_made},
+    folds={ev.BetTurnOpened: fold_opened, ev.BetMade: fold_made, ev.NobodyOpened: fold_nobody_opened},
     commands={cmd.Bet: (check_bet, bet)},
     offers=offers,
     expire=expire,

@@ -39,12 +39,17 @@ from tables.engine.decider.steps.base import (
     StepKind,
     deadline,
     deck_for,
+    slot_of,
     swap_passed,
     turn_fields,
+    with_slot,
 )
+from tables.engine.decider.steps.slots.exchange import ExchangeSlot
+from tables.engine.decider.visibility import Viewer
 
 NAME = "exchange"
 RULES = ("none", "draw", "pass_left")
+_EMPTY = ExchangeSlot()
 
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
@@ -106,14 +111,14 @@ def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to exchange", player=player)
     if not isinstance(c.discards, list | tuple):
         raise DomainError("invalid_discards", "discards is a list of cards")
-    cards = [_card_in_hand(deal.hand_of(player), card) for card in c.discards]
+    cards = [card_in_hand(deal.hand_of(player), card) for card in c.discards]
     if len(set(cards)) != len(cards) or len(cards) > most:
         raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
                           most=most)
     return cards
 
 
-def _card_in_hand(hand: tuple[str, ...], card: Any) -> str:
+def card_in_hand(hand: tuple[str, ...], card: Any) -> str:
     try:
         text = str(parse_card(card))
     except CardError:
@@ -192,10 +197,20 @@ def fold_drawn(state: TableState, e: ev.CardsDrawn) -> TableState:
     deal = state.live
     assert deal is not None
     awaiting = tuple(p for p in deal.awaiting if p != e.player)
-    return state.with_deal(hands=set_at(deal.hands, deal.position(e.player), tuple(e.cards)),
-                           dealt=deal.dealt + len(e.drawn), discards=(*deal.discards, *e.discarded),
-                           exchanged=(*deal.exchanged, e.player), awaiting=awaiting,
-                           deadline=deal.deadline if awaiting else None)
+    i = deal.position(e.player)
+    drew = slot_of(deal, NAME, _EMPTY).drew or (0,) * len(deal.order)
+    if not e.deferred:                          # IT-15: the fourth card was counted with the draw
+        drew = set_at(drew, i, drew[i] + e.count)
+    moved = deal._replace(hands=set_at(deal.hands, i, tuple(e.cards)), dealt=deal.dealt + len(e.drawn),
+                          discards=(*deal.discards, *e.discarded), exchanged=(*deal.exchanged, e.player),
+                          awaiting=awaiting, deadline=deal.deadline if awaiting else None)
+    return state._replace(deal=with_slot(moved, NAME, ExchangeSlot(drew=drew)))
+
+
+def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
+    """How many cards each player drew (public, D-IT-05); None when nobody has drawn."""
+    drew = slot_of(deal, NAME, _EMPTY).drew
+    return {"draws": dict(zip(deal.order, drew, strict=True)) if drew else None}
 
 
 def fold_reshuffled(state: TableState, e: ev.StockReshuffled) -> TableState:
@@ -219,4 +234,6 @@ KIND = StepKind(
     expire=expire,
     phase=phase,
     cards=cards,
+    view=view,
+    slot=ExchangeSlot,
 )
