@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tables.engine.fairdeck import SecretDeck
+
 
 @dataclass(frozen=True)
 class OpenTable:
@@ -50,8 +52,12 @@ class CloseTable:
 @dataclass(frozen=True)
 class StartDeal:
     by_player_id: str | None = None
-    seed: str | None = None      # drawn by the service with tables.engine.deck.new_seed()
+    seed: str | None = None      # deck schema 1 (engine tests): the seed recipe of deck.py
     after_deal_no: int | None = None  # only if deal_no is still this (else nothing): idempotent
+    # deck schema 2, drawn by the service (fairdeck.new_secret_deck): the deck of this deal if none
+    # is committed yet, and the next deal's deck, committed now
+    deck: SecretDeck | None = None
+    next_deck: SecretDeck | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ class Exchange:
     player_id: str
     deal_no: int
     discards: list[str]          # EXC-01/02: the cards to replace from the stock ([] stands pat)
+    salts: tuple[str, ...] = ()  # drawn by the service: a reshuffled stock's new slots (D-GEN-02)
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,12 @@ class Bet:
     deal_no: int
     action: str                  # D-BET: check | bet | call | raise | fold
     amount: int | None = None    # if given, must be the chips the action moves (fixed limit)
+
+
+@dataclass(frozen=True)
+class ContributeSeed:
+    player_id: str
+    client_seed: str             # hex, 128 to 512 bits: keys the next committed deck's permutation
 
 
 @dataclass(frozen=True)
@@ -151,4 +164,5 @@ TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntran
 
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | Escalate | Bet | ExpireDeclare | TournamentCommand)
+           | PassCard | Bid | Exchange | Escalate | Bet | ExpireDeclare | TournamentCommand
+           | ContributeSeed)

@@ -14,6 +14,7 @@ Tournament tables (issue 13): tournament_table (a cash-table command there), not
 (a tournament command on a cash table), invalid_seat (a seat named that is not free).
 Betting (D-BET, issue 14): bet_not_allowed (an action the betting round does not offer now, e.g.
 a check or a bet facing a bet, a call or raise with no bet open) and raise_limit (a fourth raise).
+Fair deals: invalid_client_seed (a player's seed that is not 32 to 128 hex digits).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ CODES = frozenset({
     "tournament_table", "not_a_tournament_table", "invalid_seat",
     "level_too_low",                                             # T38-03 (issue 14)
     "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
+    "invalid_client_seed",                                       # ContributeSeed (decider.fair)
 })
 
 

@@ -16,7 +16,9 @@ hole cards back into 2,652 guesses).
 | CardPassed       | card                           | the passer; auditors once the deal is over      |
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
-| StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
+| StockReshuffled  | cards (and salts, schema 2)    | nobody; auditors once the deal is over          |
+| DeckCommitted    | cards, salts                   | nobody: the proof opens each card to its viewers |
+| SeedContributed  | client_seed                    | the player (its DealStarted publishes them all) |
 | Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 | TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
@@ -74,7 +76,11 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
     if event_type == ev.CARDS_DRAWN:
         return tuple(key for key in _DRAWN if key in data)
     if event_type == ev.STOCK_RESHUFFLED:
-        return ("cards",)
+        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
+    if event_type == ev.DECK_COMMITTED:
+        return ("cards", "salts")
+    if event_type == ev.SEED_CONTRIBUTED:
+        return ("client_seed",)
     if event_type == ev.DECLARED:
         return ("choice",) if data.get("sealed") else ()
     if event_type == ev.SHOWDOWN_HELD:
@@ -87,7 +93,7 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     ended). True for an event without secrets."""
     if not secret_keys(event_type, data):
         return True
-    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED):
+    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED, ev.DECK_COMMITTED):
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over
@@ -99,6 +105,8 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     own = viewer.player_id is not None and viewer.player_id == data.get("player")
     if event_type == ev.DECLARED:
         return own or deal_over
+    if event_type == ev.SEED_CONTRIBUTED:
+        return own
     return own or (viewer.role == "auditor" and deal_over)
 
 

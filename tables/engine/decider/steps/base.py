@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.visibility import Viewer
 from tables.engine.deck import STANDARD_PACK, Deck
@@ -225,6 +226,8 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
         return Deck.stacked(list(cards), pack=STANDARD_PACK, reshuffles=deal.reshuffles)
+    if deal.fair:                                  # deck schema 2: committed cards, permuted
+        return fair.deck_of(deal)
     assert deal.seed is not None
     return Deck.shuffled(deal.seed, reshuffles=deal.reshuffles)
 
