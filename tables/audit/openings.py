@@ -12,6 +12,7 @@ once the deal is over). The undealt stock and the committed order are opened to 
 The public part (root, the players' seeds, the permutation, which index went to whom) is the same
 for everyone: anyone can recompute the permutation, and it says nothing about the cards.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
@@ -29,12 +30,17 @@ TREE_DECK = 0
 _CARD_KEYS = ("cards", "card", "gave", "received", "discarded", "drawn", "deck_cards")
 
 
-def committed_deck(table_id: str, deal_no: int) -> dict[str, Any]:
-    """The stored (unredacted) DeckCommitted of the deal: server-side only."""
-    rows = EventRow.objects.filter(stream=f"table-{table_id}", type=ev.DECK_COMMITTED,
-                                   data__deal_no=deal_no).order_by("version").values_list("data", flat=True)
-    found = list(rows[:1])
-    assert found, f"deal {deal_no} of table {table_id} has no committed deck"
+def committed_deck(record: DealRecord) -> dict[str, Any]:
+    """The deal's committed deck, server-side only: as the state before the deal holds it (its
+    DeckCommitted precedes DealStarted), else the stored DeckCommitted itself."""
+    pending = record.before.committed
+    if pending and pending[0] == record.deal_no:
+        return {"root": pending[1], "cards": list(pending[2]), "salts": list(pending[3])}
+    rows = EventRow.objects.filter(
+        stream=f"table-{record.table_id}", type=ev.DECK_COMMITTED, data__deal_no=record.deal_no
+    ).order_by("version")
+    found = list(rows.values_list("data", flat=True)[:1])
+    assert found, f"deal {record.deal_no} of table {record.table_id} has no committed deck"
     return dict(found[0])
 
 
@@ -73,8 +79,16 @@ def _trees(committed: dict[str, Any], key: str, events: Sequence[StoredEvent]) -
     """Tree 0 (the committed deck) and one tree per reshuffle: cards per slot, salts, root, and
     the first dealing index it serves."""
     cards, salts = list(committed["cards"]), list(committed["salts"])
-    trees = [{"tree": TREE_DECK, "root": committed["root"], "cards": cards, "salts": salts, "first": 0,
-              "dealing": fairdeck.dealing_sequence(cards, key)}]
+    trees = [
+        {
+            "tree": TREE_DECK,
+            "root": committed["root"],
+            "cards": cards,
+            "salts": salts,
+            "first": 0,
+            "dealing": fairdeck.dealing_sequence(cards, key),
+        }
+    ]
     batches: list[list[str]] = []
     first = len(cards)
     for event in events:
@@ -82,10 +96,18 @@ def _trees(committed: dict[str, Any], key: str, events: Sequence[StoredEvent]) -
             continue
         batches.append(list(event.data["cards"]))
         sequence = [str(card) for card in Deck.committed((), key, reshuffles=batches).stock]
-        slots = sequence[len(sequence) - len(batches[-1]):]
-        trees.append({"tree": event.data["generation"], "root": event.data.get("root"), "cards": slots,
-                      "salts": list(event.data.get("salts") or ()), "first": first, "dealing": slots,
-                      "recorded": batches[-1]})
+        slots = sequence[len(sequence) - len(batches[-1]) :]
+        trees.append(
+            {
+                "tree": event.data["generation"],
+                "root": event.data.get("root"),
+                "cards": slots,
+                "salts": list(event.data.get("salts") or ()),
+                "first": first,
+                "dealing": slots,
+                "recorded": batches[-1],
+            }
+        )
         first += len(slots)
     return trees
 
@@ -94,18 +116,26 @@ def _opening(trees: list[dict[str, Any]], index: int, key: str, player: str | No
     tree = next(t for t in reversed(trees) if t["first"] <= index)
     offset = index - tree["first"]
     position = fairdeck.permutation(key, len(tree["cards"]))[offset] if tree["tree"] == TREE_DECK else offset
-    leaves = [fairdeck.card_commitment(salt, card)
-              for salt, card in zip(tree["salts"], tree["cards"], strict=True)]
-    return {"index": index, "player": player, "tree": tree["tree"], "position": position,
-            "card": tree["cards"][position], "salt": tree["salts"][position],
-            "path": fairdeck.inclusion_path(position, leaves)}
+    leaves = [
+        fairdeck.card_commitment(salt, card) for salt, card in zip(tree["salts"], tree["cards"], strict=True)
+    ]
+    return {
+        "index": index,
+        "player": player,
+        "tree": tree["tree"],
+        "position": position,
+        "card": tree["cards"][position],
+        "salt": tree["salts"][position],
+        "path": fairdeck.inclusion_path(position, leaves),
+    }
 
 
-def fair_proof(record: DealRecord, dealt: Sequence[Any], viewer: Viewer,
-               common: dict[str, Any]) -> dict[str, Any]:
+def fair_proof(
+    record: DealRecord, dealt: Sequence[Any], viewer: Viewer, common: dict[str, Any]
+) -> dict[str, Any]:
     """The schema-2 proof of a finished deal as this viewer may see it (docs/verify_deal.py's input)."""
     started = record.events[0].data
-    committed = committed_deck(record.table_id, record.deal_no)
+    committed = committed_deck(record)
     seeds = [(item["player"], item["client_seed"]) for item in started.get("entropy") or ()]
     key = fairdeck.permutation_key(started["root"], seeds)
     trees = _trees(committed, key, record.events)
@@ -116,21 +146,41 @@ def fair_proof(record: DealRecord, dealt: Sequence[Any], viewer: Viewer,
     holders = {card.index: card.player for card in dealt}
     openings = [_opening(trees, index, key, holders.get(index)) for index in sorted(seen)]
     matches = [card.index < len(sequence) and sequence[card.index] == card.card for card in dealt]
-    root_ok = fairdeck.merkle_root(fairdeck.commitments(fairdeck.SecretDeck(
-        tuple(committed["cards"]), tuple(committed["salts"])))) == started["root"] == committed["root"]
+    root_ok = (
+        fairdeck.merkle_root(
+            fairdeck.commitments(fairdeck.SecretDeck(tuple(committed["cards"]), tuple(committed["salts"])))
+        )
+        == started["root"]
+        == committed["root"]
+    )
     return {
-        **common, "provable": True, "deck_schema": fairdeck.SCHEMA, "root": started["root"],
-        "size": len(committed["cards"]), "entropy": [{"player": p, "client_seed": s} for p, s in seeds],
-        "player_entropy": bool(seeds), "permutation_key": key,
+        **common,
+        "provable": True,
+        "deck_schema": fairdeck.SCHEMA,
+        "root": started["root"],
+        "size": len(committed["cards"]),
+        "entropy": [{"player": p, "client_seed": s} for p, s in seeds],
+        "player_entropy": bool(seeds),
+        "permutation_key": key,
         "permutation": list(fairdeck.permutation(key, len(committed["cards"]))),
-        "ok": root_ok and all(matches), "commitment_ok": root_ok, "reason": None,
+        "ok": root_ok and all(matches),
+        "commitment_ok": root_ok,
+        "reason": None,
         "deck": sequence if auditor else None,
         "reshuffles": [t["recorded"] for t in trees[1:]] if auditor else None,
-        "stocks": [{"generation": t["tree"], "count": len(t["cards"]), "root": t["root"],
-                    "first_index": t["first"]} for t in trees[1:]],
-        "dealt": [{"index": card.index, "player": card.player,
-                   "card": card.card if card.index in seen else None,
-                   "expected": sequence[card.index] if card.index in seen else None, "matches": match}
-                  for card, match in zip(dealt, matches, strict=True)],
+        "stocks": [
+            {"generation": t["tree"], "count": len(t["cards"]), "root": t["root"], "first_index": t["first"]}
+            for t in trees[1:]
+        ],
+        "dealt": [
+            {
+                "index": card.index,
+                "player": card.player,
+                "card": card.card if card.index in seen else None,
+                "expected": sequence[card.index] if card.index in seen else None,
+                "matches": match,
+            }
+            for card, match in zip(dealt, matches, strict=True)
+        ],
         "openings": openings,
     }

@@ -19,6 +19,7 @@ The recipe, in three parts, each checkable with the standard library (docs/verif
 Pure functions over hex strings and card tokens: the service draws the secrets
 (`new_secret_deck`, `new_salts`) and passes them into the engine's commands as data.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,8 +33,8 @@ from typing import NamedTuple
 from tables.engine.cards import parse_card
 from tables.engine.deck import RESHUFFLE_LABEL, STANDARD_PACK, shuffle
 
-SCHEMA = 2                     # DealStarted.deck_schema: 1 = the seed recipe (deck.py), 2 = this one
-SALT_BYTES = 16                # 128 bits per position
+SCHEMA = 2  # DealStarted.deck_schema: 1 = the seed recipe (deck.py), 2 = this one
+SALT_BYTES = 16  # 128 bits per position
 PERMUTATION_LABEL = b"guts-permutation"
 _HEX = re.compile(r"[0-9a-f]+")
 _CLIENT_SEED = re.compile(r"[0-9a-f]{32,128}")
@@ -52,6 +53,7 @@ class FairDeckError(ValueError):
 
 
 # --- drawing the secrets (the service) -------------------------------------------------------------
+
 
 def new_salts(count: int) -> tuple[str, ...]:
     """`count` independent salts from the OS CSPRNG (never derived: a salt is what hides a card)."""
@@ -91,6 +93,7 @@ def check_client_seed(seed: object) -> str | None:
 
 
 # --- commitments and the Merkle tree (RFC 9162 §2.1) ----------------------------------------------
+
 
 def card_commitment(salt: str, card: str) -> str:
     """c_i = sha256(salt bytes || card ASCII), hex."""
@@ -166,6 +169,7 @@ def verify_inclusion(root: str, size: int, index: int, commitment: str, path: Se
 
 # --- the public permutation -----------------------------------------------------------------------
 
+
 def permutation_key(root: str, seeds: Sequence[tuple[str, str]]) -> str:
     """sha256(b"guts-permutation\\n" || root || "\\n" || each "player:client_seed\\n" in the order
     contributed), hex: fixed only once every seed is in, after the deck was committed."""
@@ -190,7 +194,21 @@ def dealing_sequence(deck: Sequence[str], key: str) -> list[str]:
     return [deck[position] for position in permutation(key, len(deck))]
 
 
-__all__ = ["SCHEMA", "FairDeckError", "SecretDeck", "card_commitment", "check_client_seed",
-           "check_secret_deck", "commitments", "dealing_sequence", "inclusion_path", "merkle_root",
-           "new_salts", "new_secret_deck", "permutation", "permutation_key", "reshuffle_key",
-           "verify_inclusion"]
+__all__ = [
+    "SCHEMA",
+    "FairDeckError",
+    "SecretDeck",
+    "card_commitment",
+    "check_client_seed",
+    "check_secret_deck",
+    "commitments",
+    "dealing_sequence",
+    "inclusion_path",
+    "merkle_root",
+    "new_salts",
+    "new_secret_deck",
+    "permutation",
+    "permutation_key",
+    "reshuffle_key",
+    "verify_inclusion",
+]

@@ -147,17 +147,21 @@ def test_the_result_is_the_deciders_state_not_the_projectors_cache(funded_player
     assert declared.version == stream_version(table_stream(table))
 
 
-def test_table_command_takes_only_a_clients_commands_and_draws_the_seed(funded_player):   # §2.7
+def test_table_command_takes_only_a_clients_commands_and_draws_the_decks(funded_player):   # §2.7
     table = open_with([funded_player(), funded_player()])
     with pytest.raises(TypeError):
         run(table, cmd.ExpireDeclare(1))                 # the timer's: deal_expire
     with pytest.raises(TypeError):
         run(table, cmd.OpenTable(table_id=table, variant="guts2"))
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="decks"):
         run(table, cmd.StartDeal(seed="00" * 32))
     started = run(table, cmd.StartDeal())
     [dealt] = [e for e in started.events if e.type == "DealStarted"]
-    assert len(dealt.data["commitment"]) == 64              # sha256 of a seed only the server knows
+    assert (dealt.data["deck_schema"], dealt.data["seed"]) == (2, None)   # docs/deck.md §10
+    committed = [e for e in started.events if e.type == "DeckCommitted"]
+    assert [e.data["deal_no"] for e in committed] == [1, 2]   # this deal's deck, and the next one
+    assert dealt.data["root"] == committed[0].data["root"]
+    assert committed[0].data["salts"] != committed[1].data["salts"]
 
 
 def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.5

@@ -13,6 +13,7 @@
 The secrets (the committed order and the salts) live in sealed event keys nobody is served;
 tables.audit.fairness opens each card to exactly the viewers who may see it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from tables.engine.deck import Deck
 
 # --- starting a deal ------------------------------------------------------------------------------
 
+
 def deal_events(state: TableState, started: ev.DealStarted, c: cmd.StartDeal) -> list[ev.Event]:
     """DealStarted as schema 2 when the service sent decks (else as given: the seed recipe, or a
     stacked deck, which has nothing to commit), framed by the commitments it needs."""
@@ -46,8 +48,16 @@ def deal_events(state: TableState, started: ev.DealStarted, c: cmd.StartDeal) ->
         first = committed_event(started.deal_no, c.deck)
         events.append(first)
         root, seeds = first.root, ()
-    events.append(replace(started, seed=None, commitment=None, deck_schema=fairdeck.SCHEMA, root=root,
-                          entropy=[{"player": player, "client_seed": seed} for player, seed in seeds]))
+    events.append(
+        replace(
+            started,
+            seed=None,
+            commitment=None,
+            deck_schema=fairdeck.SCHEMA,
+            root=root,
+            entropy=[{"player": player, "client_seed": seed} for player, seed in seeds],
+        )
+    )
     events.append(committed_event(started.deal_no + 1, c.next_deck))
     return events
 
@@ -57,28 +67,35 @@ def committed_event(deal_no: int, deck: fairdeck.SecretDeck) -> ev.DeckCommitted
         checked = fairdeck.check_secret_deck(deck)
     except (ValueError, TypeError) as error:
         raise DomainError("invalid_seed", f"not a deck to commit: {error}") from None
-    return ev.DeckCommitted(deal_no=deal_no, root=fairdeck.merkle_root(fairdeck.commitments(checked)),
-                            size=len(checked.cards), cards=list(checked.cards), salts=list(checked.salts))
+    return ev.DeckCommitted(
+        deal_no=deal_no,
+        root=fairdeck.merkle_root(fairdeck.commitments(checked)),
+        size=len(checked.cards),
+        cards=list(checked.cards),
+        salts=list(checked.salts),
+    )
 
 
 # --- player entropy -------------------------------------------------------------------------------
 
+
 def contribute_seed(state: TableState, c: cmd.ContributeSeed, now: datetime) -> list[ev.Event]:
-    """A seated player's seed for the next committed deck ([] when there is none, or he gave one)."""
-    if state.status != "open":
-        raise DomainError("table_closed", "the table is not open")
-    if state.seat_of(c.player_id) is None:
-        raise DomainError("not_seated", f"{c.player_id} is not seated", player=c.player_id)
+    """A seated player's seed for the next committed deck. Nothing ([]) when there is none, he
+    gave one already, or he is no longer seated at an open table (the command it rode on may have
+    ended the game or closed the table: that must not refuse the command)."""
     seed = fairdeck.check_client_seed(c.client_seed)
     if seed is None:
         raise DomainError("invalid_client_seed", "a client_seed is 32 to 128 hex digits")
     pending = state.committed
-    if not pending or any(player == c.player_id for player, _ in pending[4]):
+    if state.status != "open" or state.seat_of(c.player_id) is None or not pending:
+        return []
+    if any(player == c.player_id for player, _ in pending[4]):
         return []
     return [ev.SeedContributed(deal_no=pending[0], player=c.player_id, client_seed=seed)]
 
 
 # --- folds ----------------------------------------------------------------------------------------
+
 
 def fold_committed(state: TableState, e: ev.DeckCommitted) -> TableState:
     return copy_with(state, committed=(e.deal_no, e.root, tuple(e.cards), tuple(e.salts), ()))
@@ -104,10 +121,13 @@ def started(state: TableState, e: ev.DealStarted) -> TableState:
 
 
 FOLDS: dict[type[ev.Event], Callable[[TableState, Any], TableState]] = {
-    ev.DeckCommitted: fold_committed, ev.SeedContributed: fold_seed}
+    ev.DeckCommitted: fold_committed,
+    ev.SeedContributed: fold_seed,
+}
 
 
 # --- the deck in play -----------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=512)
 def _sequence(cards: tuple[str, ...], key: str) -> tuple[Card, ...]:
@@ -120,17 +140,19 @@ def deck_of(deal: DealState) -> Deck:
     return Deck.committed(_sequence(tuple(cards), key), key, reshuffles=deal.reshuffles)
 
 
-def stock_reshuffled(deal: DealState, deck: Deck, batch: list[str],
-                     salts: Sequence[str]) -> ev.StockReshuffled:
+def stock_reshuffled(
+    deal: DealState, deck: Deck, batch: list[str], salts: Sequence[str]
+) -> ev.StockReshuffled:
     """D-GEN-02: the event of a reshuffle just made on `deck`; schema 2 commits its new slots."""
-    event = ev.StockReshuffled(deal_no=deal.deal_no, generation=len(deck.reshuffles), count=len(batch),
-                               cards=batch)
+    event = ev.StockReshuffled(
+        deal_no=deal.deal_no, generation=len(deck.reshuffles), count=len(batch), cards=batch
+    )
     if not deal.fair:
         return event
     if len(salts) < len(batch):
         raise DomainError("invalid_seed", "a reshuffled stock needs a salt per card from the service")
-    slots = [str(card) for card in deck.stock[len(deck.stock) - len(batch):]]
-    fresh = [fairdeck.check_salt(salt) for salt in salts[:len(batch)]]
+    slots = [str(card) for card in deck.stock[len(deck.stock) - len(batch) :]]
+    fresh = [fairdeck.check_salt(salt) for salt in salts[: len(batch)]]
     leaves = [fairdeck.card_commitment(salt, card) for salt, card in zip(fresh, slots, strict=True)]
     root = fairdeck.merkle_root(leaves)
     return replace(event, root=root, salts=fresh)
