@@ -23,9 +23,9 @@ from tables.audit.deals import DealRecord
 from tables.audit.fairness import proof_json
 from tables.engine import fairdeck
 from tables.engine.decider import commands as cmd
-from tables.engine.decider.decide import eligible_players
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import fold
+from tables.engine.decider.table import eligible_players
 from tables.engine.decider.variants import VARIANTS
 from tables.engine.decider.view import Viewer, legal_actions, table_view
 from tables.engine.deck import STANDARD_PACK
