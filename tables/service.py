@@ -214,7 +214,7 @@ def table_open(*, variant: str, options: Mapping[str, Any] | None = None,
     command = cmd.OpenTable(table_id=table_id, variant=variant, options=dict(options or {}),
                             stacked_decks=stacked_decks,
                             stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
-                            tournament_id=tournament)
+                            tournament_id=tournament, next_deck=new_secret_deck())
     return execute(table_id, command, now=now, meta=meta)
 
 

@@ -313,10 +313,10 @@ def test_every_role_verifies_what_it_was_served(club: Club, tmp_path: Path) -> N
         assert "player entropy: " in result.stdout
 
 
-def test_the_first_deal_of_a_table_has_no_player_entropy_and_says_so(club: Club, tmp_path: Path) -> None:
+def test_a_deal_nobody_sent_a_seed_for_says_it_had_no_player_entropy(club: Club, tmp_path: Path) -> None:
     session = open_session(club.ids())
     users = {str(user.pk): user for user in club.players}
-    deal_no = play(session.table_id, users, {})
+    deal_no = play(session.table_id, users, {}, seeded=False)
     started = Event.objects.get(stream=f"table-{session.table_id}", type="DealStarted").data
     assert (started["deck_schema"], started["entropy"]) == (2, [])
     proof = client_for(club.players[0]).get(f"/api/v1/tables/{session.table_id}/deals/{deal_no}/proof").json()
@@ -324,6 +324,21 @@ def test_the_first_deal_of_a_table_has_no_player_entropy_and_says_so(club: Club,
     result = run_verifier(tmp_path, proof)
     assert result.returncode == 0
     assert "no player entropy" in result.stdout
+
+
+def test_seeds_sent_when_sitting_down_key_the_first_deal(club: Club) -> None:
+    opened = service.table_open(variant="guts2", options={"ante": 10})
+    seeds = {}
+    for n, user in enumerate(club.players):
+        seeds[str(user.pk)] = seed_hex(100 + n)
+        post(user, opened.table_id, "seats", {"buy_in": 1000, "client_seed": seeds[str(user.pk)]})
+    users = {str(user.pk): user for user in club.players}
+    deal_no = play(opened.table_id, users, {}, seeded=False)
+    started = Event.objects.get(stream=f"table-{opened.table_id}", type="DealStarted", data__deal_no=deal_no)
+    assert {item["player"]: item["client_seed"] for item in started.data["entropy"]} == seeds
+    committed = Event.objects.get(stream=f"table-{opened.table_id}", type="DeckCommitted", data__deal_no=1)
+    assert committed.version < started.version
+    assert started.data["root"] == committed.data["root"]
 
 
 def test_client_seeds_are_sealed_until_they_key_the_deal_then_published(club: Club) -> None:

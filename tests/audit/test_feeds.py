@@ -36,7 +36,7 @@ def test_the_cursor_waits_at_the_end_for_new_events(club: Club, session: Session
     assert first["has_more"] is False
     session.play(everyone_in)
     later = api.get(table_events_url(session), {"after": first["cursor"]}).json()
-    assert [e["type"] for e in later["results"][:2]] == ["DeckCommitted", "DealStarted"]  # its deck first
+    assert later["results"][0]["type"] == "DealStarted"
     assert later["results"][0]["position"] > first["cursor"]
 
 

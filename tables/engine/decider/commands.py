@@ -15,6 +15,7 @@ class OpenTable:
     stacked_decks: list[list[str]] | None = None     # deal n uses stacked_decks[(n-1) % len]
     stacked_allowed: bool = False                    # the service passes GUTS_ALLOW_STACKED_DECKS
     tournament_id: str | None = None                 # a tournament's table: plays in unit t:<id>
+    next_deck: SecretDeck | None = None              # the first deal's deck, committed at once (fairdeck)
 
 
 @dataclass(frozen=True)

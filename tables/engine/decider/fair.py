@@ -1,10 +1,11 @@
 """Fair deals in the decider (deck schema 2, `tables.engine.fairdeck`, docs/deck.md).
 
-- A StartDeal carrying the service's secret decks commits the *next* deal's deck now
-  (`DeckCommitted`, deal_no + 1) and deals this one from the deck committed earlier, permuted by
-  the seeds players contributed since (`SeedContributed`); a deal with no deck committed yet (the
-  first of a table) commits its own deck in the same command and says it had no player entropy
-  (`DealStarted.entropy == []`).
+- An OpenTable carrying the service's secret deck commits the first deal's deck (`DeckCommitted`,
+  deal_no 1). A StartDeal carrying the service's secret decks commits the *next* deal's deck now
+  (deal_no + 1) and deals this one from the deck committed earlier, permuted by the seeds players
+  contributed since (`SeedContributed`); a deal with no deck committed yet (on a table opened
+  before this scheme) commits its own deck in the same command, with no player entropy
+  (`DealStarted.entropy == []`, as for any deal nobody sent a seed for).
 - `ContributeSeed` records a player's seed for the committed next deck: the first one of each
   player counts (a later one appends nothing), so the log grows by at most a seat per deal.
 - The deal's cards come from `deck_of`: committed position perm[k] for the k-th card dealt, then
@@ -30,7 +31,16 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState, copy_with
 from tables.engine.deck import Deck
 
-# --- starting a deal ------------------------------------------------------------------------------
+# --- opening a table and starting a deal ----------------------------------------------------------
+
+
+def opening_events(opened: ev.TableOpened, deck: fairdeck.SecretDeck | None) -> list[ev.Event]:
+    """The first deal's deck committed as the table opens, so that the seeds players send as
+    they sit down key its permutation (nothing for a stacked table, or without a deck)."""
+    if deck is None or opened.stacked:
+        return []
+    return [committed_event(1, deck)]
+
 
 
 def deal_events(state: TableState, started: ev.DealStarted, c: cmd.StartDeal) -> list[ev.Event]:

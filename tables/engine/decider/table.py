@@ -82,9 +82,10 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         decks = [_stacked_deck(d) for d in c.stacked_decks]
         if not decks:
             raise DomainError("invalid_card", "stacked_decks is empty")
-    return [ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
-                           stacked=decks is not None, stacked_decks=decks,
-                           tournament_id=str(c.tournament_id) if c.tournament_id else None)]
+    opened = ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
+                            stacked=decks is not None, stacked_decks=decks,
+                            tournament_id=str(c.tournament_id) if c.tournament_id else None)
+    return [opened, *fair.opening_events(opened, c.next_deck)]
 
 
 def _stacked_deck(cards: list[str]) -> list[str]:
