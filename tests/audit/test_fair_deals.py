@@ -415,3 +415,15 @@ def test_a_stacked_deck_is_marked_and_verifies_as_such(club: Club, tmp_path: Pat
     result = run_verifier(tmp_path, proof)
     assert result.returncode == 2
     assert "no proof possible" in result.stdout
+
+
+def test_the_verifier_checks_a_whole_tables_history_as_its_reader(club: Club, tmp_path: Path) -> None:
+    session = open_session(club.ids())
+    users = {str(user.pk): user for user in club.players}
+    play(session.table_id, users, {})
+    play(session.table_id, users, {})
+    response = client_for(club.players[0]).get(f"/api/v1/tables/{session.table_id}/history.json")
+    result = run_verifier(tmp_path, json.loads(response.content))
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.count("Deal ") == 2
+    assert result.stdout.count("OK as player") == 2

@@ -42,7 +42,6 @@ def opening_events(opened: ev.TableOpened, deck: fairdeck.SecretDeck | None) -> 
     return [committed_event(1, deck)]
 
 
-
 def deal_events(state: TableState, started: ev.DealStarted, c: cmd.StartDeal) -> list[ev.Event]:
     """DealStarted as schema 2 when the service sent decks (else as given: the seed recipe, or a
     stacked deck, which has nothing to commit), framed by the commitments it needs."""
