@@ -101,6 +101,7 @@ def test_deal_one_commits_itself_and_deal_two_then_says_whether_players_contribu
     events = session.do(cmd.StartDeal(deck=secret_deck(1), next_deck=secret_deck(2)))
     commits = of_type(events, DECK_COMMITTED)
     assert [(e.deal_no, e.size) for e in commits] == [(1, 52), (2, 52)]
+    assert [e.type for e in events][:4] == ["DeckCommitted", "DealStarted", "DeckCommitted", "AntesPosted"]
     started = one(events, DEAL_STARTED)
     assert (started.deck_schema, started.seed, started.commitment, started.entropy) == (2, None, None, [])
     assert started.root == commits[0].root == fairdeck.merkle_root(fairdeck.commitments(secret_deck(1)))

@@ -49,7 +49,7 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     if transfers:
         state = apply_transfers(state, transfers)
     live = state.live
-    if live is not None and not live.explicit:
+    if live is not None and not live.explicit and type(event) not in fair.FOLDS:   # not a deal's fact
         state = legacy.walk(state, event)
     return state
 
