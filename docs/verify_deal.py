@@ -5,7 +5,21 @@ Check a tournament's seating: python docs/verify_deal.py --seating tournament.js
 
 Needs only the Python standard library. The input is what the API exports: a deal's history
 (GET /api/v1/tables/<id>/deals/<n>/history?format=json), its proof (.../proof) or a whole
-table's history (GET /api/v1/tables/<id>/history.json). For every deal it
+table's history (GET /api/v1/tables/<id>/history.json).
+
+A deal of deck schema 2 (docs/deck.md §10: per-card commitments; every deal dealt now) is checked
+from what your role was served, with no seed:
+
+- as anyone: the permutation recomputed from the published Merkle root and the players' seeds
+  (and whether any player contributed entropy at all);
+- as a player: every card opened to you (your own, the face-up and shown ones) hashes, with its
+  salt, to the leaf committed at the position the permutation assigns to its dealing index, the
+  inclusion path leads to the root published before the deal, and no position is used twice;
+- as an auditor (every position opened): the whole committed deck is an order of the pack whose
+  Merkle root is the published one, the undealt stock included, and each reshuffled stock is the
+  discards mixed by the deal's permutation key (D-GEN-02).
+
+A deal of deck schema 1 (old deals, whose seed is public) is checked by the old recipe:
 
 1. checks that sha256(seed) is the commitment published when the deal started,
 2. recomputes the deck from the seed exactly as docs/deck.md specifies (HMAC-SHA256 stream,
@@ -105,6 +119,8 @@ def proofs_in(document: Any) -> list[dict[str, Any]]:
 def verify(proof: dict[str, Any], out: Any) -> int:
     """Check one deal; print what was checked; return OK, MISMATCH or UNUSABLE."""
     print(f"Deal {proof.get('deal_no')} of table {proof.get('table_id')}", file=out)
+    if (proof.get("deck_schema") or 1) >= 2:
+        return verify_committed(proof, out)
     seed, published, pack = proof.get("seed"), proof.get("commitment"), proof.get("pack")
     if proof.get("stacked") or not seed or not published:
         print("  no proof possible: stacked deck or seed not revealed", file=out)
@@ -140,6 +156,168 @@ def verify(proof: dict[str, Any], out: Any) -> int:
             result = MISMATCH
     verdict = "OK" if result == OK else "MISMATCH"
     print(f"  {verdict}: {checked} cards checked, {hidden} hidden", file=out)
+    return result
+
+
+# --- deck schema 2: per-card commitments (docs/deck.md §10) ----------------------------------------
+
+def card_commitment(salt_hex: str, card: str) -> str:
+    return hashlib.sha256(bytes.fromhex(salt_hex) + card.encode("ascii")).hexdigest()
+
+
+def leaf_hash(commitment_hex: str) -> bytes:
+    return hashlib.sha256(b"\x00" + bytes.fromhex(commitment_hex)).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def tree_hash(leaves: list[bytes]) -> bytes:
+    """RFC 9162 §2.1.1 MTH over leaf hashes."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    k = 1
+    while k * 2 < len(leaves):
+        k *= 2
+    return node_hash(tree_hash(leaves[:k]), tree_hash(leaves[k:]))
+
+
+def included(root: str, size: int, index: int, commitment_hex: str, path: list[str]) -> bool:
+    """RFC 9162 §2.1.3.2: the inclusion path of leaf `index` in a tree of `size` leads to `root`."""
+    if not 0 <= index < size:
+        return False
+    fn, sn, r = index, size - 1, leaf_hash(commitment_hex)
+    for sibling in path:
+        p = bytes.fromhex(sibling)
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = node_hash(p, r)
+            while not fn & 1 and fn != 0:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            r = node_hash(r, p)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and r.hex() == root
+
+
+def permutation_key(root: str, seeds: list[tuple[str, str]]) -> str:
+    lines = "".join(f"{player}:{seed}\n" for player, seed in seeds)
+    return hashlib.sha256(b"guts-permutation\n" + f"{root}\n{lines}".encode()).hexdigest()
+
+
+def check_permutation(proof: dict[str, Any], out: Any) -> tuple[list[int], str, bool]:
+    """The permutation anyone recomputes: (perm, key, agrees with what was served)."""
+    seeds = [(item["player"], item["client_seed"]) for item in proof.get("entropy") or []]
+    key = permutation_key(proof["root"], seeds)
+    perm = shuffle(list(range(proof["size"])), bytes.fromhex(key))
+    served = proof.get("permutation")
+    same = (served is None or served == perm) and proof.get("permutation_key") in (None, key)
+    if not seeds:
+        print("  no player entropy: no player contributed a seed, so the house alone fixed this order",
+              file=out)
+    else:
+        print(f"  player entropy: {len(seeds)} seed(s) from " + ", ".join(p for p, _ in seeds), file=out)
+    verdict = "OK" if same else "MISMATCH: the served permutation is not the one the root and seeds give"
+    print(f"  permutation {verdict} (key {key})", file=out)
+    return perm, key, same
+
+
+def opening_problem(opening: dict[str, Any], proof: dict[str, Any], perm: list[int],
+                    dealt: dict[int, dict[str, Any]]) -> str | None:
+    """What is wrong with one opening, or None."""
+    index, tree, position = opening["index"], opening.get("tree", 0), opening["position"]
+    card, salt = opening["card"], opening["salt"]
+    if tree == 0:
+        root, size, expected = proof["root"], proof["size"], perm[index] if index < len(perm) else None
+    else:
+        stock = next((s for s in proof.get("stocks") or [] if s["generation"] == tree), None)
+        if stock is None:
+            return f"no reshuffled stock {tree} was published"
+        root, size, expected = stock["root"], stock["count"], index - stock["first_index"]
+    if position != expected:
+        return f"position {position} is not the one the permutation assigns ({expected})"
+    if card not in PACK:
+        return f"{card!r} is not a card"
+    if not included(root, size, position, card_commitment(salt, card), opening.get("path") or []):
+        return "sha256(salt || card) is not the leaf committed at that position"
+    shown = dealt.get(index, {}).get("card")
+    if shown is not None and shown != card:
+        return f"the deal says {shown} was dealt here"
+    return None
+
+
+def verify_committed(proof: dict[str, Any], out: Any) -> int:
+    """Deck schema 2: the permutation, every opening served, and (auditors) the whole deck."""
+    if proof.get("stacked") or not proof.get("root"):
+        print("  no proof possible: stacked deck or nothing committed", file=out)
+        return UNUSABLE
+    perm, key, result_ok = check_permutation(proof, out)
+    result = OK if result_ok else MISMATCH
+    dealt = {item["index"]: item for item in proof.get("dealt") or []}
+    used: set[tuple[int, int]] = set()
+    indices: set[int] = set()
+    openings = proof.get("openings") or []
+    for opening in openings:
+        problem = opening_problem(opening, proof, perm, dealt)
+        slot = (opening.get("tree", 0), opening["position"])
+        if problem is None and (slot in used or opening["index"] in indices):
+            problem = f"position {slot[1]} of tree {slot[0]} is used twice"
+        used.add(slot)
+        indices.add(opening["index"])
+        label = f"  card {opening['index'] + 1:>2} to {opening.get('player') or 'the stock'}:"
+        if problem:
+            print(f"{label} {opening['card']} MISMATCH: {problem}", file=out)
+            result = MISMATCH
+        elif opening["index"] in dealt:
+            print(f"{label} {opening['card']} OK (position {opening['position']})", file=out)
+    unopened = [item for item in dealt.values()
+                if item.get("card") is not None and item["index"] not in indices]
+    for item in unopened:
+        print(f"  card {item['index'] + 1:>2}: {item['card']} MISMATCH: shown but not opened", file=out)
+        result = MISMATCH
+    if {position for tree, position in used if tree == 0} == set(range(proof["size"])):
+        result = max(result, verify_whole_deck(proof, openings, key, out))
+    hidden = sum(1 for item in dealt.values() if item["index"] not in indices)
+    role = "auditor" if len(used) >= proof["size"] else ("player" if openings else "anyone")
+    verdict = "OK" if result == OK else "MISMATCH"
+    checked = len([o for o in openings if o["index"] in dealt])
+    print(f"  {verdict} as {role}: {checked} cards checked, {hidden} hidden", file=out)
+    return result
+
+
+def verify_whole_deck(proof: dict[str, Any], openings: list[dict[str, Any]], key: str, out: Any) -> int:
+    """Every position opened (an auditor's proof): the deck is an order of the pack with the
+    published root, and each reshuffled stock is its discards mixed by the permutation key."""
+    deck = {o["position"]: o for o in openings if o.get("tree", 0) == 0}
+    cards = [deck[position]["card"] for position in range(proof["size"])]
+    leaves = [leaf_hash(card_commitment(deck[p]["salt"], deck[p]["card"])) for p in range(proof["size"])]
+    result = OK
+    if sorted(cards, key=PACK.index) != PACK:
+        print("  MISMATCH: the committed deck is not an order of the pack", file=out)
+        result = MISMATCH
+    if tree_hash(leaves).hex() != proof["root"]:
+        print("  MISMATCH: the committed deck does not hash to the published root", file=out)
+        result = MISMATCH
+    else:
+        print(f"  whole deck OK: {len(cards)} positions, Merkle root {proof['root']}", file=out)
+    for generation, batch in enumerate(proof.get("reshuffles") or [], start=1):
+        stock = next(s for s in proof["stocks"] if s["generation"] == generation)
+        subkey = hmac.new(bytes.fromhex(key), b"guts-reshuffle" + generation.to_bytes(8, "big"),
+                          hashlib.sha256).digest()
+        mixed = shuffle(sorted(batch, key=PACK.index), subkey)
+        slots = {o["position"]: o for o in openings if o.get("tree") == generation}
+        opened = [slots[j]["card"] if j in slots else None for j in range(stock["count"])]
+        leaves = [leaf_hash(card_commitment(slots[j]["salt"], slots[j]["card"]))
+                  for j in range(stock["count"]) if j in slots]
+        if opened != mixed or tree_hash(leaves).hex() != stock["root"]:
+            print(f"  MISMATCH: reshuffled stock {generation} is not its discards mixed by the key", file=out)
+            result = MISMATCH
+        else:
+            print(f"  reshuffled stock {generation} OK: {len(mixed)} discards", file=out)
     return result
 
 

@@ -94,7 +94,7 @@ class TablesProjector(Projector):
             elif isinstance(event_typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
                 seated.extend(s for s in state.seats if s.player == event_typed.player)
             deal_no = getattr(event_typed, "deal_no", None)
-            if deal_no is None:
+            if deal_no is None or isinstance(event_typed, ev.FAIR_EVENTS):    # the next deal's deck, seeds
                 continue
             row = deals.setdefault(deal_no, _DealRow(before=_same_deal(before, deal_no)))
             _note_deal_event(row, event_typed, event.recorded_at, previous, players, table_id)
@@ -130,7 +130,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
                 return False
             seated.append(seats[typed.player])
         deal_no = getattr(typed, "deal_no", None)
-        if deal_no is None:
+        if deal_no is None or isinstance(typed, ev.FAIR_EVENTS):         # the next deal's deck, seeds
             continue
         if after.deal is None or after.deal.deal_no != deal_no or (isinstance(typed, ev.DealStarted)
                                                                     and index != 0):

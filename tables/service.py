@@ -24,8 +24,10 @@ The result carries the decider's own state after the command. Refusals are domai
 (ConcurrencyError) reloads and re-decides up to MAX_ATTEMPTS times, then ConcurrencyConflict. With
 `expected_version` (the client's If-Match) there is no retry: a table not at that version is
 StaleVersion, checked against the version loaded under the lock and again by the append itself.
-The seed of every deal is drawn here (`deck.new_seed`), never by a client or the decider; stacked
-decks only when settings.GUTS_ALLOW_STACKED_DECKS.
+The secret decks and salts of every deal are drawn here (`fairdeck.new_secret_deck`,
+`fairdeck.new_salts`: the OS CSPRNG), never by a client or the decider; stacked decks only when
+settings.GUTS_ALLOW_STACKED_DECKS. A client's `client_seed` rides on its command as a
+ContributeSeed in the same transaction (docs/deck.md).
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from ledger import dbapi
@@ -49,7 +52,7 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
-from tables.engine.deck import new_seed
+from tables.engine.fairdeck import new_salts, new_secret_deck
 from tables.errors import StaleVersion, UnknownTable
 from tables.state import TABLE_LOCK_CLASS, TABLES
 
@@ -213,24 +216,42 @@ def table_open(*, variant: str, options: Mapping[str, Any] | None = None,
     command = cmd.OpenTable(table_id=table_id, variant=variant, options=dict(options or {}),
                             stacked_decks=stacked_decks,
                             stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
-                            tournament_id=tournament)
+                            tournament_id=tournament, next_deck=new_secret_deck())
     return execute(table_id, command, now=now, meta=meta)
 
 
 def table_command(*, table_id: str, command: TableCommand, now: datetime | None = None,
-                  meta: Mapping[str, Any] | None = None,
-                  expected_version: int | None = None) -> CommandResult:
+                  meta: Mapping[str, Any] | None = None, expected_version: int | None = None,
+                  client_seed: tuple[str, str] | None = None) -> CommandResult:
     """Run a client's command on an existing table, at `expected_version` if given (If-Match).
 
-    A StartDeal comes without a seed: the service draws a fresh secret one (its commitment is
-    published, DESIGN §2.7), so no caller ever chooses a deck."""
+    A StartDeal comes without decks: the service draws them secretly (docs/deck.md), so no
+    caller ever chooses one. `client_seed` (player, seed) is that player's entropy for the next
+    committed deck, recorded after the command in the same transaction (a refusal of either
+    appends nothing)."""
     if not isinstance(command, TableCommand):
         raise TypeError(f"not a client's table command: {command!r}")
+    command = with_secrets(command)
+    if client_seed is None:
+        return execute(table_id, command, now=now, meta=meta, expected_version=expected_version)
+    with transaction.atomic():
+        result = execute(table_id, command, now=now, meta=meta, expected_version=expected_version)
+        seeded = execute(table_id, cmd.ContributeSeed(*client_seed), now=now, meta=meta)
+    if not seeded.events:
+        return result
+    return replace(seeded, events=[*result.events, *seeded.events])
+
+
+def with_secrets(command: TableCommand) -> TableCommand:
+    """The command with what only the service draws: a deal's secret decks, a draw's fresh salts
+    (for the slots of a stock reshuffled during it, D-GEN-02)."""
     if isinstance(command, cmd.StartDeal):
-        if command.seed is not None or command.after_deal_no is not None:
-            raise ValueError("the service draws a deal's seed; StartDeal must come without one")
-        command = replace(command, seed=new_seed())
-    return execute(table_id, command, now=now, meta=meta, expected_version=expected_version)
+        if command.seed is not None or command.after_deal_no is not None or command.next_deck is not None:
+            raise ValueError("the service draws a deal's decks; StartDeal must come without them")
+        return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck())
+    if isinstance(command, cmd.Exchange):
+        return replace(command, salts=new_salts(52))
+    return command
 
 
 # --- the tournament service's entries ----------------------------------------------------------
@@ -247,9 +268,9 @@ def tournament_command(*, table_id: str, command: cmd.TournamentCommand, now: da
 
 def start_next_deal(*, table_id: str, after_deal_no: int, now: datetime | None = None,
                     meta: Mapping[str, Any] | None = None) -> CommandResult:
-    """Start the deal after deal `after_deal_no` (0: the first), drawing its seed here; nothing
+    """Start the deal after deal `after_deal_no` (0: the first), drawing its decks here; nothing
     is appended if the table has moved on or is not between deals (Celery may redeliver)."""
-    command = cmd.StartDeal(seed=new_seed(), after_deal_no=after_deal_no)
+    command = cmd.StartDeal(deck=new_secret_deck(), next_deck=new_secret_deck(), after_deal_no=after_deal_no)
     return execute(table_id, command, now=now, meta=meta)
 
 

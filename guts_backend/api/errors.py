@@ -50,6 +50,7 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "invalid_card": (400, "not a card: 'Zz'"),
     "invalid_choice": (400, "declare 'in' or 'out', not 'maybe'"),
     "invalid_seed": (400, "a deal on an unstacked table needs a seed"),
+    "invalid_client_seed": (400, "a client_seed is 32 to 128 hex digits"),
     "stacked_decks_not_allowed": (400, "stacked decks are switched off"),
     "not_seated": (403, "7 is not seated at this table"),
     "unknown_table": (404, "No table 6f1c0c52-0000-4000-8000-000000000000."),

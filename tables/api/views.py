@@ -80,6 +80,25 @@ def sight_response(sight: selectors.TableSight, *, code: int = 200) -> Response:
     return Response(sight.view, status=code, headers={"ETag": etag(sight.version)})
 
 
+class SeededInput(serializers.Serializer):
+    """A player's command body with his optional entropy for the next committed deck."""
+
+    client_seed = serializers.RegexField(
+        r"^[0-9a-fA-F]{32,128}$", required=False,
+        help_text="Optional: 32 to 128 random hex digits (clients send a fresh one with each action). "
+                  "Your first seed while the next deal's deck is committed keys its permutation "
+                  "(docs/deck.md); it stays sealed until that deal starts.")
+
+    class Meta:
+        ref_name = "SeededInput"
+
+
+def client_seed_of(request: Request, data: dict[str, Any]) -> tuple[str, str] | None:
+    """(player, seed) when the body carried a client_seed (removed from `data`)."""
+    seed = data.pop("client_seed", None)
+    return (acting_player(request), seed.lower()) if seed is not None else None
+
+
 def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
     """One page of deal summaries, each redacted for the caller."""
     paginator, page = paginate(queryset, request)
@@ -101,8 +120,10 @@ class TableCommandApi(APIView, ABC):
     @idempotent
     def post(self, request: Request, table_id: str) -> Response:
         data = validated(self.InputSerializer, request) if self.InputSerializer is not None else {}
+        seed = client_seed_of(request, data)
         result = service.table_command(table_id=table_id, command=self.command(request, data),
-                                       meta=request_meta(request), expected_version=if_match_version(request))
+                                       meta=request_meta(request), expected_version=if_match_version(request),
+                                       client_seed=seed)
         return table_response(result, request)
 
 
@@ -247,7 +268,7 @@ class TableDetailApi(APIView):
 class SeatsApi(TableCommandApi):
     """Sit down: take the lowest free seat, buying in from your bankroll."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         buy_in = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips from your bankroll (JSON integer).")
 
         class Meta:
@@ -263,7 +284,7 @@ class SeatsApi(TableCommandApi):
 class TopUpsApi(TableCommandApi):
     """Bring more chips from your bankroll to your stack, between deals."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         amount = ChipAmountField(max_value=MAX_CHIPS, help_text="Chips (JSON integer).")
 
         class Meta:
@@ -287,6 +308,8 @@ class LeaveApi(TableCommandApi):
 class SitOutApi(TableCommandApi):
     """Sit out: keep your seat and stack, skip the coming deals."""
 
+    InputSerializer = SeededInput
+
     def command(self, request: Request, data: dict[str, Any]) -> cmd.SitOut:
         return cmd.SitOut(acting_player(request))
 
@@ -294,6 +317,8 @@ class SitOutApi(TableCommandApi):
 @command_schema("tables_sit_in_create", "Sit in", problems=("forbidden", "not_seated", "not_sitting_out"))
 class SitInApi(TableCommandApi):
     """Sit in again: be dealt in from the next deal."""
+
+    InputSerializer = SeededInput
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.SitIn:
         return cmd.SitIn(acting_player(request))
@@ -314,6 +339,8 @@ class CloseApi(TableCommandApi):
                           "tournament_table"))
 class DealsApi(TableCommandApi):
     """A table's deals: the history (newest first, redacted for you), or start the next one."""
+
+    InputSerializer = SeededInput
 
     @extend_schema(
         operation_id="tables_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
@@ -341,7 +368,7 @@ class DeclaresApi(TableCommandApi):
     several stages (Three-Five-Seven, Two plus One) `stage` may name the declare meant: a declare
     sent for a stage that has passed is refused with 409 wrong_stage instead of landing in the next."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         choice = serializers.ChoiceField(choices=["in", "out", "high", "low", "both"],
@@ -364,7 +391,7 @@ class PassesApi(TableCommandApi):
     """Pass one card: to the player on your right (all_out=pass_right, AO-06: everyone was out), or
     to your left before the declare (exchange=pass_left, EXC-03); all choose sealed."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         card = serializers.CharField(max_length=3, help_text="A card in your hand, e.g. 'Ks' or '10d'.")
@@ -384,7 +411,7 @@ class BidsApi(TableCommandApi):
     than the standing bid, or pass (no amount). When everyone else has passed after a bid, the
     high bidder pays it into the pot and swaps hands with the open hand."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         amount = ChipAmountField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
@@ -409,7 +436,7 @@ class ExchangesApi(TableCommandApi):
     four-card draw gets its fourth card after everyone else; the opener discarding any of his
     openers says so with `split_openers` (else 409 invalid_split)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=4,
@@ -440,7 +467,7 @@ class EscalationsApi(TableCommandApi):
     the highest level you had accepted. Your legal action `escalate` lists the choices and what
     each risks."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         action = serializers.ChoiceField(choices=["single", "double", "triple", "fold"],
@@ -468,7 +495,7 @@ class BetsApi(TableCommandApi):
     pot limit `amount` is any size from `amounts` to `most`; a call or bet the stack cannot cover
     is all in, with side pots."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SeededInput):
         deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
                                    help_text="The live deal's number (stale ones are refused).")
         action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])

@@ -311,12 +311,17 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
 
 def _proof_lines(proof: dict[str, Any] | None) -> list[str]:
     if proof is None:
-        return ["Deck: the seed stays secret until the deal ends."]
+        return ["Deck: its proof is served once the deal ends."]
     if not proof["provable"]:
         return ["Deck: stacked (tests and demos); nothing to prove."]
     verdict = "every dealt card matches" if proof["ok"] else "MISMATCH: the deal does not verify"
-    return [f"Deck: commitment {proof['commitment']}", f"      seed {proof['seed']}",
-            f"      {verdict} (check it yourself: python docs/verify_deal.py deal.json)"]
+    check = f"      {verdict} (check it yourself: python docs/verify_deal.py deal.json)"
+    if proof.get("deck_schema", 1) >= 2:
+        seeds = len(proof["entropy"])
+        entropy = f"{seeds} player seed(s)" if seeds else "no player entropy"
+        return [f"Deck: committed card by card, Merkle root {proof['root']}",
+                f"      permuted by {entropy}; {len(proof['openings'])} card(s) opened to you", check]
+    return [f"Deck: commitment {proof['commitment']}", f"      seed {proof['seed']}", check]
 
 
 def table_text(histories: Iterable[dict[str, Any]]) -> str:

@@ -1,5 +1,7 @@
-"""The fairness proof of a finished deal (DESIGN §2.7): commitment, revealed seed, every card.
+"""The fairness proof of a finished deal (DESIGN §2.7, docs/deck.md).
 
+Deals of deck schema 2 (every deal the service starts now) are proven card by card without any
+seed: `openings.fair_proof`. What follows is the seed recipe of schema 1, which old deals keep:
 DealStarted published sha256(seed); DealEnded revealed the seed. The proof recomputes the deck
 with the engine's `verify_deal` and checks every card dealt, in the order the cards left the
 deck (round by round, from the dealer's left, D-G2-01; then each draw, EXC-01/02), against the
@@ -18,7 +20,8 @@ from uuid import UUID
 
 from ledger.store import StoredEvent
 from tables.audit.deals import DealRecord, deal_load
-from tables.engine import verify_deal
+from tables.audit.openings import fair_proof
+from tables.engine import fairdeck, verify_deal
 from tables.engine.cards import Card
 from tables.engine.decider import events as ev
 from tables.engine.decider import ghost
@@ -26,7 +29,7 @@ from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
 from tables.engine.decider.view import Viewer, redact_event
-from tables.engine.deck import Deck
+from tables.engine.deck import STANDARD_PACK, Deck
 from tables.errors import DealNotFinished
 
 
@@ -37,6 +40,7 @@ class DealtCard:
                         # "ghost" for the ghost hand (GH-02)
     card: str
     public: bool = False    # dealt face up, to the board, or turned against a lone "in" player
+    version: int = 0        # the stream version of the event that dealt it
 
 
 def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[DealtCard]:
@@ -50,27 +54,28 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
     drawn cards (CardsDrawn, EXC-01/02). The ghost hand (GhostDealt) is the last recipient of its
     deal step's rounds (D-GH-03)."""
     held: dict[str, int] = {}
-    step: list[tuple[str, list[str], bool]] = []
-    order: list[tuple[str, str, bool]] = []
+    step: list[tuple[str, list[str], bool, int]] = []
+    order: list[tuple[str, str, bool, int]] = []
     for event in events:
         data = event.data
         holder = _recipient(event)
-        if holder is None or any(player == holder for player, _, _ in step):
+        if holder is None or any(player == holder for player, _, _, _ in step):
             order += _round_robin(step)
             step = []
         if holder is not None:
             player, cards, up = holder, data["cards"], data.get("face") == "up"
             new = cards if up else cards[held.get(player, 0):]
-            step.append((player, new, up))
+            step.append((player, new, up, event.version))
             held[player] = held.get(player, 0) + len(new)
         elif event.type == ev.BOARD_DEALT:
-            order += [("board", card, True) for card in data["cards"]]
+            order += [("board", card, True, event.version) for card in data["cards"]]
         elif event.type == ev.DECK_COMPARED:
-            order += [("deck", card, True) for card in data["deck_cards"]]
+            order += [("deck", card, True, event.version) for card in data["deck_cards"]]
         elif event.type == ev.CARDS_DRAWN:
-            order += [(data["player"], card, False) for card in data["drawn"]]
+            order += [(data["player"], card, False, event.version) for card in data["drawn"]]
     order += _round_robin(step)
-    return [DealtCard(index, player, card, public) for index, (player, card, public) in enumerate(order)]
+    return [DealtCard(index, player, card, public, version)
+            for index, (player, card, public, version) in enumerate(order)]
 
 
 def _recipient(event: StoredEvent) -> str | None:
@@ -80,9 +85,10 @@ def _recipient(event: StoredEvent) -> str | None:
     return ghost.HOLDER if event.type == ev.GHOST_DEALT else None
 
 
-def _round_robin(step: list[tuple[str, list[str], bool]]) -> list[tuple[str, str, bool]]:
-    rounds = max((len(cards) for _, cards, _ in step), default=0)
-    return [(player, cards[r], up) for r in range(rounds) for player, cards, up in step if r < len(cards)]
+def _round_robin(step: list[tuple[str, list[str], bool, int]]) -> list[tuple[str, str, bool, int]]:
+    rounds = max((len(cards) for _, cards, _, _ in step), default=0)
+    return [(player, cards[r], up, version) for r in range(rounds) for player, cards, up, version in step
+            if r < len(cards)]
 
 
 def reshuffled(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[list[str]]:
@@ -110,10 +116,13 @@ def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     started, ended = record.events[0].data, record.events[-1].data
     dealt = dealing_order(record.events)
     seen = visible_hands(record.events, viewer, deal_over=True)
-    pack = deal_pack(record)
+    schema = started.get("deck_schema", 1)
+    pack = STANDARD_PACK if schema >= fairdeck.SCHEMA else deal_pack(record)
     common = {"table_id": record.table_id, "deal_no": record.deal_no, "stacked": started["stacked"],
               "commitment": started.get("commitment"), "seed": ended.get("seed"),
-              "pack": [str(card) for card in pack]}
+              "pack": [str(card) for card in pack], "deck_schema": schema}
+    if schema >= fairdeck.SCHEMA and not started["stacked"]:
+        return fair_proof(record, dealt, viewer, common)
     if started["stacked"] or ended.get("seed") is None:
         return {**common, "provable": False, "ok": None, "commitment_ok": None, "deck": None,
                 "reshuffles": None,

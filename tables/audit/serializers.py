@@ -111,9 +111,44 @@ class DealtCardSerializer(serializers.Serializer):
         ref_name = "DealtCard"
 
 
+class OpeningSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The dealing index: 0 is the first card dealt.")
+    player = serializers.CharField(allow_null=True, help_text="Who it was dealt to (null: the stock).")
+    tree = serializers.IntegerField(help_text="0: the deck committed before the deal; g: the g-th "
+                                              "reshuffled stock (D-GEN-02).")
+    position = serializers.IntegerField(help_text="The committed position in that tree.")
+    card = serializers.CharField()
+    salt = serializers.CharField(help_text="128 bits: sha256(salt || card) is the committed leaf.")
+    path = serializers.ListField(child=serializers.CharField(),
+                                 help_text="The RFC 9162 inclusion path of the leaf, sibling first.")
+
+    class Meta:
+        ref_name = "CardOpening"
+
+
+class ReshuffleProofSerializer(serializers.Serializer):
+    generation = serializers.IntegerField()
+    count = serializers.IntegerField()
+    root = serializers.CharField(allow_null=True)
+    first_index = serializers.IntegerField(help_text="The dealing index of its first slot.")
+
+    class Meta:
+        ref_name = "ReshuffleProof"
+
+
+class EntropySerializer(serializers.Serializer):
+    player = serializers.CharField()
+    client_seed = serializers.CharField()
+
+    class Meta:
+        ref_name = "PlayerEntropy"
+
+
 class ProofSerializer(serializers.Serializer):
     table_id = serializers.CharField()
     deal_no = serializers.IntegerField()
+    deck_schema = serializers.IntegerField(help_text="1: the seed recipe (old deals, the seed is "
+                                           "public); 2: per-card commitments opened selectively.")
     provable = serializers.BooleanField(help_text="False for stacked decks (tests and demos).")
     stacked = serializers.BooleanField()
     ok = serializers.BooleanField(allow_null=True)
@@ -129,6 +164,20 @@ class ProofSerializer(serializers.Serializer):
                   "recorded; the deck continues with each batch shuffled by its sub-seed (auditors).")
     reason = serializers.CharField(allow_null=True)
     dealt = DealtCardSerializer(many=True)
+    # deck schema 2
+    root = serializers.CharField(required=False, help_text="The Merkle root of the committed deck.")
+    size = serializers.IntegerField(required=False)
+    entropy = EntropySerializer(many=True, required=False,
+                                help_text="The players' seeds that keyed the permutation, in order.")
+    player_entropy = serializers.BooleanField(required=False, help_text="False: no player contributed "
+                                              "a seed, so the house alone fixed the order.")
+    permutation_key = serializers.CharField(required=False)
+    permutation = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        help_text="permutation[k]: the committed position dealt k-th.")
+    stocks = ReshuffleProofSerializer(many=True, required=False,
+                                      help_text="Each reshuffled stock's committed tree (public).")
+    openings = OpeningSerializer(many=True, required=False,
+                                 help_text="The cards you may see, opened (auditors: every position).")
 
     class Meta:
         ref_name = "DealProof"

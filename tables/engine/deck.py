@@ -192,6 +192,16 @@ class Deck:
         return deck
 
     @classmethod
+    def committed(cls, sequence: Sequence[Card], key: str, *, pack: Sequence[Card] = STANDARD_PACK,
+                  reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
+        """A committed deck (fairdeck) already in dealing order; its reshuffles are keyed by the
+        deal's permutation key exactly as a seeded deck's by its seed (§6 of docs/deck.md)."""
+        deck = cls(sequence, seed=key, pack=tuple(pack))
+        for batch in reshuffles:
+            deck._append_batch(parse_cards(batch), rebuilding=True)
+        return deck
+
+    @classmethod
     def stacked(cls, cards: Iterable[Card | str], *, pack: Sequence[Card] | None = None,
                 dealt: int = 0, reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
         """Cards dealt in exactly the given order; with `pack`, the rest of the pack follows in

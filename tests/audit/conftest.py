@@ -21,6 +21,7 @@ from ledger.models import Event
 from tables import service
 from tables.engine.decider import commands as cmd
 from tables.engine.decider.view import legal_actions
+from tables.engine.deck import new_seed
 from tables.models import SeatView, TableView
 from tables.state import cache, load_table
 from tests.conftest import on_postgres
@@ -94,6 +95,8 @@ class Session:
     table_id: str
     players: list[int]
     seen: list[Seen] = field(default_factory=list)
+    legacy: bool = False          # deals by the seed recipe, as the service started them before
+                                  # per-card commitments (deck schema 1): old deals in the log
 
     def record(self) -> None:
         view = TableView.objects.get(table_id=self.table_id)
@@ -102,7 +105,10 @@ class Session:
         self.seen.append(Seen(view.version, view.deal_no, view.pot, view.reserve, view.phase, stacks))
 
     def start(self) -> int:
-        result = service.table_command(table_id=self.table_id, command=cmd.StartDeal())
+        if self.legacy:
+            result = service.execute(self.table_id, cmd.StartDeal(seed=new_seed()))
+        else:
+            result = service.table_command(table_id=self.table_id, command=cmd.StartDeal())
         self.record()
         return result.state.deal_no
 
@@ -130,9 +136,9 @@ def _now() -> Any:
     return timezone.now()
 
 
-def open_session(players: list[int], **options: Any) -> Session:
+def open_session(players: list[int], *, legacy: bool = False, **options: Any) -> Session:
     opened = service.table_open(variant=options.pop("variant", "guts2"), options={"ante": 10, **options})
-    session = Session(opened.table_id, players)
+    session = Session(opened.table_id, players, legacy=legacy)
     for player in players:
         service.table_command(table_id=session.table_id, command=cmd.SitDown(str(player), 1000))
     session.record()
@@ -143,6 +149,12 @@ def open_session(players: list[int], **options: Any) -> Session:
 def session(club: Club) -> Session:
     """Three seated players (the club's), no deal yet."""
     return open_session(club.ids())
+
+
+@pytest.fixture
+def legacy_session(club: Club) -> Session:
+    """As `session`, its deals by the seed recipe of deck schema 1 (deals logged before)."""
+    return open_session(club.ids(), legacy=True)
 
 
 def everyone_in(player: str) -> str:

@@ -16,7 +16,8 @@ from tests.engine.decider.helpers import Session, start, table
 
 def record_of(session: Session, first: int) -> DealRecord:
     before = fold(session.events[:first])
-    events = tuple(SimpleNamespace(type=e.type, data=e.data) for e in session.events[first:])
+    events = tuple(SimpleNamespace(type=e.type, data=e.data, version=first + i + 1)
+                   for i, e in enumerate(session.events[first:]))
     assert events[0].type == DEAL_STARTED
     return DealRecord(table_id="t1", deal_no=1, before=before, events=events, over=True)  # type: ignore[arg-type]
 

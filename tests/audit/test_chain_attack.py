@@ -226,7 +226,7 @@ def test_salts_are_128_bits_and_never_repeat(club: Club, live_deal: tuple[str, d
 
 
 def test_the_seed_is_sealed_until_the_deal_ends_then_checks_against_the_chain(club: Club) -> None:  # §2.7
-    session = open_session(club.ids())
+    session = open_session(club.ids(), legacy=True)            # an old deal: deck schema 1
     session.start()
     table_id = session.table_id
     seed = Event.objects.get(stream=f"table-{table_id}", type="DealStarted").data["seed"]

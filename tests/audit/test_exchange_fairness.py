@@ -37,7 +37,8 @@ def played(players: str = PLAYERS, draw_all: bool = True) -> tuple[Session, Deal
         session.do(Declare(player, 1, "out"))
     assert session.state.live is None
     before = fold(session.events[:first])
-    events = tuple(SimpleNamespace(type=e.type, data=e.data) for e in session.events[first:])
+    events = tuple(SimpleNamespace(type=e.type, data=e.data, version=first + i + 1)
+                   for i, e in enumerate(session.events[first:]))
     assert events[0].type == DEAL_STARTED
     return session, DealRecord(table_id="t1", deal_no=1, before=before, events=events, over=True)  # type: ignore[arg-type]
 

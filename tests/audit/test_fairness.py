@@ -1,4 +1,6 @@
-"""DESIGN §2.7: the proof of a finished deal, and docs/verify_deal.py run on exported deals."""
+"""DESIGN §2.7: the proof of a finished deal of the seed recipe (deck schema 1, the deals logged
+before per-card commitments: their seeds are public already), and docs/verify_deal.py run on
+exported deals. Deals of deck schema 2: test_fair_deals.py."""
 from __future__ import annotations
 
 import json
@@ -24,6 +26,12 @@ from tests.audit.conftest import (
 )
 
 VERIFIER = Path(settings.BASE_DIR) / "docs" / "verify_deal.py"
+
+
+@pytest.fixture
+def session(legacy_session: Session) -> Session:
+    """Old deals keep verifying by the old recipe."""
+    return legacy_session
 
 
 def run_verifier(tmp_path: Path, document: object) -> subprocess.CompletedProcess[str]:

@@ -602,8 +602,8 @@ def check_proof(reader: Reader, table: str, deal_no: int, hole: dict[str, list[s
         mine = entry["player"] == reader.player
         if mine or entry["player"] in ("board", "deck"):
             assert entry["card"] is not None, (str(reader), entry)
-        elif entry["card"] is not None:
-            assert entry["card"] in public, (str(reader), entry)          # a face-up card
+        elif entry["card"] is not None:                 # a face-up card, or a hand compared with his
+            assert entry["card"] in public | private.get(reader.player or "", set()), (str(reader), entry)
     known = public | private.get(reader.player or "", set())
     hidden = {card for player, cards in hole.items() if player != reader.player for card in cards} - known
     for url in (f"{base}/proof", f"{base}/history?format=json", f"{base}/history?format=text"):

@@ -58,7 +58,7 @@ def test_a_live_deal_history_has_no_proof_yet(club: Club, session: Session) -> N
     assert (document["finished"], document["proof"]) == (False, None)
     assert [r["type"] for r in document["results"]] == ["AntesPosted"]
     text = history(client_for(club.auditor), session, deal_no, "text").content.decode()
-    assert "the seed stays secret until the deal ends" in text
+    assert "its proof is served once the deal ends" in text
 
 
 def test_the_whole_table_downloads_as_text_or_json(club: Club, session: Session) -> None:

@@ -28,12 +28,18 @@ def reader(club: Club, role: str) -> AbstractUser:
 
 def without_pack(value: Any) -> Any:
     """The body without the pack (public knowledge) and a finished deal's recomputed deck (all 52
-    cards, in which any card of another deal also appears)."""
+    cards, in which any card of another deal also appears), as a list or as an auditor's openings
+    of the undealt stock (docs/deck.md §10.4)."""
     if isinstance(value, dict):
-        return {key: without_pack(item) for key, item in value.items() if key not in ("pack", "deck")}
+        return {key: without_pack(item) for key, item in value.items() if key not in ("pack", "deck")
+                and not (key == "openings" and isinstance(item, list) and _stock(item))}
     if isinstance(value, list):
         return [without_pack(item) for item in value]
     return value
+
+
+def _stock(openings: list[Any]) -> bool:
+    return any(isinstance(opening, dict) and opening.get("player") is None for opening in openings)
 
 
 def body_text(response: Any) -> str:
@@ -74,7 +80,8 @@ def forbidden_secrets(club: Club, session: Session, role: str) -> tuple[set[str]
     """(secrets the reader must not see, cards the reader must see)."""
     me = str(reader(club, role).pk)
     first, live = hole_cards(session.table_id, 1), hole_cards(session.table_id, 2)
-    hidden = {stored_seed(session.table_id, 2)}
+    seed = stored_seed(session.table_id, 2)               # deck schema 1 only: schema 2 has none
+    hidden = {seed} if seed is not None else set()
     visible: set[str] = set()
     for deal, over in ((first, True), (live, False)):
         for player, cards in deal.items():

@@ -81,7 +81,7 @@ def test_eventsource_can_authenticate_with_a_token_in_the_query(club: Club, sess
     assert client.get(url).status_code == 401
     assert client.get(f"{url}?token=not-a-token").status_code == 401
     messages = read_stream(client, f"{url}?token={token_of(club.outsider)}")
-    assert [m["event"] for m in events_of(messages)][:2] == ["TableOpened", "PlayerSeated"]
+    assert [m["event"] for m in events_of(messages)][:3] == ["TableOpened", "DeckCommitted", "PlayerSeated"]
 
 
 def test_bad_last_event_id_and_unknown_table(club: Club, session: Session) -> None:

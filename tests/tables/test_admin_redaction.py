@@ -1,5 +1,6 @@
 """The Django admin is a read path too (DESIGN §2.6): the event log shows a live deal's hidden
-cards and seed to nobody, and a finished deal in full, as the audit feed shows it to an auditor."""
+cards and committed decks to nobody, and a finished deal in full, as the audit feed shows it to an
+auditor."""
 from __future__ import annotations
 
 from typing import Any
@@ -37,15 +38,16 @@ def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -
     live = service.table_command(table_id=table, command=cmd.StartDeal()).state.live
     stream = Event.objects.filter(stream=f"table-{table}")
     dealt = stream.filter(type="CardsDealt").first()
-    started = stream.get(type="DealStarted")
+    committed = list(stream.filter(type="DeckCommitted").order_by("version"))
     cards = dealt.data["cards"]
     assert not any(quoted(card) in admin_page(client, dealt) for card in cards)
-    assert started.data["seed"] not in admin_page(client, started)
+    assert not any(salt in admin_page(client, deck) for deck in committed for salt in deck.data["salts"])
 
     for player in live.order[:-1]:                 # the dealer is forced in (G2-10)
         service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))
     assert all(quoted(card) in admin_page(client, dealt) for card in cards)          # the deal is over
-    assert started.data["seed"] in admin_page(client, stream.get(type="DealEnded"))
+    # a committed deck is opened card by card by the proof, never shown whole (docs/deck.md §10)
+    assert not any(salt in admin_page(client, deck) for deck in committed for salt in deck.data["salts"])
 
 
 def test_admin_event_list_searches_by_stream_type_and_position(funded_player: Any) -> None:

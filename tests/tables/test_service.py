@@ -10,6 +10,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from ledger.errors import DomainError
+from ledger.models import Event
 from ledger.money import balance, check_conservation, player_account, seat_account
 from ledger.selectors import player_stream
 from ledger.store import StoredEvent, read_stream, stream_version
@@ -147,17 +148,23 @@ def test_the_result_is_the_deciders_state_not_the_projectors_cache(funded_player
     assert declared.version == stream_version(table_stream(table))
 
 
-def test_table_command_takes_only_a_clients_commands_and_draws_the_seed(funded_player):   # §2.7
+def test_table_command_takes_only_a_clients_commands_and_draws_the_decks(funded_player):   # §2.7
     table = open_with([funded_player(), funded_player()])
     with pytest.raises(TypeError):
         run(table, cmd.ExpireDeclare(1))                 # the timer's: deal_expire
     with pytest.raises(TypeError):
         run(table, cmd.OpenTable(table_id=table, variant="guts2"))
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="decks"):
         run(table, cmd.StartDeal(seed="00" * 32))
     started = run(table, cmd.StartDeal())
     [dealt] = [e for e in started.events if e.type == "DealStarted"]
-    assert len(dealt.data["commitment"]) == 64              # sha256 of a seed only the server knows
+    assert (dealt.data["deck_schema"], dealt.data["seed"]) == (2, None)   # docs/deck.md §10
+    first = Event.objects.get(stream=f"table-{table}", type="DeckCommitted", data__deal_no=1)
+    assert first.version == 2                                 # committed as the table opened
+    [following] = [e for e in started.events if e.type == "DeckCommitted"]
+    assert following.data["deal_no"] == 2                     # the next deal's, before any card
+    assert dealt.data["root"] == first.data["root"]
+    assert set(first.data["salts"]).isdisjoint(following.data["salts"])
 
 
 def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.5
@@ -191,9 +198,9 @@ def test_a_cached_state_of_a_rolled_back_append_is_never_served(funded_player):
 
     with pytest.raises(RuntimeError):
         sit_then_roll_back()
-    # the cache saw version 2 (seated); the log does not have it
+    # the cache saw version 3 (seated); the log does not have it (2: the first deal's deck)
     loaded = load_table(table)
-    assert (loaded.version, loaded.state.seats) == (1, ())
+    assert (loaded.version, loaded.state.seats) == (2, ())
     run(table, cmd.SitDown(str(a), 150))
     assert load_table(table).state.stack_of(str(a)) == 150
 

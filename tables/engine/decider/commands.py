@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tables.engine.fairdeck import SecretDeck
+
 
 @dataclass(frozen=True)
 class OpenTable:
@@ -13,6 +15,7 @@ class OpenTable:
     stacked_decks: list[list[str]] | None = None     # deal n uses stacked_decks[(n-1) % len]
     stacked_allowed: bool = False                    # the service passes GUTS_ALLOW_STACKED_DECKS
     tournament_id: str | None = None                 # a tournament's table: plays in unit t:<id>
+    next_deck: SecretDeck | None = None              # the first deal's deck, committed at once (fairdeck)
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,12 @@ class CloseTable:
 @dataclass(frozen=True)
 class StartDeal:
     by_player_id: str | None = None
-    seed: str | None = None      # drawn by the service with tables.engine.deck.new_seed()
+    seed: str | None = None      # deck schema 1 (engine tests): the seed recipe of deck.py
     after_deal_no: int | None = None  # only if deal_no is still this (else nothing): idempotent
+    # deck schema 2, drawn by the service (fairdeck.new_secret_deck): the deck of this deal if none
+    # is committed yet, and the next deal's deck, committed now
+    deck: SecretDeck | None = None
+    next_deck: SecretDeck | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ class Exchange:
     deal_no: int
     discards: list[str]          # EXC-01/02: the cards to replace from the stock ([] stands pat)
     split_openers: bool = False  # IT-16, D-IT-03: the opener says he discards openers
+    salts: tuple[str, ...] = ()  # drawn by the service: a reshuffled stock's new slots (D-GEN-02)
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,12 @@ class PlayCard:
     player_id: str
     deal_no: int
     card: str                    # WL-07: a card of his hand to the current trick (D-WL-04)
+
+
+@dataclass(frozen=True)
+class ContributeSeed:
+    player_id: str
+    client_seed: str             # hex, 128 to 512 bits: keys the next committed deck's permutation
 
 
 @dataclass(frozen=True)
@@ -175,4 +189,4 @@ TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntran
 
 Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
            | PassCard | Bid | Exchange | Escalate | Bet | Offer | ChooseTrump | PlayCard | ExpireDeclare
-           | TournamentCommand)
+           | TournamentCommand | ContributeSeed)

@@ -20,6 +20,7 @@ while holding a trump).
 Italian poker: cannot_open (IT-07, IT-08: an open without jacks or better) and invalid_split
 (IT-16, D-IT-03: the opener discarding openers without split_openers, or a split announced by
 anyone else or without discarding an opener).
+Fair deals: invalid_client_seed (a player's seed that is not 32 to 128 hex digits).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 from __future__ import annotations
@@ -39,6 +40,7 @@ CODES = frozenset({
     "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
     "card_not_held", "must_play_trump",                                       # BF-03, D-WL-04
     "cannot_open", "invalid_split",                                           # IT-07, IT-16
+    "invalid_client_seed",                                       # ContributeSeed (decider.fair)
 })
 
 

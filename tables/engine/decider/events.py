@@ -128,6 +128,7 @@ class PlayerSatIn(Event):
 @dataclass(frozen=True, slots=True)
 class DealStarted(Event):
     TYPE: ClassVar[str] = "DealStarted"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"deck_schema", "root", "entropy"})
     deal_no: int
     game_no: int
     dealer: str
@@ -135,8 +136,13 @@ class DealStarted(Event):
     sat_out: list[str]
     by: str | None
     stacked: bool
-    seed: str | None                                 # SECRET until DealEnded
+    seed: str | None                                 # deck schema 1: SECRET until DealEnded
     commitment: str | None
+    # deck schema 2 (fairdeck): the Merkle root of the deck committed before the players' seeds,
+    # and those seeds [{player, client_seed}] in the order given ([]: no player entropy)
+    deck_schema: int = 1
+    root: str | None = None
+    entropy: list[dict[str, str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,10 +372,13 @@ class StockReshuffled(Event):
     `generation`-th reshuffle of the deal) into a new stock under what was left."""
 
     TYPE: ClassVar[str] = "StockReshuffled"
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"root", "salts"})
     deal_no: int
     generation: int
     count: int
     cards: list[str]
+    root: str | None = None                          # deck schema 2: the new stock's Merkle root
+    salts: list[str] | None = None                   # deck schema 2: SECRET, one per new slot
 
 
 # --- betting (D-BET, issue 14) -----------------------------------------------------------------------
@@ -758,6 +767,35 @@ class TrickWon(Event):
     trick: int
     winner: str
     cards: list[dict[str, str]]
+# --- fair deals (tables.engine.fairdeck; decider.fair) --------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DeckCommitted(Event):
+    """The deck of deal `deal_no`, committed before the seeds that will permute it: the Merkle
+    `root` over its `size` per-card commitments is public; `cards` (the committed order) and
+    `salts` are SECRET to everyone (a card's opening is served to those who may see the card)."""
+
+    TYPE: ClassVar[str] = "DeckCommitted"
+    deal_no: int
+    root: str
+    size: int
+    cards: list[str]
+    salts: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class SeedContributed(Event):
+    """A player's `client_seed` for the permutation of deal `deal_no` (whose deck is committed
+    already): SECRET to all but him until that deal's DealStarted publishes every seed."""
+
+    TYPE: ClassVar[str] = "SeedContributed"
+    deal_no: int
+    player: str
+    client_seed: str
+
+
+FAIR_EVENTS: tuple[type[Event], ...] = (DeckCommitted, SeedContributed)
+DECK_COMMITTED, SEED_CONTRIBUTED = "DeckCommitted", "SeedContributed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -787,6 +825,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     EscalationOpened, Escalated,
     MiddleCardTurned, OfferOpened, OfferAnswered,                                 # BF, D-BF-01
     TrumpChooserNamed, TrumpOpened, TrumpChosen, PlayOpened, CardPlayed, TrickWon,  # WL
+    *FAIR_EVENTS,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 

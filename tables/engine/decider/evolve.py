@@ -13,13 +13,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tables.engine.decider import events as ev
-from tables.engine.decider import legacy
+from tables.engine.decider import fair, legacy
 from tables.engine.decider.state import DealState, Seat, TableState, copy_with, initial_state, with_seats
 from tables.engine.decider.steps import KINDS, Fold
 from tables.engine.decider.variants import Step, get_variant
 
 _STEP_FOLDS: dict[type[ev.Event], Fold] = {
     event_type: fold_ for kind in KINDS.values() for event_type, fold_ in kind.folds.items()}
+_STEP_FOLDS.update(fair.FOLDS)                           # the committed decks and seeds (fairdeck)
 
 
 def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableState:
@@ -49,7 +50,7 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     if transfers:
         state = apply_transfers(state, transfers)
     live = state.live
-    if live is not None and not live.explicit:
+    if live is not None and not live.explicit and type(event) not in fair.FOLDS:   # not a deal's fact
         state = legacy.walk(state, event)
     return state
 
@@ -85,7 +86,7 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
         case ev.PlayerSatIn():
             return with_seats(state, {event.player}, sitting_out=False, timeouts=0)
         case ev.DealStarted():
-            return _deal_started(state, event)
+            return fair.started(_deal_started(state, event), event)
         case ev.StageStarted():
             return state.with_deal(stage=event.stage, step=-1, explicit=True)
         case ev.StepStarted():

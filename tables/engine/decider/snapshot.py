@@ -25,6 +25,8 @@ def state_to_json(state: TableState) -> dict[str, Any]:
         data["bets"] = state.bets
     if state.tournament_id is not None:          # issue 13; cash tables' snapshots unchanged
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
+    if state.committed:                          # the next deal's committed deck (decider.fair)
+        data["committed"] = _jsonable(state.committed)
     if state.deal is not None:
         d = state.deal
         data["deal"] = {name: _jsonable(getattr(d, name)) for name in DealState._fields if name != "slots"}
@@ -51,7 +53,8 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         game=get_variant(data["variant"]) if data["variant"] else None,
         last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())),
         waiting=tuple(data.get("waiting", ())), tournament_id=data.get("tournament_id"),
-        next_ante=data.get("next_ante"), bets=data.get("bets", 0))
+        next_ante=data.get("next_ante"), bets=data.get("bets", 0),
+        committed=_tupled(data.get("committed", [])))
 
 
 def _slots(raw: dict[str, Any]) -> dict[str, Any]:

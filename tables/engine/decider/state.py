@@ -80,6 +80,7 @@ class DealState(NamedTuple):
                                               # escalation): not shown, still match (D-BET, T38-04)
     slots: Mapping[str, Any] = _NO_SLOTS      # each step kind's own facts, by kind name: named
                                               # tuples only that kind's module reads and writes
+    fair: tuple[Any, ...] = ()                # deck schema 2: (root, permutation key, committed cards)
 
     def position(self, player: str) -> int:
         return self.order.index(player)
@@ -118,6 +119,8 @@ class TableState(NamedTuple):
     tournament_id: str | None = None          # a tournament's table (issue 13)
     next_ante: int | None = None              # SetAnte during a deal: the ante from the next deal
     bets: int = 0                             # the live deal's bets account, apart from the pot (D-BET)
+    committed: tuple[Any, ...] = ()           # the next deck (decider.fair): (deal_no, root, cards,
+                                              # salts, ((player, client_seed), ...))
 
     @property
     def unit(self) -> str:

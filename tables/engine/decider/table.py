@@ -12,6 +12,7 @@ from tables.engine import commitment
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.close import cash_out_transfers, close_table_events
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import (
@@ -47,14 +48,14 @@ def eligible_players(state: TableState) -> list[Seat]:
 
 
 def check_start_deal(state: TableState, by_player: str | None, seed: str | None,
-                     after_deal_no: int | None = None) -> list[Seat]:
+                     after_deal_no: int | None = None, *, committed: bool = False) -> list[Seat]:
     check_open(state)
     check_between_deals(state)
     if after_deal_no is None:
         check_cash_table(state)           # issue 13: only the tournament starts its deals
     if by_player is not None:
         check_seated(state, by_player)
-    if state.stacked_decks is None:
+    if state.stacked_decks is None and not committed:       # committed: the decks of fair.deal_events
         if seed is None:
             raise DomainError("invalid_seed", "a deal on an unstacked table needs a seed")
         try:
@@ -81,9 +82,10 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         decks = [_stacked_deck(d) for d in c.stacked_decks]
         if not decks:
             raise DomainError("invalid_card", "stacked_decks is empty")
-    return [ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
-                           stacked=decks is not None, stacked_decks=decks,
-                           tournament_id=str(c.tournament_id) if c.tournament_id else None)]
+    opened = ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
+                            stacked=decks is not None, stacked_decks=decks,
+                            tournament_id=str(c.tournament_id) if c.tournament_id else None)
+    return [opened, *fair.opening_events(opened, c.next_deck)]
 
 
 def _stacked_deck(cards: list[str]) -> list[str]:
@@ -158,7 +160,8 @@ def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev
 def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
     if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
         return []                         # issue 13: a redelivered "next deal" task does nothing
-    players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no)
+    players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no,
+                               committed=c.next_deck is not None)
     dealer = _next_dealer(state, players)                      # D-GEN-05
     order = _from_dealers_left(players, dealer)
     stacked = state.stacked_decks is not None
@@ -171,7 +174,7 @@ def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.E
         sat_out=[s.player for s in state.seats if s.player not in eligible],
         by=c.by_player_id, stacked=stacked, seed=seed,
         commitment=commitment(seed) if seed is not None else None)
-    return then_advance(state, [started], now)
+    return then_advance(state, fair.deal_events(state, started, c), now)
 
 
 def _next_dealer(state: TableState, players: list[Seat]) -> Seat:
@@ -224,4 +227,5 @@ TABLE_HANDLERS: dict[type, Callable[[TableState, Any, datetime], list[ev.Event]]
     cmd.StartDeal: _start_deal,
     cmd.SitOut: _sit_out,
     cmd.SitIn: _sit_in,
+    cmd.ContributeSeed: fair.contribute_seed,
 }

@@ -18,6 +18,9 @@ hole cards back into 2,652 guesses).
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
 | BetMade, open    | openers (IT-07, D-IT-03)       | the opener; everyone by OpenersShown at the end |
 | StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
+| StockReshuffled  | cards (and salts, schema 2)    | nobody; auditors once the deal is over          |
+| DeckCommitted    | cards, salts                   | nobody: the proof opens each card to its viewers |
+| SeedContributed  | client_seed                    | the player (its DealStarted publishes them all) |
 | Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
 | TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
@@ -83,6 +86,11 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return ("cards",)
     if event_type == ev.BET_MADE:
         return ("openers",) if data.get("openers") is not None else ()
+        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
+    if event_type == ev.DECK_COMMITTED:
+        return ("cards", "salts")
+    if event_type == ev.SEED_CONTRIBUTED:
+        return ("client_seed",)
     if event_type == ev.DECLARED:
         return ("choice",) if data.get("sealed") else ()
     if event_type == ev.SHOWDOWN_HELD:
@@ -97,7 +105,7 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     ended). True for an event without secrets."""
     if not secret_keys(event_type, data):
         return True
-    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED):
+    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED, ev.DECK_COMMITTED):
         return False
     if event_type == ev.DEAL_STARTED:
         return deal_over
@@ -109,6 +117,8 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     own = viewer.player_id is not None and viewer.player_id == data.get("player")
     if event_type == ev.DECLARED:
         return own or deal_over
+    if event_type == ev.SEED_CONTRIBUTED:
+        return own
     return own or (viewer.role == "auditor" and deal_over)
 
 

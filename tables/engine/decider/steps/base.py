@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.visibility import Viewer
@@ -233,6 +234,8 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
         return Deck.stacked(list(cards), pack=pack, reshuffles=deal.reshuffles)
+    if deal.fair:                                  # deck schema 2: committed cards, permuted
+        return fair.deck_of(deal, pack)
     assert deal.seed is not None
     return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
 

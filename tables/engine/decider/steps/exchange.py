@@ -23,12 +23,13 @@ cards a player draws is public.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import check_acting
 from tables.engine.decider.state import DealState, TableState, set_at
@@ -130,7 +131,7 @@ def card_in_hand(hand: tuple[str, ...], card: Any) -> str:
 
 def exchange(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     """A draw is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
-    return draw_events(ctx.state, c.player_id, discards)
+    return draw_events(ctx.state, c.player_id, discards, salts=c.salts)
 
 
 def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
@@ -159,7 +160,7 @@ def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
 
 
 def draw_events(state: TableState, player: str, discards: list[str], *,
-                timed_out: bool = False) -> list[ev.Event]:
+                timed_out: bool = False, salts: Sequence[str] = ()) -> list[ev.Event]:
     """`player` discards `discards` and takes as many cards from the stock (D-GEN-02: reshuffling
     the earlier discards into a new stock first if it runs out)."""
     deal = state.live
@@ -172,8 +173,7 @@ def draw_events(state: TableState, player: str, discards: list[str], *,
     if len(drawn) < wanted:
         batch = list(deal.discards)
         deck.reshuffle(batch)
-        events.append(ev.StockReshuffled(deal_no=deal.deal_no, generation=len(deck.reshuffles),
-                                         count=len(batch), cards=batch))
+        events.append(fair.stock_reshuffled(deal, deck, batch, salts))
         drawn += [str(card) for card in deck.deal(wanted - len(drawn))]
     kept = [card for card in deal.hand_of(player) if card not in discards]
     events.append(ev.CardsDrawn(deal_no=deal.deal_no, player=player, count=wanted,

@@ -219,6 +219,10 @@ const GutsVerify = (() => {
       return;
     }
     const started = replay.steps.find((step) => step.event.type === "DealStarted");
+    if ((proof.deck_schema || 1) >= 2) {
+      await openingChecks(proof, started, names, add);
+      return;
+    }
     add(knownPack(proof.pack) ? "pass" : "fail", "Pack",
         knownPack(proof.pack) ? `${proof.pack.length} cards in index order` : "not a standard or Italian pack in index order");
     const hashed = await sha256(bytesOf(proof.seed));
@@ -241,6 +245,76 @@ const GutsVerify = (() => {
         add("pass", title, `${dealt.card}: the seed deals ${deck[dealt.index]} here`);
       } else {
         add("fail", title, `${dealt.card} was dealt, but the seed deals ${deck[dealt.index]} here`);
+      }
+    }
+    add("info", "The server's own verdict", proof.ok ? "ok" : "not ok");
+  }
+
+  // Deck schema 2 (docs/deck.md §10): the permutation from the root and the players' seeds, then
+  // each card opened to this reader against the RFC 9162 Merkle root published before the deal.
+  function joined(...parts) {
+    const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    let at = 0;
+    for (const part of parts) { out.set(part, at); at += part.length; }
+    return out;
+  }
+
+  async function digest(bytes) {
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  }
+
+  async function included(root, size, index, leafHex, path) {
+    if (index < 0 || index >= size) return false;
+    let fn = index, sn = size - 1;
+    let r = await digest(joined(new Uint8Array([0]), bytesOf(leafHex)));
+    for (const sibling of path) {
+      const p = bytesOf(sibling);
+      if (sn === 0) return false;
+      if (fn % 2 === 1 || fn === sn) {
+        r = await digest(joined(new Uint8Array([1]), p, r));
+        while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      } else {
+        r = await digest(joined(new Uint8Array([1]), r, p));
+      }
+      fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+    }
+    return sn === 0 && hex(r) === root;
+  }
+
+  async function openingChecks(proof, started, names, add) {
+    const seeds = proof.entropy || [];
+    const lines = seeds.map((s) => `${s.player}:${s.client_seed}\n`).join("");
+    const key = await sha256(joined(encoder.encode("guts-permutation\n"), encoder.encode(`${proof.root}\n${lines}`)));
+    const perm = await shuffle([...Array(proof.size).keys()], bytesOf(key));
+    const same = key === proof.permutation_key && JSON.stringify(perm) === JSON.stringify(proof.permutation);
+    add(same ? "pass" : "fail", "Permutation", same ? `recomputed from the root and ${seeds.length} player seed(s)`
+      : "the served permutation is not the one the root and the seeds give");
+    if (!seeds.length) add("info", "Player entropy", "no player contributed a seed: the house alone fixed this order");
+    const chained = started && started.event.data.root;
+    add(chained === proof.root ? "pass" : "fail", "Root in the chain",
+        chained === proof.root ? `the proof's root is the one DealStarted v${started.event.version} holds`
+          : "the proof's root is not the one in the deal's DealStarted event");
+    const used = new Set();
+    for (const opening of proof.openings || []) {
+      const tree = opening.tree || 0;
+      const stock = tree ? (proof.stocks || []).find((s) => s.generation === tree) : null;
+      const root = tree ? stock && stock.root : proof.root;
+      const size = tree ? stock && stock.count : proof.size;
+      const expected = tree ? opening.index - (stock ? stock.first_index : 0) : perm[opening.index];
+      const leaf = await sha256(joined(bytesOf(opening.salt), encoder.encode(opening.card)));
+      const slot = `${tree}:${opening.position}`;
+      const holder = opening.player == null ? "the stock" : (names[opening.player] || `player ${opening.player}`);
+      const title = `Card ${opening.index + 1} to ${holder}`;
+      const ok = root && opening.position === expected && !used.has(slot)
+        && await included(root, size, opening.position, leaf, opening.path || []);
+      used.add(slot);
+      add(ok ? "pass" : "fail", title, ok ? `${opening.card}: committed at position ${opening.position}`
+        : `${opening.card} does not open the commitment at the position the permutation assigns`);
+    }
+    const opened = new Set((proof.openings || []).map((o) => o.index));
+    for (const dealt of proof.dealt) {
+      if (dealt.card == null && !opened.has(dealt.index)) {
+        add("skip", `Card ${dealt.index + 1} to ${names[dealt.player] || `player ${dealt.player}`}`, "hidden from you, not checked");
       }
     }
     add("info", "The server's own verdict", proof.ok ? "ok" : "not ok");
