@@ -192,11 +192,11 @@ class Deck:
         return deck
 
     @classmethod
-    def committed(cls, sequence: Sequence[Card], key: str, *, pack: Sequence[Card] = STANDARD_PACK,
+    def committed(cls, sequence: Sequence[Card], key: str, *,
                   reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
         """A committed deck (fairdeck) already in dealing order; its reshuffles are keyed by the
         deal's permutation key exactly as a seeded deck's by its seed (§6 of docs/deck.md)."""
-        deck = cls(sequence, seed=key, pack=tuple(pack))
+        deck = cls(sequence, seed=key, pack=STANDARD_PACK)
         for batch in reshuffles:
             deck._append_batch(parse_cards(batch), rebuilding=True)
         return deck

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables.engine import fairdeck
 from tables.engine.cards import Card, parse_cards
@@ -29,7 +29,10 @@ from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState, copy_with
-from tables.engine.deck import STANDARD_PACK, Deck
+from tables.engine.deck import Deck
+
+if TYPE_CHECKING:
+    from tables.engine.decider.variants import Variant
 
 # --- opening a table and starting a deal ----------------------------------------------------------
 
@@ -37,7 +40,9 @@ from tables.engine.deck import STANDARD_PACK, Deck
 def opening_events(opened: ev.TableOpened, deck: fairdeck.SecretDeck | None) -> list[ev.Event]:
     """The first deal's deck committed as the table opens, so that the seeds players send as
     they sit down key its permutation (nothing for a stacked table, or without a deck)."""
-    if deck is None or opened.stacked:
+    from tables.engine.decider.variants import get_variant  # variants import the step kinds
+
+    if deck is None or opened.stacked or not committed_pack(get_variant(opened.variant)):
         return []
     return [committed_event(1, deck)]
 
@@ -45,7 +50,7 @@ def opening_events(opened: ev.TableOpened, deck: fairdeck.SecretDeck | None) -> 
 def deal_events(state: TableState, started: ev.DealStarted, c: cmd.StartDeal) -> list[ev.Event]:
     """DealStarted as schema 2 when the service sent decks (else as given: the seed recipe, or a
     stacked deck, which has nothing to commit), framed by the commitments it needs."""
-    if c.next_deck is None or started.stacked:
+    if c.next_deck is None or started.stacked or not committed_pack(state.rules):
         return [started]
     events: list[ev.Event] = []
     pending = state.committed
@@ -143,16 +148,17 @@ def _sequence(cards: tuple[str, ...], key: str) -> tuple[Card, ...]:
     return tuple(parse_cards(fairdeck.dealing_sequence(cards, key)))
 
 
-def deck_of(deal: DealState, pack: Sequence[Card] = STANDARD_PACK) -> Deck:
-    """The schema-2 deck: the committed cards in dealing order, then the reshuffled batches. A
-    variant's short pack (Italian poker, D-IT-01) deals the committed cards of its pack in that
-    order and skips the others (they stay committed, never dealt)."""
+def deck_of(deal: DealState) -> Deck:
+    """The schema-2 deck: the committed cards in dealing order, then the reshuffled batches."""
     _root, key, cards = deal.fair
-    sequence = _sequence(tuple(cards), key)
-    if len(pack) != len(STANDARD_PACK):
-        in_pack = set(pack)
-        sequence = tuple(card for card in sequence if card in in_pack)
-    return Deck.committed(sequence, key, pack=pack, reshuffles=deal.reshuffles)
+    return Deck.committed(_sequence(tuple(cards), key), key, reshuffles=deal.reshuffles)
+
+
+def committed_pack(variant: Variant) -> bool:
+    """Whether the variant's deals are committed card by card (deck schema 2): the standard pack.
+    A short pack depends on the players dealt in (Italian poker, D-IT-01), which is not known when
+    the next deal's deck is committed; such deals keep the seed recipe (schema 1)."""
+    return variant.deck == "standard52"
 
 
 def stock_reshuffled(

@@ -161,7 +161,7 @@ def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.E
     if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
         return []                         # issue 13: a redelivered "next deal" task does nothing
     players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no,
-                               committed=c.next_deck is not None)
+                               committed=c.next_deck is not None and fair.committed_pack(state.rules))
     dealer = _next_dealer(state, players)                      # D-GEN-05
     order = _from_dealers_left(players, dealer)
     stacked = state.stacked_decks is not None

@@ -235,7 +235,7 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
         return Deck.stacked(list(cards), pack=pack, reshuffles=deal.reshuffles)
     if deal.fair:                                  # deck schema 2: committed cards, permuted
-        return fair.deck_of(deal, pack)
+        return fair.deck_of(deal)
     assert deal.seed is not None
     return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
 
