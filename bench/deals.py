@@ -21,7 +21,7 @@ shared: one bad second should not decide it). The load generator shares the 2 co
 The after-commit hooks (the timers' Celery scheduling) are part of a command; (b) is also shown
 without them. CELERY_BROKER_URL defaults to the local Redis here, as in a real deployment; the
 timers go to a queue of this run's own, deleted at the end.
-Targets (issue 10): (b) >= 0.5 x (a); <= 2 round trips per table command; (d) within 10% of (b);
+Targets: (b) >= 0.5 x (a); <= 2 round trips per table command; (d) within 10% of (b);
 (e)(i) >= 400 req/s and (e)(ii) >= 1,000 req/s at p99 <= 50 ms.
 """
 from __future__ import annotations

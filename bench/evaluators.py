@@ -4,8 +4,8 @@
 
 Hands are random and pre-parsed (Card lists for us, int lists for treys, pokerkit Card lists),
 so the figures measure evaluation, not parsing. Each figure is the best of three passes timed in
-CPU time of this process, ours and treys alternating, so a busy machine skews neither side. Goals (issue
-"Rules engine core"): five-card at least as fast as treys, seven-card at least 5x treys, seven
+CPU time of this process, ours and treys alternating, so a busy machine skews neither side. Goals:
+five-card at least as fast as treys, seven-card at least 5x treys, seven
 cards with four wild cards at least 100,000 per second.
 """
 from __future__ import annotations

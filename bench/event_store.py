@@ -7,7 +7,7 @@ the raw ceiling and concurrency rows are skipped).
 
     python bench/event_store.py [--quick]
 
-Targets (issue 10): single-event appends >= 0.7 x the raw single-row ceiling, 20-event batches
+Targets: single-event appends >= 0.7 x the raw single-row ceiling, 20-event batches
 >= 20,000 events/s, 16 concurrent writers on 16 streams >= 0.7 x raw inserts by 16 writers,
 projection rebuild >= 50,000 events/s. Deposits (balances and statement lines too) have no target.
 """

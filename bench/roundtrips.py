@@ -1,4 +1,4 @@
-"""Round trips per command: how many times a command waits for PostgreSQL (issue 10 item 2).
+"""Round trips per command: how many times a command waits for PostgreSQL.
 
 Not a test: prints a table. A command's latency on a real network is dominated by its round trips
 to the database, not by the statements' work, so they are counted exactly, not inferred: the

@@ -1,4 +1,4 @@
-"""Tournament benchmark (issue 13): a 200-player guts2 tournament played to completion through the
+"""Tournament benchmark: a 200-player guts2 tournament played to completion through the
 service on PostgreSQL, with automated declares. Not a test: prints one table.
 
     python bench/tournament.py [--players 200] [--seats 10] [--seed 1]

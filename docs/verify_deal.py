@@ -401,7 +401,7 @@ def served_events(document: Any) -> list[dict[str, Any]]:
 
 
 def verify_seating(document: Any, out: Any) -> int:
-    """A tournament's seating (issue 13): the commitment, then the order recomputed from the seed."""
+    """A tournament's seating: the commitment, then the order recomputed from the seed."""
     proof = document.get("seating", document) if isinstance(document, dict) else None
     if not isinstance(proof, dict) or not proof.get("seed") or not isinstance(proof.get("entrants"), list):
         print("no revealed seating in this file (the tournament has not started?)", file=sys.stderr)

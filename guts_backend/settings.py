@@ -254,7 +254,7 @@ GUTS_TIMER_DISPATCH_INTERVAL = float(os.environ.get("GUTS_TIMER_DISPATCH_INTERVA
 GUTS_TIMER_LOOKAHEAD = float(os.environ.get("GUTS_TIMER_LOOKAHEAD", "2.0"))
 # The timeout sweeper (docs/timers.md): a sweep not started within one interval is dropped, the
 # next one does its work.
-# Tournaments (issue 13, docs/tournaments.md): the service sends its Celery tasks after commit
+# Tournaments (docs/tournaments.md): the service sends its Celery tasks after commit
 # (GUTS_TOURNAMENT_TASKS=0 turns that off, e.g. for benchmarks that drive the clock themselves);
 # the sweeper ticks every running tournament every GUTS_TOURNAMENT_SWEEP_INTERVAL seconds.
 GUTS_TOURNAMENT_TASKS = env_bool("GUTS_TOURNAMENT_TASKS", True)

@@ -5,7 +5,7 @@ Every chip movement is a Transfer between two named accounts in one unit (DESIGN
 `cashier` (the outside world), `player:<id>` (bankroll), `seat:<table>:<player>` (table stack),
 `pot:<table>`, `reserve:<table>`, `bets:<table>` (the live deal's bets, D-BET),
 `prizepool:<tournament>`, `house`, and a tournament's chip bank
-`chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`; issue 13).
+`chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ MAX_AMOUNT = 10**15           # far above any real stake; guards against overflo
 # Which kinds of account may go below zero. The cashier is the outside world: it goes negative by
 # exactly what the club holds. Everything else is chips someone has and can never be negative
 # (a table option allow_debt may later allow a seat to, D-GEN-06). A tournament's chip bank issues
-# its chips: it goes negative by exactly the chips in play, like the cashier (issue 13).
+# its chips: it goes negative by exactly the chips in play, like the cashier.
 MAY_GO_NEGATIVE = frozenset({"cashier", "chipbank"})
 
 

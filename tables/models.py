@@ -35,7 +35,7 @@ class TableView(models.Model):
     version = models.PositiveIntegerField()
     opened_at = models.DateTimeField()
     updated_at = models.DateTimeField()
-    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)   # issue 13
+    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
     unit = models.CharField(max_length=80, default="chips")  # "t:<tournament>" at its tables
 
     class Meta:

@@ -179,7 +179,7 @@ def _note_deal_event(row: _DealRow, event: ev.Event, recorded_at: datetime, prev
 
 def _deal_fields(deal: DealState) -> dict[str, Any]:
     """The summary fields that follow from the deal's state (sealed declares stay out): every
-    stage's results, not only the last (issue 11)."""
+    stage's results, not only the last."""
     declares = {} if deal.sealed else {p: c for p, c in zip(deal.order, deal.choices, strict=True) if c}
     results = list(deal.results)
     return {
@@ -214,7 +214,7 @@ def _write_table_view(writes: Writes, table_id: str, state: TableState, last: St
                                    "stacked": state.stacked_decks is not None,
                                    "tournament_id": state.tournament_id, "unit": state.unit, **values}])
     else:
-        if options_changed:          # a tournament's ante level (issue 13): the options now in force
+        if options_changed:          # a tournament's ante level: the options now in force
             values["options"] = dict(state.options)
         writes.update(TableView, {"table_id": table_id}, values)
 

@@ -83,7 +83,7 @@ BANKROLL_MARKER = "TableBankrollMoved"    # on player-<pk>: the table event that
 # ExpireDeclare (the timer's, deal_expire).
 TableCommand = (cmd.SitDown | cmd.TopUp | cmd.Leave | cmd.SitOut | cmd.SitIn | cmd.CloseTable | cmd.StartDeal
                 | cmd.Declare | cmd.PassCard | cmd.Bid | cmd.Exchange | cmd.Escalate
-                | cmd.Bet                                                          # D-BET (issue 14)
+                | cmd.Bet                                                          # D-BET
                 | cmd.Offer | cmd.ChooseTrump | cmd.PlayCard)                      # BF-03, WL-06/07
 
 AfterCommit = Callable[[str, list[StoredEvent]], None]

@@ -84,7 +84,7 @@ def test_the_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
     ("tournaments.engine.places", "ledger.money"),           # the ledger beyond ledger.accounts
 ])
 def test_the_tournament_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
-                                          violation: tuple[str, str]) -> None:  # issue 13
+                                          violation: tuple[str, str]) -> None:
     assert not kept(config, graph, "pure-tournament-engine", violation)
 
 

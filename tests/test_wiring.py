@@ -56,7 +56,7 @@ def test_ready_registers_the_seat_debt_policy_and_the_deletion_guard() -> None:
     assert any(key[0] == "ledger.deactivation.refuse_deleting_users_with_history" for key in receivers)
 
 
-def test_ready_wires_the_tournaments_process() -> None:  # issue 13: projector, hook, task scheduler
+def test_ready_wires_the_tournaments_process() -> None:  # projector, hook, task scheduler
     from tables.service import registered_after_commit
     from tournaments import process, service, tasks
 

@@ -1,4 +1,4 @@
-"""The durable process that reacts to tournament tables (issue 13 item 10; docs/tournaments.md).
+"""The durable process that reacts to tournament tables (docs/tournaments.md).
 
 The choice: a checkpointed reaction, not work inside the table's transaction. A player's declare
 that ends a deal commits on the table alone (fast, and the table knows nothing of tournaments).

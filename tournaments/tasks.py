@@ -1,4 +1,4 @@
-"""Celery tasks of the tournaments app (DESIGN §2.8, issue 13 items 4-6, 10).
+"""Celery tasks of the tournaments app (DESIGN §2.8 items 4-6, 10).
 
 - `tournaments.tick(tournament_id)`: everything due now (the start at its time, a reconcile of the
   tables, the deals whose pause is over). Sent with an ETA for the start time and each next level,

@@ -82,11 +82,11 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "not_sitting_out": (409, "7 is not sitting out"),
     "table_already_open": (409, "the table is already open"),
     "stale_version": (412, "The table is at version 12, not 10 (If-Match)."),
-    # tournament tables (issue 13)
+    # tournament tables
     "tournament_table": (409, "a tournament table: the tournament seats and moves its players"),
     "not_a_tournament_table": (409, "a cash table: no tournament commands here"),
     "invalid_seat": (400, "seat 9 is not a free seat of this table"),
-    # tournaments (issue 13)
+    # tournaments
     "unknown_tournament": (404, "No tournament 2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10."),
     "invalid_tournament": (400, "levels: a list of 1 to 100 levels"),
     "invalid_payouts": (400, "payouts sum to 90, not 100"),

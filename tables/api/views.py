@@ -454,7 +454,7 @@ class ExchangesApi(TableCommandApi):
                             split_openers=data["split_openers"])
 
 
-# --- Thirty Eight's escalation (T38-03/04, D-T38-01; issue 14) -------------------------------------
+# --- Thirty Eight's escalation (T38-03/04, D-T38-01) -------------------------------------
 
 @command_schema("tables_escalations_create", "Accept, raise or fold in the escalation",
                 example={"deal_no": 4, "action": "double"},

@@ -21,7 +21,7 @@ from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer
 
-FORMAT = "guts-deal-history/2"     # /2: every stage's results in order (issue 11)
+FORMAT = "guts-deal-history/2"     # /2: every stage's results in order
 RESULT_TYPES = frozenset({ev.ANTES_POSTED, ev.SHOWDOWN_HELD, ev.DECK_COMPARED, ev.POT_SETTLED,
                           ev.LEG_AWARDED, ev.POT_AWARDED, ev.BETS_AWARDED,
                           ev.NOBODY_OPENED, ev.POTS_AWARDED, ev.OPENERS_SHOWN})      # D-IT-02, D-IT-03

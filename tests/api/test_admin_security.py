@@ -1,4 +1,4 @@
-"""The Django admin is attacked as an oracle and as a way to strand chips (issue 9, item 2).
+"""The Django admin is attacked as an oracle and as a way to strand chips.
 
 1. Changelists filter only on the filters each admin declares: a lookup on anything else (JSON
    inside `data`, hidden hands in `DealSummary`, password hashes...) is refused with the same answer

@@ -1,4 +1,4 @@
-"""What a deposit or withdrawal over HTTP asks of PostgreSQL (issue 10 item 5): the answer comes
+"""What a deposit or withdrawal over HTTP asks of PostgreSQL: the answer comes
 from what the command returned (no second look at the player, the stream version or the balance),
 and an Idempotency-Key's record rides in the command's transaction with no savepoint.
 
@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 #   Sent (BEGIN and COMMIT are not statements here): the key's claim (its lock and record, sent
 #   with BEGIN), the player check, the bankroll lock and stream head (with BEGIN without a key), a
 #   withdrawal's balance check, the one-trip append, the balances and the checkpoints (one
-#   pipeline), the key's record. Before issue 10 item 5: (5, 8), (13, 16), (6, 9), (14, 17).
+#   pipeline), the key's record. Before (5, 8), (13, 16), (6, 9), (14, 17).
 BOUNDS = {
     (deposits_url, False): (3, 5),
     (deposits_url, True): (4, 7),

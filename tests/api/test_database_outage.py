@@ -1,5 +1,5 @@
 """A database outage at any point of a request is 503 `service_unavailable` with Retry-After,
-never a 500 (issue 9, item 7). The outage is simulated where each layer meets the database; the
+never a 500. The outage is simulated where each layer meets the database; the
 real thing (terminated connections under a real server) is tests/e2e/test_faults.py."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The four games of issue 11 played end to end over HTTP on stacked decks (GUTS_ALLOW_STACKED_DECKS).
+"""The four games played end to end over HTTP on stacked decks (GUTS_ALLOW_STACKED_DECKS).
 
 Each session checks, after every command, what GET /tables/{id} shows: `deal.stage` (1-based),
 `seats[].legs`, each seat's face-up cards (422-05), the board (423-02), the caller's legal actions

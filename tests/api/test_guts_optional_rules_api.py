@@ -1,4 +1,4 @@
-"""The optional rules of two- and three-card Guts of issue 12 played over HTTP on stacked decks:
+"""The optional rules of two- and three-card Guts played over HTTP on stacked decks:
 single loser (SL-01..04, D-MC-01), compulsory first round (CFR-01), no split pots (NSP-01..02)
 and the all-out corrections D-AO-02 and D-AO-03.
 

@@ -1,5 +1,5 @@
 """Concurrent requests on PostgreSQL: deposits to one bankroll queue instead of conflicting, and a
-finished key's replays never collide with each other (issue 9, item 5).
+finished key's replays never collide with each other.
 
 Each thread is its own client with its own database connection, as separate server workers are.
 """

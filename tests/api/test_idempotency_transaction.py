@@ -1,5 +1,5 @@
 """An Idempotency-Key's record rides in the command's own transaction, with no savepoint around the
-view (issue 10 item 5): a success commits with its record, an error keeps no effects and is stored
+view: a success commits with its record, an error keeps no effects and is stored
 in a second transaction, and a version clash retries inside the request's transaction."""
 from __future__ import annotations
 

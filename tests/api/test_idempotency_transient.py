@@ -1,5 +1,5 @@
 """Transient answers are never frozen under a key, and a replay repeats the headers that matter
-(issue 9, item 5)."""
+(item 5)."""
 from __future__ import annotations
 
 from typing import Any

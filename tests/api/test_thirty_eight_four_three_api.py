@@ -1,4 +1,4 @@
-"""Thirty Eight and Four-Three (issue 14) played over HTTP on stacked decks.
+"""Thirty Eight and Four-Three played over HTTP on stacked decks.
 
 - Thirty Eight: T38-01..05, D-T38-01: three cards, declare, two more for the "in" players, the
   escalation (POST /tables/{id}/escalations) with the legal action's choices and risks, refusals

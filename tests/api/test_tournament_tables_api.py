@@ -1,4 +1,4 @@
-"""Players at a tournament table (issue 13) use the table endpoints they know: they declare, and
+"""Players at a tournament table use the table endpoints they know: they declare, and
 read the table and its deals, redacted exactly as at a cash table (DESIGN §2.6); sitting down,
 topping up, leaving, sitting out and starting a deal are a clean 409 tournament_table."""
 from __future__ import annotations

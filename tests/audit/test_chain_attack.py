@@ -1,4 +1,4 @@
-"""DESIGN §2.6, issue 9 item 1: the served hash chain gives away no hidden fact.
+"""DESIGN §2.6, the served hash chain gives away no hidden fact.
 
 The attack, as an opponent runs it: read the feed during a live deal, then for every event whose
 secret part is hidden from him, hash each possible value (2,652 ordered two-card hands, "in" or

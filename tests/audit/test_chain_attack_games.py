@@ -1,4 +1,4 @@
-"""The new hidden facts of issues 11, 12 and 14 attacked through the hash chain, as an opponent
+"""The new hidden facts attacked through the hash chain, as an opponent
 would: the ghost hand before its showdown (GH-02), a Three-Five-Seven private comparison
 (D-357-03), a player's draw (EXC-01) and Four-Three's sealed High/Low/Both choice (D-43-01). For
 each hidden value an attacker who reads the served feed puts guesses (the true value among them)

@@ -1,4 +1,4 @@
-"""The redaction walk of issue 14 for Thirty Eight and Four-Three: after every command of a scripted
+"""The redaction walk for Thirty Eight and Four-Three: after every command of a scripted
 session, every endpoint that shows deal data is read by every role (each seated player, a player
 never seated, a club admin, an auditor), with the checks of tests/audit/test_games_redaction.py:
 

@@ -1,4 +1,4 @@
-"""The redaction walk of issue 11: every read endpoint, every role, every step of each new game.
+"""The redaction walk of every read endpoint, every role, every step of each new game.
 
 After each command of a scripted session of Two plus One, Four-Two-Two, Four-Two-Three and
 Three-Five-Seven (stacked decks built from the script itself), every endpoint that shows deal data

@@ -1,4 +1,4 @@
-"""The redaction walk over the ghost hand (GH-02, GH-03, D-GH-03; issue 12): after every command
+"""The redaction walk over the ghost hand (GH-02, GH-03, D-GH-03): after every command
 every role (each seated player, a player never seated, a club admin, an auditor) reads every deal
 endpoint (the table, its deal summaries and each player's, the event feed, the SSE stream, each
 deal's replay, proof and hand history as JSON and text, the table's history downloads, the audit

@@ -1,4 +1,4 @@
-"""Faults under the real web service (as docker-compose.yml runs it; issue 9, items 7 and 9): a
+"""Faults under the real web service (as docker-compose.yml runs it): a
 burst of keyed deposits while the database drops the server's connections, and while the server is
 `kill -9`ed and restarted.
 

@@ -1,4 +1,4 @@
-"""Live streams do not starve the API (issue 9, item 3), against the web service exactly as
+"""Live streams do not starve the API, against the web service exactly as
 docker-compose.yml runs it (gunicorn, uvicorn workers) on PostgreSQL.
 
 With 50 SSE streams open at once: `GET /me` stays fast (p99 under 100 ms over 100 requests); the

@@ -1,4 +1,4 @@
-"""Declare timeouts with a real Celery worker and beat, Redis and PostgreSQL (DESIGN §2.8, issue 5).
+"""Declare timeouts with a real Celery worker and beat, Redis and PostgreSQL (DESIGN §2.8).
 
 Nobody declares at a table with a 2 s timeout: the players are out within deadline + 1 s, turn after
 turn, each timer sent by the dispatcher in beat. A process killed right after it committed a window

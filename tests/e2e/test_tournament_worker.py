@@ -1,4 +1,4 @@
-"""A tournament run by a real Celery worker and beat, Redis and PostgreSQL (issue 13 items 4, 5, 10).
+"""A tournament run by a real Celery worker and beat, Redis and PostgreSQL.
 
 Nobody acts: the start-time task starts the tournament and seats everyone, the deal tasks start the
 deals after the pause, the declare timers end them, and the after-commit hook of the table's

@@ -1,5 +1,5 @@
 """The tournament's "next deal" task delivered several times at once (Celery redelivery, the
-sweeper racing the ETA task; issue 13): exactly one deal starts, the others append nothing."""
+sweeper racing the ETA task): exactly one deal starts, the others append nothing."""
 from __future__ import annotations
 
 import uuid

@@ -1,4 +1,4 @@
-"""Tournament tables through the service (issue 13, /work/notes/TOURNAMENT_INTERFACE.md): the
+"""Tournament tables through the service (/work/notes/TOURNAMENT_INTERFACE.md): the
 tournament's unit in the ledger (DESIGN §2.4), a move between two tables in one transaction,
 the idempotent next deal, ante levels from the next deal, and the refusals."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tournaments API (issue 13 item 11): roles, problem details with stable codes, and bad input
+"""The tournaments API: roles, problem details with stable codes, and bad input
 as a clean 4xx that appends nothing."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tournament decider, given events / when command / then events (issue 13): no database."""
+"""The tournament decider, given events / when command / then events: no database."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta

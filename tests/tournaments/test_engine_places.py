@@ -1,4 +1,4 @@
-"""Places and prizes (issue 13 items 7 and 9, D-GEN-01): pure, with hypothesis properties."""
+"""Places and prizes (D-GEN-01): pure, with hypothesis properties."""
 from __future__ import annotations
 
 from hypothesis import given
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from tournaments.engine.places import Placing, place_amounts, placings, prizes
 
 
-def test_same_deal_eliminations_share_places_by_starting_stacks() -> None:  # issue 13 item 7
+def test_same_deal_eliminations_share_places_by_starting_stacks() -> None:
     result = placings(12, [("a", 300), ("b", 500), ("c", 300)])
     assert [(p.player, p.place, p.last) for p in result] == [("b", 10, 10), ("a", 11, 12), ("c", 11, 12)]
 

@@ -1,4 +1,4 @@
-"""The durable process (issue 13 item 10, docs/tournaments.md): a crash between a table's commit
+"""The durable process (docs/tournaments.md): a crash between a table's commit
 and the reaction, or inside the reaction, loses nothing and doubles nothing; the after-commit hook
 and the sweeper both drive the same idempotent reconcile."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Registration, unregistration and cancellation through the service (issue 13 items 2, 3):
+"""Registration, unregistration and cancellation through the service (3):
 cash moves by transfers in one transaction with the bankroll marker; refusals append nothing."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A whole tournament through the service (issue 13 Tests): 12 players at 2 tables on stacked
+"""A whole tournament through the service: 12 players at 2 tables on stacked
 decks, two eliminations in one deal sharing places by their starting stacks, a balancing move,
 level changes applied from the next deal, a table break, completion with payouts summing exactly
 to the prize pool; conservation per unit at every event; rebuild equals live; a crash between a

@@ -1,4 +1,4 @@
-"""Tournaments API views (issue 13 item 11): parse, call the service or selector, serialise.
+"""Tournaments API views: parse, call the service or selector, serialise.
 
 Club admins create, start and cancel; any signed-in user lists and reads; a player registers and
 unregisters himself, a club admin may name the player. Every POST is `@idempotent`. Problem codes:

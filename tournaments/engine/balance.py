@@ -1,4 +1,4 @@
-"""Balancing between deals (issue 13 item 8): a pure plan from who sits where.
+"""Balancing between deals: a pure plan from who sits where.
 
 Rules, applied in this order, only to tables between deals ("idle"):
 1. Breaking. With N players left and S seats a table, ceil(N / S) tables suffice; while there are

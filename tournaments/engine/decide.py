@@ -1,4 +1,4 @@
-"""decide(state, command, now) -> events: the tournament's rules (issue 13).
+"""decide(state, command, now) -> events: the tournament's rules.
 
 Registration and cancellation move cash between bankrolls, the prize pool and the house; the
 start seats everyone by the provable shuffle; `Reconcile` is the whole reaction to the tables

@@ -1,4 +1,4 @@
-"""Places and prizes: who finished where, and what each place pays (issue 13 items 7 and 9).
+"""Places and prizes: who finished where, and what each place pays.
 
 Eliminations: players out in the same deal share the places they cover, ranked by their stacks at
 the start of that deal (more chips, better place); equal stacks tie and share the same places.

@@ -1,4 +1,4 @@
-"""The provable seating (issue 13 item 4): the tables' provable shuffle applied to the entrants.
+"""The provable seating: the tables' provable shuffle applied to the entrants.
 
 At creation the service draws a secret seed and `TournamentCreated` publishes sha256(seed) (the
 seed itself is sealed). At the start `TournamentStarted` reveals the seed, the entrants in

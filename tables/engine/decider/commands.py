@@ -140,7 +140,7 @@ class ExpireDeclare:
     deal_no: int
 
 
-# --- tournament tables (issue 13): issued by the tournament service, never by clients ------------
+# --- tournament tables: issued by the tournament service, never by clients ------------
 
 @dataclass(frozen=True)
 class SeatEntrant:

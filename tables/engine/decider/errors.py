@@ -10,9 +10,9 @@ already_passed (AO-06), wrong_stage (a declare naming another stage than the ope
 bid_too_low (MCA-04: a bid not above the standing bid), already_exchanged and invalid_discards
 (EXC-01/02: a second draw; repeated cards or more than the draw allows), level_too_low
 (T38-03: naming a level below the pot's current one in Thirty Eight's escalation).
-Tournament tables (issue 13): tournament_table (a cash-table command there), not_a_tournament_table
+Tournament tables: tournament_table (a cash-table command there), not_a_tournament_table
 (a tournament command on a cash table), invalid_seat (a seat named that is not free).
-Betting (D-BET, issue 14): bet_not_allowed (an action the betting round does not offer now, e.g.
+Betting (D-BET): bet_not_allowed (an action the betting round does not offer now, e.g.
 a check or a bet facing a bet, a call or raise with no bet open) and raise_limit (a fourth raise).
 Buddha's Folly and Wolfie's Lou: card_not_held (a card given for the middle card, or played to a
 trick, that is not in the player's hand) and must_play_trump (D-WL-04: a card of another suit
@@ -34,10 +34,10 @@ CODES = frozenset({
     "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
     "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed", "wrong_stage",
     "bid_too_low", "already_exchanged", "invalid_discards",
-    # tournament tables (issue 13)
+    # tournament tables
     "tournament_table", "not_a_tournament_table", "invalid_seat",
-    "level_too_low",                                             # T38-03 (issue 14)
-    "bet_not_allowed", "raise_limit",                                         # D-BET (issue 14)
+    "level_too_low",                                             # T38-03
+    "bet_not_allowed", "raise_limit",                                         # D-BET
     "card_not_held", "must_play_trump",                                       # BF-03, D-WL-04
     "cannot_open", "invalid_split",                                           # IT-07, IT-16
     "invalid_client_seed",                                       # ContributeSeed (decider.fair)

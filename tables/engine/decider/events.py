@@ -73,7 +73,7 @@ class TableOpened(Event):
     options: dict[str, Any]
     stacked: bool = False
     stacked_decks: list[list[str]] | None = None     # SECRET on stacked tables: every future deal
-    tournament_id: str | None = None                 # a tournament's table (issue 13): unit t:<id>
+    tournament_id: str | None = None                 # a tournament's table: unit t:<id>
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +381,7 @@ class StockReshuffled(Event):
     salts: list[str] | None = None                   # deck schema 2: SECRET, one per new slot
 
 
-# --- betting (D-BET, issue 14) -----------------------------------------------------------------------
+# --- betting (D-BET) -----------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class BetTurnOpened(Event):
@@ -553,7 +553,7 @@ class GameEnded(Event):
     final: bool = False                              # end_on_empty_pot closes the table
 
 
-# --- tournament tables (issue 13): every transfer in the unit t:<tournament> ------------------------
+# --- tournament tables: every transfer in the unit t:<tournament> ------------------------
 
 @dataclass(frozen=True, slots=True)
 class EntrantSeated(Event):

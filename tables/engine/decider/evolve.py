@@ -30,9 +30,9 @@ def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableSt
     return state
 
 
-# What the read models keep of each stage (issue 11 item 7): every result, not the last of each.
+# What the read models keep of each stage: every result, not the last of each.
 RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded,
-           ev.BetsAwarded,                                                # D-BET (issue 14)
+           ev.BetsAwarded,                                                # D-BET
            ev.NobodyOpened, ev.PotsAwarded, ev.OpenersShown)              # D-IT-02, D-IT-03
 
 
@@ -105,7 +105,7 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
 
 
 def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
-    if state.next_ante is not None:               # SetAnte during the last deal (issue 13)
+    if state.next_ante is not None:               # SetAnte during the last deal
         state = _with_ante(state, state.next_ante)
     order = tuple(e.participants)
     deal = DealState(deal_no=e.deal_no, game_no=e.game_no, dealer=e.dealer, order=order,
@@ -139,13 +139,13 @@ def enter_step(state: TableState, stage: int, index: int, *, force: bool = False
 
 def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:
     """The step `e` names: its index, or, in a log written before a step was inserted ahead of it
-    (the Guts exchange, issue 12), the first later step of its kind."""
+    (the Guts exchange), the first later step of its kind."""
     if e.step < len(steps) and steps[e.step].kind == e.kind:
         return e.step
     return next((i for i in range(e.step, len(steps)) if steps[i].kind == e.kind), e.step)
 
 
-# --- tournament tables (issue 13) ---------------------------------------------------------------
+# --- tournament tables ---------------------------------------------------------------
 
 def _tournament_fold(state: TableState, event: ev.Event) -> TableState:
     """Entrants come and go by the tournament service's commands; their chips by the transfers

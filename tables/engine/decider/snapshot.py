@@ -23,7 +23,7 @@ def state_to_json(state: TableState) -> dict[str, Any]:
     }
     if state.bets:                               # D-BET: mid-deal only; other snapshots unchanged
         data["bets"] = state.bets
-    if state.tournament_id is not None:          # issue 13; cash tables' snapshots unchanged
+    if state.tournament_id is not None:          # cash tables' snapshots unchanged
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
     if state.committed:                          # the next deal's committed deck (decider.fair)
         data["committed"] = _jsonable(state.committed)

@@ -116,7 +116,7 @@ class TableState(NamedTuple):
     ante_exempt: tuple[str, ...] = ()         # skip this deal's ante: the last deal's settlement
                                               # said so (SL-04, D-MC-01, D-AO-02)
     waiting: tuple[str, ...] = ()             # seated during a game, dealt in from the next (MC-07)
-    tournament_id: str | None = None          # a tournament's table (issue 13)
+    tournament_id: str | None = None          # a tournament's table
     next_ante: int | None = None              # SetAnte during a deal: the ante from the next deal
     bets: int = 0                             # the live deal's bets account, apart from the pot (D-BET)
     committed: tuple[Any, ...] = ()           # the next deck (decider.fair): (deal_no, root, cards,
@@ -129,8 +129,8 @@ class TableState(NamedTuple):
 
     @property
     def opts(self) -> MappingProxyType[str, Any]:
-        """The table's options; one its variant gained after the table opened (the ghost hand,
-        issue 12) reads as its default, so an old log plays on as it did."""
+        """The table's options; one its variant gained after the table opened (the ghost hand)
+        reads as its default, so an old log plays on as it did."""
         key = (self.options, self.variant)
         found = _OPTIONS.get(key)
         if found is None:

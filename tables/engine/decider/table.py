@@ -37,7 +37,7 @@ def eligible_players(state: TableState) -> list[Seat]:
     (fewer than two others could play)."""
     policy, ante = state.opts.get("stack_policy", "default"), state.opts.get("ante", 1)
     playing = [s for s in state.seats if not s.sitting_out]
-    if state.tournament_id is not None:       # issue 13: a short stack antes what he has (all in)
+    if state.tournament_id is not None:       # a short stack antes what he has (all in)
         playing = [s for s in playing if s.stack > 0]
     elif policy != "allow_debt":
         due = antes_due(state)
@@ -52,7 +52,7 @@ def check_start_deal(state: TableState, by_player: str | None, seed: str | None,
     check_open(state)
     check_between_deals(state)
     if after_deal_no is None:
-        check_cash_table(state)           # issue 13: only the tournament starts its deals
+        check_cash_table(state)           # only the tournament starts its deals
     if by_player is not None:
         check_seated(state, by_player)
     if state.stacked_decks is None and not committed:       # committed: the decks of fair.deal_events
@@ -159,7 +159,7 @@ def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev
 
 def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
     if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
-        return []                         # issue 13: a redelivered "next deal" task does nothing
+        return []                         # a redelivered "next deal" task does nothing
     players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no,
                                committed=c.next_deck is not None and fair.committed_pack(state.rules))
     dealer = _next_dealer(state, players)                      # D-GEN-05

@@ -328,7 +328,7 @@ EXTRA_CARD_ACE_LOW = Option("ace_low", "bool", True, "after all_out extra_card: 
 
 
 def _check_optional_rules(variant: Variant, result: dict[str, Any], given: Mapping[str, Any]) -> None:
-    """Conflicts among the optional rules (issue 12 item 9); an unset option they imply takes its
+    """Conflicts among the optional rules; an unset option they imply takes its
     implied value."""
     if variant.name == "guts2" and result["all_out"] != "extra_card":      # D-AO-03
         for name in ("ranking", "ace_low"):
@@ -514,7 +514,7 @@ SURVIVOR = Variant(
     stages=_monte_carlo("worst_replenishes", worst=True), options=_monte_carlo_options(),
     game_ends="round_over", new_players_wait=True, min_buy_in_antes=100)
 
-# --- Thirty Eight (T38, D-T38-01) and Four-Three (43, D-43-01), issue 14 ---------------------------
+# --- Thirty Eight (T38, D-T38-01) and Four-Three (43, D-43-01) ---------------------------
 
 DEALER_FORCED_IN = Option("dealer_forced_in", "bool", True,
                           "dealer automatically in when all others are out (sequential declare only)",
@@ -542,7 +542,7 @@ THIRTY_EIGHT = Variant(
     )),),
     options=_thirty_eight_options())
 
-# --- games with a betting round (D-BET, issue 14) -----------------------------------------------------
+# --- games with a betting round (D-BET) -----------------------------------------------------
 
 BET_UNIT = Option("bet_unit", "int", 0, "the size of a bet and of a raise in the betting round (fixed "
                   "limit, at most three raises a round); 0 = the ante", "D-BET, Q-JP-01, Q-T25-01",
@@ -600,9 +600,9 @@ JACKS_AND_PISS = Variant(
              GHOST),
     game_ends="lone_in_wins")                                             # JP-13
 
-VARIANTS.update({v.name: v for v in (THREE_TO_FIVE, JACKS_AND_PISS)})     # issue 14 (D-BET)
+VARIANTS.update({v.name: v for v in (THREE_TO_FIVE, JACKS_AND_PISS)})     # D-BET
 
-# --- Four-Three (43, D-43-01), issue 14: after BET_UNIT for its optional betting round (43-07) -------
+# --- Four-Three (43, D-43-01), after BET_UNIT for its optional betting round (43-07) -------
 
 FOUR_THREE_BETTING = Option("betting", "bool", False, "a fixed-limit betting round (D-BET) after the "
                             "three more cards, before the High/Low/Both declare; the pot is matched at "

@@ -39,7 +39,7 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if state.status != "open" or player_id is None:
         return []
     seat = state.seat_of(player_id)
-    cash = state.tournament_id is None          # issue 13: the tournament seats and moves players
+    cash = state.tournament_id is None          # the tournament seats and moves players
     if seat is None:
         return _sit_down_action(state) if cash else []
     actions: list[dict[str, Any]] = []

@@ -23,7 +23,7 @@ hole cards back into 2,652 guesses).
 | SeedContributed  | client_seed                    | the player (its DealStarted publishes them all) |
 | Declared, sealed | choice (in/out; 43-03's high/low/both) | the declarer; everyone once the deal is over |
 | ShowdownHeld, private | hands                     | the players compared; auditors once it is over  |
-| TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it (issue 13) |
+| TournamentCreated | seating_seed                  | nobody: TournamentStarted reveals it |
 | TrumpChooserNamed | ranking (D-WL-02)             | auditors once the deal is over                  |
 
 Face-up cards (CardsDealt face up), the board (BoardDealt) and a lone player's cards against the
@@ -60,7 +60,7 @@ class Viewer:
     role: str = "player"               # "player" | "admin" | "auditor"
 
 
-# Tournaments (issue 13): the seating seed is sealed at creation and revealed by TournamentStarted.
+# Tournaments: the seating seed is sealed at creation and revealed by TournamentStarted.
 TOURNAMENT_CREATED = "TournamentCreated"
 
 

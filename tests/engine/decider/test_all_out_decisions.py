@@ -1,4 +1,4 @@
-"""The all-out corrections of issue 12: D-AO-02 (a wimp payment stands in for the next deal's
+"""The all-out corrections of D-AO-02 (a wimp payment stands in for the next deal's
 antes) and D-AO-03 (extra card in two-card Guts: three cards ranked by the table's Table 3C preset)."""
 from __future__ import annotations
 

@@ -301,7 +301,7 @@ def error_of(variant: str, options: dict) -> DomainError:
 
 
 def test_exc_options_are_validated_at_opening() -> None:
-    conflict = error_of("guts2", {"exchange": "draw", "all_out": "pass_right"})   # issue 12 item 9
+    conflict = error_of("guts2", {"exchange": "draw", "all_out": "pass_right"})
     assert (conflict.code, conflict.detail["option"]) == ("invalid_option", "exchange")
     passing = error_of("guts3", {"exchange": "pass_left", "all_out": "pass_right"})
     assert passing.detail["option"] == "exchange"

@@ -1,4 +1,4 @@
-"""Logs written before the interpreter (issue 11 item 4): stored JSON stays exactly as it was,
+"""Logs written before the interpreter: stored JSON stays exactly as it was,
 and today's decider folds it to the state the old one had.
 
 fixtures/legacy_guts_logs.json was written by the decider of commit d068c6f

@@ -1,4 +1,4 @@
-"""Tournament tables (issue 13, docs: /work/notes/TOURNAMENT_INTERFACE.md): the tournament's own
+"""Tournament tables (docs: /work/notes/TOURNAMENT_INTERFACE.md): the tournament's own
 unit (DESIGN §2.4), its commands (seat, move, remove entrants, break, finish, ante levels), the
 idempotent next deal, table stakes by pay_what_you_have (D-GEN-06), D-GEN-07/D-GEN-01 at a break,
 and the cash commands refused. Given events, when a command, then events or an error code.

@@ -32,7 +32,7 @@ KINDS: Mapping[str, StepKind] = {kind.name: kind for kind in (
     ante.KIND, deal.KIND, declare.KIND, all_out.KIND, lone_in.KIND, showdown.KIND, settle.KIND,
     award_pot.KIND, auction.KIND, exchange.KIND,
     escalation.KIND, high_low_showdown.KIND,                   # T38-03, 43-03..05
-    betting.KIND, award_bets.KIND,                                            # D-BET (issue 14)
+    betting.KIND, award_bets.KIND,                                            # D-BET
     draw.KIND, pots.KIND,                                                     # IT-12..18, D-IT-02
     offer.KIND,                                                               # BF-02..04, D-BF-01
     questioning.KIND, trump.KIND, tricks.KIND)}                               # WL-04..12, D-WL
