@@ -23,6 +23,7 @@ run: $(STAMP)
 test: $(STAMP)
 	mkdir -p var
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports    # the import contracts of pyproject.toml (DESIGN §4)
 	$(BIN)/mypy            # strict types on the rules engine ([tool.mypy] in pyproject.toml)
 	GUTS_CELERY_QUEUE=guts-test $(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)

@@ -15,6 +15,7 @@ Then whole requests in process (Django's test client, no network): (d) GET /me a
 table's view, cache off and warm.
 Targets: (c) 0 round trips and (e) warm 0 round trips for authentication and roles.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,8 @@ ROUNDS = 5
 @dataclass(frozen=True, slots=True)
 class Row:
     case: str
-    micros: float          # median over the rounds, per operation
-    trips: float           # database round trips per operation
+    micros: float  # median over the rounds, per operation
+    trips: float  # database round trips per operation
     target: str = ""
 
 
@@ -58,7 +59,7 @@ class Case:
     name: str
     operation: Callable[[], object]
     per_round: int
-    cache_seconds: float          # GUTS_AUTH_CACHE_SECONDS while it runs
+    cache_seconds: float  # GUTS_AUTH_CACHE_SECONDS while it runs
     target: str = ""
     timings: list[float] = field(default_factory=list)
     trips: TripCounter = field(default_factory=TripCounter)
@@ -75,14 +76,16 @@ def measure(cases: list[Case]) -> list[Row]:
         for case in cases:
             settings.GUTS_AUTH_CACHE_SECONDS = case.cache_seconds
             principals.clear()
-            case.operation()                                   # warm: the cache, if on
+            case.operation()  # warm: the cache, if on
             with connection.execute_wrapper(case.trips):
                 started = time.perf_counter()
                 for _ in range(case.per_round):
                     case.operation()
                 case.timings.append((time.perf_counter() - started) / case.per_round)
-    return [Row(c.name, statistics.median(c.timings) * 1e6, c.trips.count / (ROUNDS * c.per_round), c.target)
-            for c in cases]
+    return [
+        Row(c.name, statistics.median(c.timings) * 1e6, c.trips.count / (ROUNDS * c.per_round), c.target)
+        for c in cases
+    ]
 
 
 def role_checks(user: Any) -> None:
@@ -151,6 +154,7 @@ def rows(per_round: int) -> list[Row]:
         def call() -> None:
             response = client.get(path)
             assert response.status_code == 200, response.content
+
         return call
 
     def issue9() -> None:
@@ -161,15 +165,17 @@ def rows(per_round: int) -> list[Row]:
 
     requests = per_round // 10
     me, view = get("/api/v1/me"), get(f"/api/v1/tables/{table}")
-    return measure([
-        Case("(a) issue-9 lookup: token+user, then groups", issue9, per_round, 0),
-        Case("(b) token_authenticate, cache off", authenticate, per_round, 0),
-        Case("(c) token_authenticate, warm cache", authenticate, per_round, 5, "0 trips"),
-        Case("(d) GET /me, cache off", me, requests, 0),
-        Case("(d) GET /me, warm cache", me, requests, 5, "0 trips"),
-        Case("(e) GET table view, cache off", view, requests, 0),
-        Case("(e) GET table view, warm cache", view, requests, 5, "0 auth trips"),
-    ])
+    return measure(
+        [
+            Case("(a) issue-9 lookup: token+user, then groups", issue9, per_round, 0),
+            Case("(b) token_authenticate, cache off", authenticate, per_round, 0),
+            Case("(c) token_authenticate, warm cache", authenticate, per_round, 5, "0 trips"),
+            Case("(d) GET /me, cache off", me, requests, 0),
+            Case("(d) GET /me, warm cache", me, requests, 5, "0 trips"),
+            Case("(e) GET table view, cache off", view, requests, 0),
+            Case("(e) GET table view, warm cache", view, requests, 5, "0 auth trips"),
+        ]
+    )
 
 
 def print_table(table: list[Row]) -> None:

@@ -11,6 +11,7 @@ Targets: single-event appends >= 0.7 x the raw single-row ceiling, 20-event batc
 >= 20,000 events/s, 16 concurrent writers on 16 streams >= 0.7 x raw inserts by 16 writers,
 projection rebuild >= 50,000 events/s. Deposits (balances and statement lines too) have no target.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,7 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 BATCH = 20
-WRITERS = (1, 4, 16)          # concurrent writers, each on its own streams out of STREAMS
+WRITERS = (1, 4, 16)  # concurrent writers, each on its own streams out of STREAMS
 STREAMS = 16
 
 
@@ -49,8 +50,8 @@ class Row:
     case: str
     events: int
     seconds: float
-    ceiling: float | None = None          # the raw rate measured next to this row, events/s
-    target: Target | str = ""             # a str is a remark: the row has no target
+    ceiling: float | None = None  # the raw rate measured next to this row, events/s
+    target: Target | str = ""  # a str is a remark: the row has no target
     note: str = ""
 
     @property
@@ -109,7 +110,7 @@ class ScratchDatabase:
 def setup_django(url: str) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = url
-    os.environ["DEBUG"] = "0"          # no query log
+    os.environ["DEBUG"] = "0"  # no query log
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ["DJANGO_SETTINGS_MODULE"] = "guts_backend.settings"
     import django
@@ -128,8 +129,7 @@ RAW_TABLE = """CREATE TABLE bench_raw (
     recorded_at timestamptz NOT NULL, prev_hash varchar(64) NOT NULL, hash varchar(64) NOT NULL,
     UNIQUE (stream, version));
 CREATE INDEX bench_raw_type_position ON bench_raw (type, position)"""
-RAW_INSERT = ("INSERT INTO bench_raw (stream, version, type, data, meta, recorded_at, prev_hash, hash) "
-              "VALUES ")
+RAW_INSERT = "INSERT INTO bench_raw (stream, version, type, data, meta, recorded_at, prev_hash, hash) VALUES "
 RAW_VALUES = "(%s, %s, %s, %s::jsonb, %s::jsonb, now(), %s, %s)"
 DATA = '{"transfers":[{"amount":100,"from":"cashier","reason":"deposit","to":"player:1","unit":"chips"}]}'
 
@@ -155,8 +155,15 @@ class RawCeiling:
             self.counter += 1
             params: list[object] = []
             for row in range(rows_each):
-                params += [f"raw-{self.counter}", row + 1, "DepositMade", DATA, '{"schema_version":1}',
-                           "0" * 64, "f" * 64]
+                params += [
+                    f"raw-{self.counter}",
+                    row + 1,
+                    "DepositMade",
+                    DATA,
+                    '{"schema_version":1}',
+                    "0" * 64,
+                    "f" * 64,
+                ]
             self.conn.execute(sql, params)
             self.conn.commit()
         return time.perf_counter() - started
@@ -184,8 +191,12 @@ def noted(index: int) -> object:
     return NewEvent("NoteTaken", {"i": index, "note": "a table event without money"})
 
 
-def time_appends(transactions: int, make_writes: Callable[[int, dict[str, int]], list],
-                 versions: dict[str, int], first: int = 0) -> float:
+def time_appends(
+    transactions: int,
+    make_writes: Callable[[int, dict[str, int]], list],
+    versions: dict[str, int],
+    first: int = 0,
+) -> float:
     """Run `transactions` appends (each its own transaction), tracking stream versions."""
     from ledger.store import append
 
@@ -202,12 +213,14 @@ def one_stream(make_event: Callable[[int], object], per_tx: int) -> Callable[[in
     from ledger.store import StreamWrite
 
     stream = f"one-{uuid.uuid4().hex[:8]}"
-    return lambda i, versions: [StreamWrite(stream, versions.get(stream, 0),
-                                            [make_event(i * per_tx + k) for k in range(per_tx)])]
+    return lambda i, versions: [
+        StreamWrite(stream, versions.get(stream, 0), [make_event(i * per_tx + k) for k in range(per_tx)])
+    ]
 
 
-def many_streams(make_event: Callable[[int], object], per_tx: int,
-                 streams: int = 1000) -> Callable[[int, dict[str, int]], list]:
+def many_streams(
+    make_event: Callable[[int], object], per_tx: int, streams: int = 1000
+) -> Callable[[int, dict[str, int]], list]:
     """Each transaction writes `per_tx` events, one to each of `per_tx` streams out of `streams`."""
     from ledger.store import StreamWrite
 
@@ -215,8 +228,10 @@ def many_streams(make_event: Callable[[int], object], per_tx: int,
 
     def writes(index: int, versions: dict[str, int]) -> list:
         names = [f"many-{prefix}-{(index * per_tx + k) % streams}" for k in range(per_tx)]
-        return [StreamWrite(name, versions.get(name, 0), [make_event(index * per_tx + k)])
-                for k, name in enumerate(dict.fromkeys(names))]
+        return [
+            StreamWrite(name, versions.get(name, 0), [make_event(index * per_tx + k)])
+            for k, name in enumerate(dict.fromkeys(names))
+        ]
 
     return writes
 
@@ -227,12 +242,22 @@ def append_rows(single: int, batched: int, raw: RawCeiling | None, rounds: int =
     cases: list[tuple[str, Callable[[int], object], int, Callable, Target | str]] = [
         ("append 1 event/tx, one stream", noted, 1, one_stream, single_target),
         ("append 1 event/tx, many streams", noted, 1, many_streams, single_target),
-        ("append 1 deposit/tx (+balances), many streams", lambda i: deposit(100, i % 500), 1, many_streams,
-         money),
+        (
+            "append 1 deposit/tx (+balances), many streams",
+            lambda i: deposit(100, i % 500),
+            1,
+            many_streams,
+            money,
+        ),
         (f"append {BATCH} events/tx, one stream", noted, BATCH, one_stream, batch_target),
         (f"append {BATCH} events/tx, {BATCH} streams", noted, BATCH, many_streams, batch_target),
-        (f"append {BATCH} deposits/tx (+balances), {BATCH} streams", lambda i: deposit(100, i % 500),
-         BATCH, many_streams, money),
+        (
+            f"append {BATCH} deposits/tx (+balances), {BATCH} streams",
+            lambda i: deposit(100, i % 500),
+            BATCH,
+            many_streams,
+            money,
+        ),
     ]
     rows = []
     raw_seconds = {1: 0.0, BATCH: 0.0}
@@ -253,8 +278,15 @@ def append_rows(single: int, batched: int, raw: RawCeiling | None, rounds: int =
             raw_events[per_tx] += transactions * per_tx
         rows.append(Row(label, transactions * per_tx, seconds, ceiling, target))
     if raw:
-        rows[:0] = [Row(f"raw psycopg insert+commit, {n} row{'s' * (n > 1)}/tx (ceiling)", raw_events[n],
-                        raw_seconds[n], target="the ceiling") for n in (1, BATCH)]
+        rows[:0] = [
+            Row(
+                f"raw psycopg insert+commit, {n} row{'s' * (n > 1)}/tx (ceiling)",
+                raw_events[n],
+                raw_seconds[n],
+                target="the ceiling",
+            )
+            for n in (1, BATCH)
+        ]
     return rows
 
 
@@ -319,8 +351,11 @@ class Crew:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
-        return (sum(done for done, _ in results), max(ended for _, ended in results) - started,
-                time.process_time() - cpu)
+        return (
+            sum(done for done, _ in results),
+            max(ended for _, ended in results) - started,
+            time.process_time() - cpu,
+        )
 
     def stop(self) -> None:
         for orders in self.orders:
@@ -337,6 +372,7 @@ def own_streams(prefix: str, index: int, size: int) -> list[str]:
 def store_writer(prefix: str) -> Callable[[int, int], tuple[Work, Work]]:
     """A writer that appends one event per transaction through the store, round robin over its
     own streams, on the thread's own Django connection."""
+
     def set_up(index: int, size: int) -> tuple[Work, Work]:
         from django.db import connection
 
@@ -354,11 +390,13 @@ def store_writer(prefix: str) -> Callable[[int, int], tuple[Work, Work]]:
 
         connection.ensure_connection()
         return work, connection.close
+
     return set_up
 
 
 def raw_writer(url: str, prefix: str) -> Callable[[int, int], tuple[Work, Work]]:
     """The same with plain psycopg: one single-row INSERT and a COMMIT into the raw table."""
+
     def set_up(index: int, size: int) -> tuple[Work, Work]:
         import psycopg
 
@@ -371,11 +409,13 @@ def raw_writer(url: str, prefix: str) -> Callable[[int, int], tuple[Work, Work]]
         def work() -> None:
             stream = streams[next(turn) % len(streams)]
             versions[stream] += 1
-            conn.execute(sql, [stream, versions[stream], "NoteTaken", DATA, '{"schema_version":1}',
-                               "0" * 64, "f" * 64])
+            conn.execute(
+                sql, [stream, versions[stream], "NoteTaken", DATA, '{"schema_version":1}', "0" * 64, "f" * 64]
+            )
             conn.commit()
 
         return work, conn.close
+
     return set_up
 
 
@@ -395,14 +435,22 @@ def interleaved(raw: Crew, store: Crew, seconds: float, rounds: int) -> tuple[Ro
     target = Target(0.7, vs_raw=True) if raw.size == WRITERS[-1] else "(the target is at 16)"
 
     def row(case: str, crew: Crew, ceiling: float | None, goal: Target | str) -> Row:
-        return Row(case, done[crew], spent[crew], ceiling, goal,
-                   f"this process's CPU {cpu[crew] / done[crew] * 1000:.2f} ms/tx")
+        return Row(
+            case,
+            done[crew],
+            spent[crew],
+            ceiling,
+            goal,
+            f"this process's CPU {cpu[crew] / done[crew] * 1000:.2f} ms/tx",
+        )
 
-    return (row(f"raw psycopg insert+commit, {writers}", raw, None, "the ceiling"),
-            row(f"append 1 event/tx, {writers} on {STREAMS} streams", store, done[raw] / spent[raw], target))
+    return (
+        row(f"raw psycopg insert+commit, {writers}", raw, None, "the ceiling"),
+        row(f"append 1 event/tx, {writers} on {STREAMS} streams", store, done[raw] / spent[raw], target),
+    )
 
 
-NOTIFY_TRIGGER = "ledger_event_notify"      # ledger migration 0003: each append NOTIFYs live readers
+NOTIFY_TRIGGER = "ledger_event_notify"  # ledger migration 0003: each append NOTIFYs live readers
 
 
 def set_notify_trigger(url: str, enabled: bool) -> bool:
@@ -428,7 +476,7 @@ def concurrency_rows(url: str, seconds: float, rounds: int = 5) -> list[Row]:
         prefix = f"w{size}-{uuid.uuid4().hex[:8]}"
         raw, store = Crew(size, raw_writer(url, f"raw-{prefix}")), Crew(size, store_writer(prefix))
         try:
-            raw.run(0.3)                                  # warm up: connections, plans, caches
+            raw.run(0.3)  # warm up: connections, plans, caches
             store.run(0.3)
             rows += interleaved(raw, store, seconds, rounds)
             if size == WRITERS[-1] and set_notify_trigger(url, enabled=False):
@@ -436,8 +484,16 @@ def concurrency_rows(url: str, seconds: float, rounds: int = 5) -> list[Row]:
                     _, quiet = interleaved(raw, store, seconds / 2, max(rounds // 2, 1))
                 finally:
                     set_notify_trigger(url, enabled=True)
-                rows.append(Row(f"{quiet.case}, no NOTIFY trigger", quiet.events, quiet.seconds,
-                                quiet.ceiling, "diagnostic: what the NOTIFY lock costs", quiet.note))
+                rows.append(
+                    Row(
+                        f"{quiet.case}, no NOTIFY trigger",
+                        quiet.events,
+                        quiet.seconds,
+                        quiet.ceiling,
+                        "diagnostic: what the NOTIFY lock costs",
+                        quiet.note,
+                    )
+                )
         finally:
             raw.stop()
             store.stop()
@@ -453,8 +509,13 @@ def rebuild_row(money_events: int) -> Row:
         stream = f"seed-{uuid.uuid4().hex[:8]}"
         append([StreamWrite(stream, 0, [deposit(5, (start + k) % 1000) for k in range(1000)])])
     report = rebuild_all()
-    return Row(f"rebuild_projections ({count_events()} events in log)", report.events, report.seconds,
-               None, Target(50_000))
+    return Row(
+        f"rebuild_projections ({count_events()} events in log)",
+        report.events,
+        report.seconds,
+        None,
+        Target(50_000),
+    )
 
 
 def print_table(rows: list[Row]) -> None:
@@ -463,8 +524,11 @@ def print_table(rows: list[Row]) -> None:
     print("-" * (width + 60))
     for row in rows:
         ratio = f"{row.rate / row.ceiling:.2f}x" if row.ceiling else ""
-        print(f"{row.case:<{width}} {row.events:>8} {row.seconds:>8.2f} {row.rate:>10,.0f} {ratio:>7}  "
-              f"{row.target} {row.verdict}".rstrip() + (f"; {row.note}" if row.note else ""))
+        print(
+            f"{row.case:<{width}} {row.events:>8} {row.seconds:>8.2f} {row.rate:>10,.0f} {ratio:>7}  "
+            f"{row.target} {row.verdict}".rstrip()
+            + (f"; {row.note}" if row.note else "")
+        )
 
 
 def main() -> None:
@@ -483,8 +547,10 @@ def main() -> None:
             rows += concurrency_rows(scratch.url, concurrent_seconds)
             raw.close()
         rows.append(rebuild_row(seed))
-        print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
-              f"load average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f}")
+        print(
+            f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
+            f"load average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f}"
+        )
         print_table(rows)
 
 

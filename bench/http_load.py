@@ -6,6 +6,7 @@ players of its own table. Requests go out on a fixed schedule whatever the answe
 and a request's latency counts from its scheduled send, so a server that falls behind shows it
 as queueing instead of quietly being offered less; the rate steps up until p99 passes a limit.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,14 +27,15 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-P99_LIMIT = 0.050            # seconds: a step is sustained if its p99 is within this, without errors
-GRACE = 2.0                  # a step's requests still unsent this long after its end count as lost
-PAUSE = 1.0                  # between steps, so one step's backlog never meets the next
+P99_LIMIT = 0.050  # seconds: a step is sustained if its p99 is within this, without errors
+GRACE = 2.0  # a step's requests still unsent this long after its end count as lost
+PAUSE = 1.0  # between steps, so one step's backlog never meets the next
 REQUEST_TIMEOUT = 30.0
-IDLE_REOPEN = 4.0            # reconnect before the server's keep-alive (5 s) closes an idle connection
+IDLE_REOPEN = 4.0  # reconnect before the server's keep-alive (5 s) closes an idle connection
 
 
 # --- the server ---------------------------------------------------------------------------------------
+
 
 def compose_web(port: int) -> tuple[list[str], dict[str, str]]:
     """docker-compose.yml's web service: the gunicorn command its `sh -c` execs (bound to
@@ -45,11 +47,12 @@ def compose_web(port: int) -> tuple[list[str], dict[str, str]]:
     if len(execs) != 1:
         raise SystemExit(f"docker-compose.yml: web's command execs no single server: {shell!r}")
     argv = shlex.split(execs[0])[1:]
-    argv[:1] = [sys.executable, "-m", argv[0]]        # this interpreter's environment
+    argv[:1] = [sys.executable, "-m", argv[0]]  # this interpreter's environment
     bind = argv.index("--bind") + 1
     argv[bind] = f"127.0.0.1:{port}"
-    env = {name: re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(value))
-           for name, value in spec["environment"].items()}
+    env = {
+        name: re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(value)) for name, value in spec["environment"].items()
+    }
     return argv, env
 
 
@@ -60,8 +63,9 @@ class Server:
     workers: int
 
 
-def start_server(url: str, broker: str, queue: str, log: Path,
-                 extra_env: dict[str, str] | None = None) -> Server:
+def start_server(
+    url: str, broker: str, queue: str, log: Path, extra_env: dict[str, str] | None = None
+) -> Server:
     """The web service as compose runs it, on the scratch database and this run's timer queue.
     Not from compose: the key (this process's, which issued the tokens), the access log's
     destination (a file, not a terminal) and `extra_env` (a benchmark's settings module)."""
@@ -72,9 +76,15 @@ def start_server(url: str, broker: str, queue: str, log: Path,
         port = sock.getsockname()[1]
     argv, compose_env = compose_web(port)
     ours = {"DATABASE_URL", "CELERY_BROKER_URL", "GUTS_CELERY_QUEUE", "GUTS_DB_POOL", "LOG_LEVEL", "DEBUG"}
-    env = {**{k: v for k, v in os.environ.items() if k not in ours}, **compose_env,
-           "DATABASE_URL": url, "CELERY_BROKER_URL": broker, "GUTS_CELERY_QUEUE": queue,
-           "SECRET_KEY": settings.SECRET_KEY, **(extra_env or {})}
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ours},
+        **compose_env,
+        "DATABASE_URL": url,
+        "CELERY_BROKER_URL": broker,
+        "GUTS_CELERY_QUEUE": queue,
+        "SECRET_KEY": settings.SECRET_KEY,
+        **(extra_env or {}),
+    }
     with log.open("wb") as out:
         server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 1
@@ -90,6 +100,7 @@ def start_server(url: str, broker: str, queue: str, log: Path,
 
 
 # --- the clients -------------------------------------------------------------------------------------
+
 
 class Connection:
     """One keep-alive HTTP/1.1 connection: a few lines of asyncio rather than a client library,
@@ -114,9 +125,12 @@ class Connection:
     async def _exchange(self, method: str, path: str, token: str, body: bytes) -> tuple[int, bytes]:
         assert self.streams is not None
         reader, writer = self.streams
-        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                     f"Authorization: Token {token}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Authorization: Token {token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
         status = int(head[0].split()[1])
         headers = dict(line.lower().split(": ", 1) for line in head[1:] if ": " in line)
@@ -149,9 +163,12 @@ class Connection:
             return None
         local = self.streams[1].get_extra_info("sockname")[1]
         try:
-            out = subprocess.run(["ss", "-tnpH", "state", "established",
-                                  f"( sport = :{self.port} and dport = :{local} )"],
-                                 capture_output=True, text=True, timeout=5).stdout
+            out = subprocess.run(
+                ["ss", "-tnpH", "state", "established", f"( sport = :{self.port} and dport = :{local} )"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+            ).stdout
         except (OSError, subprocess.SubprocessError):
             return None
         found = re.search(r"pid=(\d+)", out)
@@ -182,13 +199,17 @@ class TableClient:
         if not commands or self.lost:
             kind, status, data = "GET table", *await self.conn.request("GET", self.base, self.first)
         elif self.view is None or not self.view["turn"]:
-            kind, status, data = "POST deals", *await self.conn.request("POST", f"{self.base}/deals",
-                                                                        self.first, b"{}")
+            kind, status, data = (
+                "POST deals",
+                *await self.conn.request("POST", f"{self.base}/deals", self.first, b"{}"),
+            )
         else:
             player = self.view["turn"][0]
             body = json.dumps({"deal_no": self.view["deal_no"], "choice": self.rng.choice(("in", "out"))})
-            kind, status, data = "POST declares", *await self.conn.request(
-                "POST", f"{self.base}/declares", self.tokens[player], body.encode())
+            kind, status, data = (
+                "POST declares",
+                *await self.conn.request("POST", f"{self.base}/declares", self.tokens[player], body.encode()),
+            )
         self.lost = status >= 300
         if not self.lost:
             self.view = json.loads(data)
@@ -196,6 +217,7 @@ class TableClient:
 
 
 # --- the steps ---------------------------------------------------------------------------------------
+
 
 @dataclass
 class Step:
@@ -217,8 +239,11 @@ class Step:
         return self.percentile(0.99) <= P99_LIMIT and not self.errors
 
     def describe(self) -> str:
-        parts = [f"done {len(self.latencies) / self.seconds:.0f} req/s",
-                 f"p50 {self.percentile(0.5) * 1000:.1f} ms", f"p99 {self.percentile(0.99) * 1000:.1f} ms"]
+        parts = [
+            f"done {len(self.latencies) / self.seconds:.0f} req/s",
+            f"p50 {self.percentile(0.5) * 1000:.1f} ms",
+            f"p99 {self.percentile(0.99) * 1000:.1f} ms",
+        ]
         if self.unsent:
             parts.append(f"{self.unsent} never sent")
         if self.errors:
@@ -268,7 +293,7 @@ async def spread(clients: list[TableClient], workers: int) -> str:
     for client in clients:
         for _ in range(100):
             await client.conn.reopen()
-            await client.conn.request("GET", client.base, client.first)    # accepted and served
+            await client.conn.request("GET", client.base, client.first)  # accepted and served
             worker = client.conn.worker()
             if worker is None:
                 return "unknown (no ss)"
@@ -284,16 +309,17 @@ class Search:
     """The steps of one search (rate, whether it was a second try, the step) and what it found."""
 
     steps: list[tuple[int, bool, Step]] = field(default_factory=list)
-    best: int = 0                      # the highest rate sustained (0: not even the first)
-    missed: int | None = None          # the rate that missed twice (None: every rate held)
-    spread: str = ""                   # connections per server worker
+    best: int = 0  # the highest rate sustained (0: not even the first)
+    missed: int | None = None  # the rate that missed twice (None: every rate held)
+    spread: str = ""  # connections per server worker
 
 
-async def search(clients: list[TableClient], workers: int, rates: tuple[int, ...], seconds: float, *,
-                 commands: bool) -> Search:
+async def search(
+    clients: list[TableClient], workers: int, rates: tuple[int, ...], seconds: float, *, commands: bool
+) -> Search:
     """Step up through `rates` (each held `seconds`) until one misses twice in a row."""
     found = Search(spread=await spread(clients, workers))
-    await run_step(clients, 50, 1.0, commands)                 # warm up: caches, plans
+    await run_step(clients, 50, 1.0, commands)  # warm up: caches, plans
     for rate in rates:
         for again in (False, True):
             await asyncio.sleep(PAUSE)

@@ -17,6 +17,7 @@ boundary, as it does for live play), 500 deals per transaction. Then:
 
 Target: any deal replayed in under 20 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -168,8 +169,10 @@ def run(deals: int, repeat: int) -> None:
     rows += replay_rows(table, deals, repeat, f"after rebuild ({after} snapshots)")
     TableSnapshot.objects.filter(table_id=table).delete()
     rows += replay_rows(table, deals, max(3, repeat // 5), "no snapshot (fold from version 1)")
-    print(f"rebuild_projections: {report.events} events in {rebuild:.2f} s "
-          f"({report.events / rebuild:,.0f} events/s)")
+    print(
+        f"rebuild_projections: {report.events} events in {rebuild:.2f} s "
+        f"({report.events / rebuild:,.0f} events/s)"
+    )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"\n{'case':<62} {'median ms':>9} {'worst ms':>9} {'CPU ms':>7}  median < {TARGET_MS:.0f} ms")
     for case, median, worst, cpu in rows:

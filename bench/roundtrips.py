@@ -14,6 +14,7 @@ authentication costs nothing), with and without an Idempotency-Key, and a replay
 Runs in a scratch database it creates and drops on DATABASE_URL (default: the local PostgreSQL).
 Target: a table command in at most 2 round trips, a deposit in at most 3.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from event_store import DEFAULT_URL, ScratchDatabase, setup_django  # noqa: E402
 
 TARGET = 2
-DELAY = 0.05               # seconds added to every answer of the database
+DELAY = 0.05  # seconds added to every answer of the database
 
 
 class LatencyProxy:
@@ -82,10 +83,12 @@ class LatencyProxy:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
-    def round_trips(self, prepare: Callable[[], Callable[[], object]], *, delay: float = DELAY,
-                    repeat: int = 3) -> int:
+    def round_trips(
+        self, prepare: Callable[[], Callable[[], object]], *, delay: float = DELAY, repeat: int = 3
+    ) -> int:
         """Round trips of the command `prepare()` sets up (set-up not timed): the least of `repeat`
         runs of (time with the delay - time without) / delay."""
+
         def timed(seconds: float) -> float:
             work = prepare()
             self.delay = seconds
@@ -94,6 +97,7 @@ class LatencyProxy:
             elapsed = time.perf_counter() - start
             self.delay = 0.0
             return elapsed
+
         extra = min(timed(delay) - timed(0.0) for _ in range(repeat))
         return round(extra / delay)
 
@@ -145,8 +149,7 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
     from tables.engine.decider import commands as cmd
     from tables.state import load_table
 
-    players = [player_create(username=f"rt{os.urandom(4).hex()}", password="bench-pass").pk
-               for _ in range(3)]
+    players = [player_create(username=f"rt{os.urandom(4).hex()}", password="bench-pass").pk for _ in range(3)]
     for player in players:
         cashier_deposit(player_id=player, amount=10**9)
     connection.ensure_connection()
@@ -163,6 +166,7 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
 
     def declare(last: bool) -> Callable[[], Callable[[], object]]:
         """The first declare of a deal, or its last one (everyone in: a showdown and a settlement)."""
+
         def prepare() -> Callable[[], object]:
             table = new_table()
             service.table_command(table_id=table, command=cmd.StartDeal())
@@ -173,25 +177,39 @@ def measure(proxy: LatencyProxy, *, repeat: int = 3) -> list[tuple[str, int]]:
 
                 def act(player: str = player, deal_no: int = deal.deal_no) -> object:
                     return service.table_command(table_id=table, command=cmd.Declare(player, deal_no, "in"))
+
                 if not last or player == deal.order[-1]:
                     return act
                 act()
+
         return prepare
 
     post = http_poster(players[0])
     return [
-        ("deposit (cashier)", proxy.round_trips(
-            lambda: lambda: cashier_deposit(player_id=players[0], amount=5), repeat=repeat)),
-        ("withdrawal (cashier)", proxy.round_trips(
-            lambda: lambda: cashier_withdraw(player_id=players[0], amount=5), repeat=repeat)),
+        (
+            "deposit (cashier)",
+            proxy.round_trips(lambda: lambda: cashier_deposit(player_id=players[0], amount=5), repeat=repeat),
+        ),
+        (
+            "withdrawal (cashier)",
+            proxy.round_trips(
+                lambda: lambda: cashier_withdraw(player_id=players[0], amount=5), repeat=repeat
+            ),
+        ),
         ("deposit (HTTP)", proxy.round_trips(lambda: post("deposits"), repeat=repeat)),
-        ("deposit (HTTP, Idempotency-Key)", proxy.round_trips(lambda: post("deposits", key=True),
-                                                             repeat=repeat)),
+        (
+            "deposit (HTTP, Idempotency-Key)",
+            proxy.round_trips(lambda: post("deposits", key=True), repeat=repeat),
+        ),
         ("withdrawal (HTTP)", proxy.round_trips(lambda: post("withdrawals"), repeat=repeat)),
-        ("withdrawal (HTTP, Idempotency-Key)", proxy.round_trips(lambda: post("withdrawals", key=True),
-                                                                repeat=repeat)),
-        ("replay of a deposit (HTTP)", proxy.round_trips(lambda: post("deposits", replay=True),
-                                                        repeat=repeat)),
+        (
+            "withdrawal (HTTP, Idempotency-Key)",
+            proxy.round_trips(lambda: post("withdrawals", key=True), repeat=repeat),
+        ),
+        (
+            "replay of a deposit (HTTP)",
+            proxy.round_trips(lambda: post("deposits", replay=True), repeat=repeat),
+        ),
         ("deal start (table)", proxy.round_trips(deal_start, repeat=repeat)),
         ("declare (table)", proxy.round_trips(declare(last=False), repeat=repeat)),
         ("last declare, settles (table)", proxy.round_trips(declare(last=True), repeat=repeat)),
@@ -213,13 +231,18 @@ def http_poster(player: int) -> Callable[..., Callable[[], object]]:
 
     def send(kind: str, key: str | None) -> None:
         headers = {"Idempotency-Key": key} if key else {}
-        response = client.post(f"/api/v1/players/{player}/{kind}", {"amount": 5}, secure=True,
-                               content_type="application/json", headers=headers)
+        response = client.post(
+            f"/api/v1/players/{player}/{kind}",
+            {"amount": 5},
+            secure=True,
+            content_type="application/json",
+            headers=headers,
+        )
         assert response.status_code == 201, response.content
 
     def post(kind: str, *, key: bool = False, replay: bool = False) -> Callable[[], object]:
         fresh = os.urandom(8).hex() if key or replay else None
-        send(kind, fresh if replay else None)           # warms the auth cache (or stores the key)
+        send(kind, fresh if replay else None)  # warms the auth cache (or stores the key)
         return lambda: send(kind, fresh)
 
     return post

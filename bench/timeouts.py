@@ -13,6 +13,7 @@ the local Redis), with a worker and beat it starts and stops; beat's dispatcher 
 
 Target: p99 under 250 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,10 +44,10 @@ from tests.e2e.processes import (  # noqa: E402
 )
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
-TIMEOUT = 1                  # seconds, the smallest declare_timeout a table accepts
+TIMEOUT = 1  # seconds, the smallest declare_timeout a table accepts
 TARGET_P99_MS = 250.0
 POLL_SECONDS = 0.05
-STALL_SECONDS = 30.0         # no timeout at all for this long: the run has failed
+STALL_SECONDS = 30.0  # no timeout at all for this long: the run has failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +67,10 @@ def open_tables(count: int) -> list[str]:
     tables = []
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         for index in range(count):
-            table = service.table_open(variant="guts2", options={
-                "ante": 1, "declare_timeout": TIMEOUT, "declare_mode": "simultaneous"}).table_id
+            table = service.table_open(
+                variant="guts2",
+                options={"ante": 1, "declare_timeout": TIMEOUT, "declare_mode": "simultaneous"},
+            ).table_id
             for seat in range(2):
                 player = player_create(username=f"bench-{index}-{seat}", password="bench-not-used")
                 cashier_deposit(player_id=player.pk, amount=10_000)
@@ -106,7 +109,7 @@ def play(tables: list[str], deals: int, *, burst: bool) -> list[Sample]:
     from ledger.store import last_position, read_all
 
     cursor = last_position()
-    deadlines = start_first_deals(tables, burst=burst)             # the first expire while we start
+    deadlines = start_first_deals(tables, burst=burst)  # the first expire while we start
     played = dict.fromkeys(tables, 0)
     streams = {f"table-{table}": table for table in tables}
     samples: list[Sample] = []
@@ -123,8 +126,9 @@ def play(tables: list[str], deals: int, *, burst: bool) -> list[Sample]:
         if timed_out:
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since > STALL_SECONDS:
-            raise SystemExit(f"no timeout for {STALL_SECONDS} s after {len(samples)} of "
-                             f"{deals * len(tables)}")
+            raise SystemExit(
+                f"no timeout for {STALL_SECONDS} s after {len(samples)} of {deals * len(tables)}"
+            )
         time.sleep(POLL_SECONDS)
     return samples
 
@@ -142,25 +146,33 @@ def report(samples: list[Sample], tables: int, seconds: float) -> None:
     print(f"{len(samples)} timeouts across {tables} tables in {seconds:.1f} s (applied by: {sources})")
     print(f"{'lateness (ms)':<16} {'min':>8} {'p50':>8} {'p99':>8} {'max':>8} {'mean':>8}  target")
     print("-" * 72)
-    print(f"{'deadline->event':<16} {min(late):>8.1f} {percentile(late, 0.5):>8.1f} {p99:>8.1f} "
-          f"{max(late):>8.1f} {statistics.fmean(late):>8.1f}  p99 < {TARGET_P99_MS:.0f} ms "
-          f"{'(met)' if p99 < TARGET_P99_MS else '(MISSED)'}")
+    print(
+        f"{'deadline->event':<16} {min(late):>8.1f} {percentile(late, 0.5):>8.1f} {p99:>8.1f} "
+        f"{max(late):>8.1f} {statistics.fmean(late):>8.1f}  p99 < {TARGET_P99_MS:.0f} ms "
+        f"{'(met)' if p99 < TARGET_P99_MS else '(MISSED)'}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--deals", type=int, default=10, help="deals (timeouts) per table")
-    parser.add_argument("--pool", choices=("prefork", "threads"), default="prefork",
-                        help="the worker pool: prefork as docker-compose runs it, threads as `make run`")
+    parser.add_argument(
+        "--pool",
+        choices=("prefork", "threads"),
+        default="prefork",
+        help="the worker pool: prefork as docker-compose runs it, threads as `make run`",
+    )
     parser.add_argument("--burst", action="store_true", help="start every table's first deal at once")
     parser.add_argument("--logs", type=Path, default=None, help="keep the worker and beat logs here")
     args = parser.parse_args()
     broker = os.environ.get("CELERY_BROKER_URL", DEFAULT_BROKER)
     queue = unique_queue()
     os.environ.update(CELERY_BROKER_URL=broker, GUTS_CELERY_QUEUE=queue)
-    with ScratchDatabase(os.environ.get("DATABASE_URL", DEFAULT_URL)) as scratch, \
-            tempfile.TemporaryDirectory() as scratch_logs:
+    with (
+        ScratchDatabase(os.environ.get("DATABASE_URL", DEFAULT_URL)) as scratch,
+        tempfile.TemporaryDirectory() as scratch_logs,
+    ):
         setup_django(scratch.url)
         logs = args.logs or Path(scratch_logs)
         logs.mkdir(parents=True, exist_ok=True)
@@ -179,10 +191,12 @@ def main() -> None:
             forget_queue(broker, queue)
         from django.conf import settings
 
-        print(f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
-              f"broker: {broker}; worker: {args.pool} x4; timers dispatched from beat every "
-              f"{settings.GUTS_TIMER_DISPATCH_INTERVAL:g} s, {settings.GUTS_TIMER_LOOKAHEAD:g} s ahead; "
-              f"sweep every {settings.GUTS_SWEEP_INTERVAL:g} s")
+        print(
+            f"database: {'PostgreSQL' if scratch.postgres else 'SQLite'} (scratch {scratch.name}); "
+            f"broker: {broker}; worker: {args.pool} x4; timers dispatched from beat every "
+            f"{settings.GUTS_TIMER_DISPATCH_INTERVAL:g} s, {settings.GUTS_TIMER_LOOKAHEAD:g} s ahead; "
+            f"sweep every {settings.GUTS_SWEEP_INTERVAL:g} s"
+        )
         print(f"first deals: {'all at once' if args.burst else 'spread over one timeout'}")
         report(samples, args.tables, seconds)
 

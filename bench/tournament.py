@@ -17,6 +17,7 @@ database (before and after the tournament, as the load swings): the raw ceiling 
 single-row INSERT + COMMIT transactions (bench/event_store.RawCeiling), and the tournament's
 events/s as a share of it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,11 +47,22 @@ class Clock:
 
 
 def fields(players: int, seats: int) -> dict[str, Any]:
-    return {"name": f"Bench {players}", "variant": "guts2", "options": {"declare_timeout": 60},
-            "buy_in": 100, "fee": 10, "starting_chips": 1000, "seats_per_table": seats,
-            "min_entrants": 10, "max_entrants": players, "start_at": T0.isoformat(),
-            "levels": [{"ante": 5 * 2**i, "minutes": 3} for i in range(12)],
-            "late_registration_level": 0, "payouts": [40, 25, 15, 10, 10], "pause_seconds": 2}
+    return {
+        "name": f"Bench {players}",
+        "variant": "guts2",
+        "options": {"declare_timeout": 60},
+        "buy_in": 100,
+        "fee": 10,
+        "starting_chips": 1000,
+        "seats_per_table": seats,
+        "min_entrants": 10,
+        "max_entrants": players,
+        "start_at": T0.isoformat(),
+        "levels": [{"ante": 5 * 2**i, "minutes": 3} for i in range(12)],
+        "late_registration_level": 0,
+        "payouts": [40, 25, 15, 10, 10],
+        "pause_seconds": 2,
+    }
 
 
 def play_deal(table_id: str, clock: Clock, rng: random.Random) -> int:
@@ -67,8 +79,9 @@ def play_deal(table_id: str, clock: Clock, rng: random.Random) -> int:
             return commands
         for player in deal.awaiting:
             choice = "in" if rng.random() < 0.45 else "out"
-            tables.table_command(table_id=table_id, command=tcmd.Declare(player, deal.deal_no, choice),
-                                 now=clock.tick(0.2))
+            tables.table_command(
+                table_id=table_id, command=tcmd.Declare(player, deal.deal_no, choice), now=clock.tick(0.2)
+            )
             commands += 1
 
 
@@ -112,12 +125,21 @@ def run(players: int, seats: int, seed: int) -> dict[str, Any]:
     deals = sum(load_table(t).state.deal_no for t in result.state.tables)
     problems = check_conservation()
     balancing = [seconds for seconds, moved in reconciles if moved]
-    return {"status": result.state.status, "winner": result.state.winner, "deals": deals,
-            "events": events, "wall": wall, "commands": commands, "tables": len(result.state.tables),
-            "slowest_balancing": max(balancing, default=0.0), "balancing_steps": len(balancing),
-            "mean_reconcile": sum(s for s, _ in reconciles) / max(len(reconciles), 1),
-            "reconciles": len(reconciles), "conservation": problems or "ok",
-            "levels": result.state.level}
+    return {
+        "status": result.state.status,
+        "winner": result.state.winner,
+        "deals": deals,
+        "events": events,
+        "wall": wall,
+        "commands": commands,
+        "tables": len(result.state.tables),
+        "slowest_balancing": max(balancing, default=0.0),
+        "balancing_steps": len(balancing),
+        "mean_reconcile": sum(s for s, _ in reconciles) / max(len(reconciles), 1),
+        "reconciles": len(reconciles),
+        "conservation": problems or "ok",
+        "levels": result.state.level,
+    }
 
 
 def raw_rate(url: str, seconds: float = 2.0) -> float:
@@ -152,12 +174,17 @@ def main() -> None:
         ("events appended", f"{figures['events']:,}"),
         ("wall time", f"{figures['wall']:.1f} s"),
         ("events/s", f"{events_per_second:,.0f}"),
-        ("raw ceiling (peer)", f"{ceiling:,.0f} single-row tx/s "
-                               f"(events/s = {events_per_second / ceiling:.2f}x)"),
+        (
+            "raw ceiling (peer)",
+            f"{ceiling:,.0f} single-row tx/s (events/s = {events_per_second / ceiling:.2f}x)",
+        ),
         ("declares/s", f"{figures['commands'] / figures['wall']:,.0f}"),
         ("reconciles (mean)", f"{figures['reconciles']:,} ({figures['mean_reconcile'] * 1000:.1f} ms)"),
-        ("slowest balancing step", f"{figures['slowest_balancing'] * 1000:.1f} ms "
-                                   f"(of {figures['balancing_steps']} that moved players)"),
+        (
+            "slowest balancing step",
+            f"{figures['slowest_balancing'] * 1000:.1f} ms "
+            f"(of {figures['balancing_steps']} that moved players)",
+        ),
         ("conservation per unit", str(figures["conservation"])),
     ]
     width = max(len(name) for name, _ in rows)

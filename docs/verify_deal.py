@@ -42,6 +42,7 @@ It prints one line per card (or per event) and exits 1 on any mismatch; otherwis
 one deal (or chain) was proven, 2 if the file holds nothing provable (a stacked deck, a deal
 still being played, or not an export at all).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -54,7 +55,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
-PACK = [rank + suit for rank in RANKS for suit in SUITS]     # index order: 2c 2d 2h 2s 3c ... As
+PACK = [rank + suit for rank in RANKS for suit in SUITS]  # index order: 2c 2d 2h 2s 3c ... As
 OK, MISMATCH, UNUSABLE = 0, 1, 2
 
 
@@ -93,8 +94,9 @@ def shuffled_deck(seed_hex: str, pack: list[str]) -> list[str]:
 def reshuffled(seed_hex: str, generation: int, discards: list[str]) -> list[str]:
     """The g-th batch of discards shuffled into the stock (docs/deck.md §6, D-GEN-02): in pack
     index order, shuffled with HMAC-SHA256(seed, b"guts-reshuffle" + g as 8 bytes) as the key."""
-    key = hmac.new(bytes.fromhex(seed_hex), b"guts-reshuffle" + generation.to_bytes(8, "big"),
-                   hashlib.sha256).digest()
+    key = hmac.new(
+        bytes.fromhex(seed_hex), b"guts-reshuffle" + generation.to_bytes(8, "big"), hashlib.sha256
+    ).digest()
     return shuffle(sorted(discards, key=PACK.index), key)
 
 
@@ -161,6 +163,7 @@ def verify(proof: dict[str, Any], out: Any) -> int:
 
 # --- deck schema 2: per-card commitments (docs/deck.md §10) ----------------------------------------
 
+
 def card_commitment(salt_hex: str, card: str) -> str:
     return hashlib.sha256(bytes.fromhex(salt_hex) + card.encode("ascii")).hexdigest()
 
@@ -217,8 +220,9 @@ def check_permutation(proof: dict[str, Any], out: Any) -> tuple[list[int], str, 
     served = proof.get("permutation")
     same = (served is None or served == perm) and proof.get("permutation_key") in (None, key)
     if not seeds:
-        print("  no player entropy: no player contributed a seed, so the house alone fixed this order",
-              file=out)
+        print(
+            "  no player entropy: no player contributed a seed, so the house alone fixed this order", file=out
+        )
     else:
         print(f"  player entropy: {len(seeds)} seed(s) from " + ", ".join(p for p, _ in seeds), file=out)
     verdict = "OK" if same else "MISMATCH: the served permutation is not the one the root and seeds give"
@@ -226,8 +230,9 @@ def check_permutation(proof: dict[str, Any], out: Any) -> tuple[list[int], str, 
     return perm, key, same
 
 
-def opening_problem(opening: dict[str, Any], proof: dict[str, Any], perm: list[int],
-                    dealt: dict[int, dict[str, Any]]) -> str | None:
+def opening_problem(
+    opening: dict[str, Any], proof: dict[str, Any], perm: list[int], dealt: dict[int, dict[str, Any]]
+) -> str | None:
     """What is wrong with one opening, or None."""
     index, tree, position = opening["index"], opening.get("tree", 0), opening["position"]
     card, salt = opening["card"], opening["salt"]
@@ -274,8 +279,9 @@ def verify_committed(proof: dict[str, Any], out: Any) -> int:
             result = MISMATCH
         elif opening["index"] in dealt:
             print(f"{label} {opening['card']} OK (position {opening['position']})", file=out)
-    unopened = [item for item in dealt.values()
-                if item.get("card") is not None and item["index"] not in indices]
+    unopened = [
+        item for item in dealt.values() if item.get("card") is not None and item["index"] not in indices
+    ]
     for item in unopened:
         print(f"  card {item['index'] + 1:>2}: {item['card']} MISMATCH: shown but not opened", file=out)
         result = MISMATCH
@@ -306,13 +312,17 @@ def verify_whole_deck(proof: dict[str, Any], openings: list[dict[str, Any]], key
         print(f"  whole deck OK: {len(cards)} positions, Merkle root {proof['root']}", file=out)
     for generation, batch in enumerate(proof.get("reshuffles") or [], start=1):
         stock = next(s for s in proof["stocks"] if s["generation"] == generation)
-        subkey = hmac.new(bytes.fromhex(key), b"guts-reshuffle" + generation.to_bytes(8, "big"),
-                          hashlib.sha256).digest()
+        subkey = hmac.new(
+            bytes.fromhex(key), b"guts-reshuffle" + generation.to_bytes(8, "big"), hashlib.sha256
+        ).digest()
         mixed = shuffle(sorted(batch, key=PACK.index), subkey)
         slots = {o["position"]: o for o in openings if o.get("tree") == generation}
         opened = [slots[j]["card"] if j in slots else None for j in range(stock["count"])]
-        leaves = [leaf_hash(card_commitment(slots[j]["salt"], slots[j]["card"]))
-                  for j in range(stock["count"]) if j in slots]
+        leaves = [
+            leaf_hash(card_commitment(slots[j]["salt"], slots[j]["card"]))
+            for j in range(stock["count"])
+            if j in slots
+        ]
         if opened != mixed or tree_hash(leaves).hex() != stock["root"]:
             print(f"  MISMATCH: reshuffled stock {generation} is not its discards mixed by the key", file=out)
             result = MISMATCH
@@ -343,9 +353,16 @@ def chain_data(event: dict[str, Any]) -> dict[str, Any]:
 
 def chain_hash(event: dict[str, Any]) -> str:
     moment = datetime.fromisoformat(event["recorded_at"]).astimezone(UTC)
-    body = canonical_json({"data": chain_data(event), "meta": event["meta"],
-                           "recorded_at": moment.isoformat(timespec="microseconds"),
-                           "stream": event["stream"], "type": event["type"], "version": event["version"]})
+    body = canonical_json(
+        {
+            "data": chain_data(event),
+            "meta": event["meta"],
+            "recorded_at": moment.isoformat(timespec="microseconds"),
+            "stream": event["stream"],
+            "type": event["type"],
+            "version": event["version"],
+        }
+    )
     return hashlib.sha256((event["prev_hash"] + body).encode("utf-8")).hexdigest()
 
 
@@ -354,7 +371,7 @@ def event_problem(event: dict[str, Any], heads: dict[str, tuple[int, str]]) -> s
     if event.get("hash") is None or event.get("prev_hash") is None:
         return "no hash served (a legacy event hidden from you): the chain cannot be checked here"
     version, head = heads.get(event["stream"], (0, GENESIS))
-    follows = event["version"] == version + 1            # a filtered page skips versions
+    follows = event["version"] == version + 1  # a filtered page skips versions
     if follows and event["prev_hash"] != head:
         return "prev_hash is not the previous event's hash"
     if chain_hash(event) != event["hash"]:
@@ -380,8 +397,10 @@ def verify_chain(events: list[dict[str, Any]], out: Any) -> int:
         else:
             checked += 1
             shown = [key for key in event["data"].get("secret") or () if event["data"].get("salt")]
-            print(f"{label} OK" + (f", shown {', '.join(shown)} match their commitments" if shown else ""),
-                  file=out)
+            print(
+                f"{label} OK" + (f", shown {', '.join(shown)} match their commitments" if shown else ""),
+                file=out,
+            )
         heads[event["stream"]] = (event["version"], event["hash"])
     print(f"  {'OK' if result == OK else 'MISMATCH'}: {checked} of {len(events)} events checked", file=out)
     return result if checked or result == MISMATCH else UNUSABLE
@@ -407,8 +426,10 @@ def verify_seating(document: Any, out: Any) -> int:
         print("no revealed seating in this file (the tournament has not started?)", file=sys.stderr)
         return UNUSABLE
     committed = commitment(proof["seed"]) == proof.get("commitment")
-    print(f"commitment {'OK' if committed else 'MISMATCH'}: sha256(seed) = {commitment(proof['seed'])}",
-          file=out)
+    print(
+        f"commitment {'OK' if committed else 'MISMATCH'}: sha256(seed) = {commitment(proof['seed'])}",
+        file=out,
+    )
     order = shuffle([str(entrant) for entrant in proof["entrants"]], bytes.fromhex(proof["seed"]))
     same = order == [str(entrant) for entrant in proof.get("order") or []]
     print(f"seating order {'OK' if same else 'MISMATCH'}: {' '.join(order)}", file=out)

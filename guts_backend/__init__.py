@@ -1,4 +1,5 @@
 """Project package: settings, URLs, the Celery app, WSGI/ASGI entry points."""
+
 from guts_backend.celery import app as celery_app
 
 __all__ = ["celery_app"]

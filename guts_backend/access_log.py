@@ -4,6 +4,7 @@
 gunicorn's uvicorn worker logs through too; uvicorn passes the path with its query string as one
 of the record's arguments, and the filter cuts it at the `?`.
 """
+
 from __future__ import annotations
 
 import logging

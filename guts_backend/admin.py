@@ -10,6 +10,7 @@
 - API tokens are issued by logging in only; deleting one revokes it, and the users' action
   "Revoke API tokens" revokes every token of the selected users (guts_backend.tokens).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,8 +42,9 @@ def deletion_refusals(users: QuerySet[Any]) -> list[str]:
     return refusals
 
 
-def delete_selected_unless_in_ledger(model_admin: admin.ModelAdmin, request: HttpRequest,
-                                     queryset: QuerySet[Any]) -> HttpResponse | None:
+def delete_selected_unless_in_ledger(
+    model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]
+) -> HttpResponse | None:
     """Django's bulk delete, refused as a whole (with a message per user) if any selected user has
     chips or ledger history. Checked again when the confirmation is posted."""
     refusals = deletion_refusals(queryset)
@@ -58,7 +60,7 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
-    readonly_fields = ("is_active",)          # only the actions change it, with an event
+    readonly_fields = ("is_active",)  # only the actions change it, with an event
     actions = ["deactivate_users", "reactivate_users", "revoke_api_tokens"]
 
     def has_delete_permission(self, request: HttpRequest, obj: AbstractBaseUser | None = None) -> bool:
@@ -66,16 +68,18 @@ class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
             return False
         return super().has_delete_permission(request, obj)
 
-    def delete_view(self, request: HttpRequest, object_id: str,
-                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         """Back to the user's page with the reason, instead of a bare 403, when the ledger forbids it."""
         user = self.get_object(request, unquote(object_id))
         if user is not None and super().has_delete_permission(request, user):
             footprint = user_ledger_footprint(user_id=user.pk)
             if footprint.blocks_deletion:
                 self.message_user(request, refusal_message(user, footprint), messages.ERROR)
-                return HttpResponseRedirect(reverse("admin:auth_user_change", args=[user.pk],
-                                                    current_app=self.admin_site.name))
+                return HttpResponseRedirect(
+                    reverse("admin:auth_user_change", args=[user.pk], current_app=self.admin_site.name)
+                )
         return super().delete_view(request, object_id, extra_context)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
@@ -85,8 +89,9 @@ class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
             actions[name] = (delete_selected_unless_in_ledger, name, description)
         return actions
 
-    @admin.action(permissions=["change"],
-                  description="Deactivate selected users (an event; chips and history stay)")
+    @admin.action(
+        permissions=["change"], description="Deactivate selected users (an event; chips and history stay)"
+    )
     def deactivate_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self._set_active(request, queryset, user_deactivate, "Deactivated", "already inactive")
 
@@ -97,15 +102,18 @@ class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
     @admin.action(permissions=["change"], description="Revoke API tokens of selected users (signs them out)")
     def revoke_api_tokens(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         revoked = sum(tokens_revoke_all(user_id=user.pk) for user in queryset)
-        self.message_user(request, f"Revoked {revoked} API token(s) of {queryset.count()} user(s).",
-                          messages.SUCCESS)
+        self.message_user(
+            request, f"Revoked {revoked} API token(s) of {queryset.count()} user(s).", messages.SUCCESS
+        )
 
-    def _set_active(self, request: HttpRequest, queryset: QuerySet[Any], service: Any, done: str,
-                    unchanged: str) -> None:
+    def _set_active(
+        self, request: HttpRequest, queryset: QuerySet[Any], service: Any, done: str, unchanged: str
+    ) -> None:
         meta = {"actor": request.user.pk, "source": "admin"}
         selected = list(queryset.order_by("pk"))
-        changed = [user.get_username() for user in selected
-                   if service(user_id=user.pk, meta=meta) is not None]
+        changed = [
+            user.get_username() for user in selected if service(user_id=user.pk, meta=meta) is not None
+        ]
         message = f"{done} {len(changed)} user(s)" + (f": {', '.join(changed)}" if changed else "")
         if len(changed) < len(selected):
             message += f"; {len(selected) - len(changed)} {unchanged}"

@@ -8,6 +8,7 @@ its sidebar links use) or by its `date_hierarchy`; any other one is refused with
 `DisallowedModelAdminLookup` (400), before a query runs, so the answer is the same whatever the
 value. Every registered ModelAdmin uses it (a test walks the registry).
 """
+
 from __future__ import annotations
 
 import functools
@@ -24,7 +25,7 @@ class _DeclaredFiltersChangeList(ChangeList):
     def get_filters(self, request: HttpRequest) -> Any:
         requested = set(self.get_filters_params())
         filters = super().get_filters(request)
-        undeclared = requested & set(filters[2])    # [2]: lookups left for a raw queryset.filter()
+        undeclared = requested & set(filters[2])  # [2]: lookups left for a raw queryset.filter()
         if undeclared:
             raise DisallowedModelAdminLookup(f"Filtering by {min(undeclared)} not allowed")
         return filters

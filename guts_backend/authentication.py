@@ -5,6 +5,7 @@ the lookup is ours, so expired and revoked tokens answer 401 `authentication_fai
 is served by the per-process auth cache in the common case (`guts_backend.principal`): no query
 for the token, the user or the user's roles, which the user object carries for every role check.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -31,6 +31,7 @@ Keys are per caller: two callers may use the same key independently. The decorat
 the header in the OpenAPI schema (`IDEMPOTENCY_KEY_HEADER`); list `IDEMPOTENCY_PROBLEMS` in the
 responses.
 """
+
 from __future__ import annotations
 
 import functools
@@ -57,22 +58,26 @@ from ledger import dbapi
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 REPLAYED_HEADER = "Idempotent-Replayed"
-STORED_HEADERS = ("ETag", "Location")     # with Content-Type: what a replay must answer with too
-TRANSIENT_CODES = frozenset({"concurrency_conflict"})   # 409s that a retry may turn into a success
+STORED_HEADERS = ("ETag", "Location")  # with Content-Type: what a replay must answer with too
+TRANSIENT_CODES = frozenset({"concurrency_conflict"})  # 409s that a retry may turn into a success
 # First key of the two-int advisory lock space ("idem"); the event store's locks live elsewhere.
 _ADVISORY_LOCK_CLASS = 0x6964656D
 
 IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
-    name=HEADER, location=OpenApiParameter.HEADER, required=False,
+    name=HEADER,
+    location=OpenApiParameter.HEADER,
+    required=False,
     # What idempotency_key_of enforces: 1 to 255 printable ASCII characters (space to tilde).
     type={"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[ -~]+$"},
-    description=("Any unique string (a UUID, say): 1 to 255 printable ASCII characters, else 400 "
-                 "`invalid_idempotency_key`. A retry "
-                 "with the same key returns the first answer and changes nothing; the same key with "
-                 "a different request is 422 `idempotency_key_reused`; a retry while the first is "
-                 "still running is 409 `idempotency_in_progress`. Transient answers (5xx, 429, 409 "
-                 "`concurrency_conflict`) are not kept: a retry with the key runs again. Keys are per "
-                 "caller."),
+    description=(
+        "Any unique string (a UUID, say): 1 to 255 printable ASCII characters, else 400 "
+        "`invalid_idempotency_key`. A retry "
+        "with the same key returns the first answer and changes nothing; the same key with "
+        "a different request is 422 `idempotency_key_reused`; a retry while the first is "
+        "still running is 409 `idempotency_in_progress`. Transient answers (5xx, 429, 409 "
+        "`concurrency_conflict`) are not kept: a retry with the key runs again. Keys are per "
+        "caller."
+    ),
 )
 IDEMPOTENCY_PROBLEMS = ("invalid_idempotency_key", "idempotency_in_progress", "idempotency_key_reused")
 
@@ -89,7 +94,7 @@ def idempotent(post: PostHandler) -> PostHandler:
             return post(view, request, *args, **kwargs)
         fingerprint = request_fingerprint(request)
         caller_id = request.user.pk
-        with transaction.atomic():              # the command's transaction: no savepoint inside
+        with transaction.atomic():  # the command's transaction: no savepoint inside
             replay = _claim(caller_id, key, fingerprint)
             if replay is not None:
                 return replay
@@ -97,12 +102,12 @@ def idempotent(post: PostHandler) -> PostHandler:
             if response.status_code < 400:
                 _store(caller_id, key, fingerprint, request, response)
                 return response
-            transaction.set_rollback(True)      # an error keeps no effects
+            transaction.set_rollback(True)  # an error keeps no effects
         if is_transient(response):
-            return response                     # no record: a retry with this key runs again
-        with transaction.atomic():              # store the error in a transaction of its own
+            return response  # no record: a retry with this key runs again
+        with transaction.atomic():  # store the error in a transaction of its own
             replay = _claim(caller_id, key, fingerprint)
-            if replay is not None:              # another request with the key ran meanwhile
+            if replay is not None:  # another request with the key ran meanwhile
                 return replay
             _store(caller_id, key, fingerprint, request, response)
         return response
@@ -116,8 +121,9 @@ def idempotency_key_of(request: Request) -> str | None:
     if key is None:
         return None
     if not 0 < len(key) <= MAX_KEY_LENGTH or not all(" " <= char <= "~" for char in key):
-        raise Problem("invalid_idempotency_key",
-                      f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.")
+        raise Problem(
+            "invalid_idempotency_key", f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters."
+        )
     return key
 
 
@@ -193,8 +199,9 @@ def _claim(caller_id: int, key: str, fingerprint: str) -> Response | None:
     if record is not None:
         return _replay(record, fingerprint)
     if not locked:
-        raise Problem("idempotency_in_progress",
-                      f"A request with this {HEADER} is still being processed; retry later.")
+        raise Problem(
+            "idempotency_in_progress", f"A request with this {HEADER} is still being processed; retry later."
+        )
     return None
 
 
@@ -205,18 +212,25 @@ def _lock_and_read(caller_id: int, key: str) -> tuple[bool, IdempotencyRecord | 
     if connection.vendor != "postgresql":
         return True, _stored(caller_id, key)
     query = psycopg.sql.SQL("SELECT * FROM guts_idempotency_claim({}, {}, {}, {})").format(
-        *map(psycopg.sql.Literal, [*_lock_of(caller_id, key), caller_id, key]))
+        *map(psycopg.sql.Literal, [*_lock_of(caller_id, key), caller_id, key])
+    )
     locked, request_hash, status_code, body, headers = dbapi.first_statement(query)
     if request_hash is None:
         return locked == "true", None
-    record = IdempotencyRecord(caller_id=caller_id, key=key, request_hash=request_hash,
-                               status_code=int(status_code), headers=json.loads(headers),
-                               body=None if body is None else json.loads(body))
+    record = IdempotencyRecord(
+        caller_id=caller_id,
+        key=key,
+        request_hash=request_hash,
+        status_code=int(status_code),
+        headers=json.loads(headers),
+        body=None if body is None else json.loads(body),
+    )
     return locked == "true", record
 
 
-def _first_answer(view: APIView, post: PostHandler, request: Request, args: tuple[Any, ...],
-                  kwargs: dict[str, Any]) -> Response:
+def _first_answer(
+    view: APIView, post: PostHandler, request: Request, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Response:
     """Run the view in the caller's transaction (no savepoint): its answer, errors included."""
     try:
         return post(view, request, *args, **kwargs)
@@ -229,9 +243,15 @@ def _first_answer(view: APIView, post: PostHandler, request: Request, args: tupl
 
 def _store(caller_id: int, key: str, fingerprint: str, request: Request, response: Response) -> None:
     IdempotencyRecord.objects.create(
-        caller_id=caller_id, key=key, request_hash=fingerprint, method=request.method,
-        path=request.get_full_path()[:2048], status_code=response.status_code,
-        body=_json_value(response.data), headers=_headers_to_store(response))
+        caller_id=caller_id,
+        key=key,
+        request_hash=fingerprint,
+        method=request.method,
+        path=request.get_full_path()[:2048],
+        status_code=response.status_code,
+        body=_json_value(response.data),
+        headers=_headers_to_store(response),
+    )
 
 
 def _stored(caller_id: int, key: str) -> IdempotencyRecord | None:
@@ -249,12 +269,15 @@ def _headers_to_store(response: Response) -> dict[str, str]:
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
-        raise Problem("idempotency_key_reused",
-                      f"This {HEADER} was already used with a different request.")
+        raise Problem("idempotency_key_reused", f"This {HEADER} was already used with a different request.")
     headers = dict(record.headers)
     content_type = headers.pop("Content-Type", PROBLEM_CONTENT_TYPE if record.status_code >= 400 else None)
-    return Response(record.body, status=record.status_code, content_type=content_type,
-                    headers={**headers, REPLAYED_HEADER: "true"})
+    return Response(
+        record.body,
+        status=record.status_code,
+        content_type=content_type,
+        headers={**headers, REPLAYED_HEADER: "true"},
+    )
 
 
 def _json_value(data: Any) -> Any:

@@ -17,6 +17,7 @@ With the database down as well, the login is 503 `service_unavailable`, as every
 Racing requests can each pass the check before any of their failures is recorded, so a burst
 overshoots a limit by at most the number of requests served at once.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,8 +42,8 @@ from rest_framework.throttling import BaseThrottle
 from guts_backend.api.errors import Problem
 
 KEY_PREFIX = "login-failures"
-FALLBACK_CACHE = "login-fallback"           # settings.CACHES: the database cache
-CACHE_UNREACHABLE = (RedisError, OSError)   # the shared cache down; a database error is a 503 instead
+FALLBACK_CACHE = "login-fallback"  # settings.CACHES: the database cache
+CACHE_UNREACHABLE = (RedisError, OSError)  # the shared cache down; a database error is a 503 instead
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ log = logging.getLogger(__name__)
 class Scope:
     """One limited quantity: failures for a username, or from an address."""
 
-    name: str          # "username" or "address"
+    name: str  # "username" or "address"
     subject: str
     limit: int
 
@@ -74,8 +75,10 @@ def login_with_password(*, request: Request, username: str, password: str) -> Ab
 
 
 def login_scopes(*, username: str, address: str) -> tuple[Scope, Scope]:
-    return (Scope("username", username, settings.GUTS_LOGIN_FAILURES_PER_USERNAME),
-            Scope("address", address, settings.GUTS_LOGIN_FAILURES_PER_ADDRESS))
+    return (
+        Scope("username", username, settings.GUTS_LOGIN_FAILURES_PER_USERNAME),
+        Scope("address", address, settings.GUTS_LOGIN_FAILURES_PER_ADDRESS),
+    )
 
 
 def client_address(request: Request) -> str:
@@ -90,8 +93,9 @@ def login_check_allowed(*, username: str, address: str, now: float | None = None
     locks = with_throttle_cache(lambda cache: [cache.get(scope.key("locked")) for scope in scopes])
     for scope, locked_until in zip(scopes, locks, strict=True):
         if locked_until is not None and locked_until > now:
-            raise Throttled(wait=math.ceil(locked_until - now),
-                            detail=f"Too many failed logins for this {scope.name}.")
+            raise Throttled(
+                wait=math.ceil(locked_until - now), detail=f"Too many failed logins for this {scope.name}."
+            )
 
 
 def login_record_failure(*, username: str, address: str, now: float | None = None) -> None:
@@ -119,7 +123,7 @@ def count_one(cache: BaseCache, key: str, *, timeout: int) -> int:
         return 1
     try:
         return cache.incr(key)
-    except ValueError:              # expired or culled between add and incr: start again
+    except ValueError:  # expired or culled between add and incr: start again
         cache.set(key, 1, timeout=timeout)
         return 1
 
@@ -139,8 +143,11 @@ class _Outage:
         with cls.lock:
             changed, cls.down = cls.down != down, down
         if changed and down:
-            log.warning("login throttle degraded: the shared cache is unreachable (%r); counting failed "
-                        "logins in the database cache until it is back", error)
+            log.warning(
+                "login throttle degraded: the shared cache is unreachable (%r); counting failed "
+                "logins in the database cache until it is back",
+                error,
+            )
         elif changed:
             log.warning("login throttle restored: counting failed logins in the shared cache again")
 

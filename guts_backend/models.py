@@ -1,12 +1,13 @@
 """Project-wide models: API tokens (issued and checked by guts_backend.tokens) and the idempotency
 record of state-changing requests (DESIGN §2.9)."""
+
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-PREFIX_LENGTH = 8       # of a token key, shown in the admin to tell tokens apart; useless without the rest
+PREFIX_LENGTH = 8  # of a token key, shown in the admin to tell tokens apart; useless without the rest
 
 
 class ApiToken(models.Model):
@@ -33,16 +34,18 @@ class IdempotencyRecord(models.Model):
     nothing.
     """
 
-    caller = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="idempotency_records")
+    caller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
+    )
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64, help_text="SHA-256 of method, path and canonical body.")
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=2048)
     status_code = models.PositiveSmallIntegerField()
     body = models.JSONField(null=True)
-    headers = models.JSONField(default=dict, blank=True,
-                               help_text="The first answer's ETag, Location and Content-Type, if set.")
+    headers = models.JSONField(
+        default=dict, blank=True, help_text="The first answer's ETag, Location and Content-Type, if set."
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -21,6 +21,7 @@ user's roles), filled by one query on a miss. What still beats a cached entry:
 A load that races a clear is not stored: an entry is kept only if no clear happened since its query
 began (`_epoch`), so a row read before a revocation committed cannot outlive the clear after it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -93,7 +94,7 @@ class Principal:
 @dataclass(frozen=True, slots=True)
 class _Entry:
     principal: Principal
-    loaded_at: float          # the clock when its query began
+    loaded_at: float  # the clock when its query began
 
 
 class PrincipalCache:
@@ -103,7 +104,7 @@ class PrincipalCache:
         self._clock = clock
         self._lock = threading.Lock()
         self._entries: dict[str, _Entry] = {}
-        self._epoch = 0                     # bumped by every clear
+        self._epoch = 0  # bumped by every clear
         self._generation: object = _UNSEEN  # the shared generation last read
         self._synced_at = float("-inf")
 
@@ -134,11 +135,11 @@ class PrincipalCache:
 
     def _store(self, digest: str, entry: _Entry, epoch: int) -> None:
         with self._lock:
-            if epoch != self._epoch:            # cleared while loading: the row may be stale
+            if epoch != self._epoch:  # cleared while loading: the row may be stale
                 return
             self._entries.pop(digest, None)
             while len(self._entries) >= int(settings.GUTS_AUTH_CACHE_SIZE):
-                del self._entries[next(iter(self._entries))]       # the oldest first
+                del self._entries[next(iter(self._entries))]  # the oldest first
             self._entries[digest] = entry
 
     def _sync(self, now: float) -> None:
@@ -149,7 +150,7 @@ class PrincipalCache:
         self._synced_at = now
         generation = generation_read()
         if generation is None:
-            return                              # unreadable: the age limit still bounds entries
+            return  # unreadable: the age limit still bounds entries
         if generation != self._generation:
             self.clear()
             self._generation = generation
@@ -162,7 +163,7 @@ def generation_read() -> object | None:
     """The shared generation (a fresh value per change), "" if never set, None if unreadable."""
     try:
         return shared_cache.get(GENERATION_KEY, "")
-    except SHARED_CACHE_DOWN:           # the documented bound is then the age limit
+    except SHARED_CACHE_DOWN:  # the documented bound is then the age limit
         log.warning("auth cache: cannot read the shared generation", exc_info=True)
         return None
 
@@ -172,7 +173,7 @@ def generation_bump() -> None:
     cannot lose a racing change the way a non-atomic increment (the database cache's) can."""
     try:
         shared_cache.set(GENERATION_KEY, secrets.token_hex(8), timeout=None)
-    except SHARED_CACHE_DOWN:           # the change stands; other processes wait for the age limit
+    except SHARED_CACHE_DOWN:  # the change stands; other processes wait for the age limit
         log.warning("auth cache: cannot publish a change to other processes", exc_info=True)
 
 
@@ -197,8 +198,7 @@ def _token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
         principals_invalidate()
 
 
-def _user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None,
-                **kwargs: Any) -> None:
+def _user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
     # A new user has no token yet; a session login's last_login and a rehashed password (neither
     # is cached) change nothing a token speaks for.
     if created or (update_fields is not None and set(update_fields) <= {"last_login", "password"}):
@@ -222,7 +222,8 @@ def connect_principal_invalidation() -> None:
     uid = "guts_backend.principal."
     post_delete.connect(_token_deleted, sender=ApiToken, dispatch_uid=uid + "token_deleted")
     post_save.connect(_user_saved, sender=user_model, dispatch_uid=uid + "user_saved")
-    m2m_changed.connect(_memberships_changed, sender=user_model.groups.through,
-                        dispatch_uid=uid + "memberships_changed")
+    m2m_changed.connect(
+        _memberships_changed, sender=user_model.groups.through, dispatch_uid=uid + "memberships_changed"
+    )
     post_save.connect(_group_changed, sender=Group, dispatch_uid=uid + "group_saved")
     post_delete.connect(_group_changed, sender=Group, dispatch_uid=uid + "group_deleted")

@@ -9,6 +9,7 @@ Every check reads the user's roles from the user object: a token's user comes wi
 query through `ROLE_NAME_PATH`), so no check costs a query; any other user (a session's) loads
 them once per request.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -22,7 +23,7 @@ PLAYER = "player"
 ROLES = (CLUB_ADMIN, AUDITOR, PLAYER)
 
 ROLES_ATTRIBUTE = "_guts_roles"
-ROLE_NAME_PATH = "groups__name"     # from a user, in a values query: one row per group he is in
+ROLE_NAME_PATH = "groups__name"  # from a user, in a values query: one row per group he is in
 
 User = AbstractBaseUser | AnonymousUser
 U = TypeVar("U", bound=AbstractBaseUser)

@@ -9,6 +9,7 @@ SECRET_KEY, DEBUG (default off; `make run` turns it on), ALLOWED_HOSTS, GUTS_ALL
 GUTS_SWEEP_INTERVAL, GUTS_TIMER_DISPATCH_INTERVAL, GUTS_TIMER_LOOKAHEAD (docs/timers.md),
 and the HTTPS switches GUTS_SECURE_* / GUTS_HSTS_* (README, Configuration)
 """
+
 from __future__ import annotations
 
 import os
@@ -37,7 +38,7 @@ def env_int(name: str, default: int) -> int:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = env_bool("DEBUG", False)     # never on by default: its error pages show these settings
+DEBUG = env_bool("DEBUG", False)  # never on by default: its error pages show these settings
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "http://localhost:8000,http://127.0.0.1:8000")
 
@@ -45,8 +46,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "http://localhost:8000,h
 # trust its X-Forwarded-Proto (GUTS_TRUST_X_FORWARDED_PROTO=1) or let it redirect
 # (GUTS_SECURE_SSL_REDIRECT=0); plain-HTTP setups (compose on localhost, tests) turn the redirect off.
 SECURE_SSL_REDIRECT = env_bool("GUTS_SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_PROXY_SSL_HEADER = (("HTTP_X_FORWARDED_PROTO", "https")
-                           if env_bool("GUTS_TRUST_X_FORWARDED_PROTO", False) else None)
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("GUTS_TRUST_X_FORWARDED_PROTO", False) else None
+)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("GUTS_SECURE_COOKIES", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("GUTS_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("GUTS_HSTS_INCLUDE_SUBDOMAINS", True)
@@ -66,7 +68,7 @@ INSTALLED_APPS = [
     "ledger",
     "tables",
     "tournaments",
-    "tables.web",        # the pages for people: templates and static files of their own
+    "tables.web",  # the pages for people: templates and static files of their own
 ]
 
 MIDDLEWARE = [
@@ -116,7 +118,10 @@ elif env_bool("GUTS_DB_POOL", False):
     # over 10 s for a connection is an OperationalError, as an unreachable database is.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": int(os.environ.get("GUTS_DB_POOL_SIZE", "10")), "timeout": 10}
+        "min_size": 2,
+        "max_size": int(os.environ.get("GUTS_DB_POOL_SIZE", "10")),
+        "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -134,7 +139,7 @@ LOGIN_URL = "web-login"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)   # WhiteNoise warns on every request otherwise
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on every request otherwise
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -218,7 +223,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(VAR_DIR / "celery-processed"),
-        "control_folder": str(VAR_DIR / "celery-control"),   # kombu's default is ./control
+        "control_folder": str(VAR_DIR / "celery-control"),  # kombu's default is ./control
         "store_processed": False,
     }
 else:
@@ -230,19 +235,33 @@ else:
 # The cache holds state every process must share (login throttling): Redis when there is one,
 # else a database table (guts_backend's migrations create it), never per-process memory.
 CACHE_URL = os.environ.get("CACHE_URL") or (
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "db://")
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "db://"
+)
 if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": CACHE_URL, "KEY_PREFIX": "guts"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "guts",
+        }
+    }
 elif CACHE_URL == "db://":
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                          "LOCATION": "guts_cache", "OPTIONS": {"MAX_ENTRIES": 100_000}}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "guts_cache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be redis://, rediss:// or db://, not {CACHE_URL!r}")
 # Where login throttling counts while the default cache is unreachable (guts_backend.login).
-CACHES["login-fallback"] = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                            "LOCATION": "guts_cache", "KEY_PREFIX": "login-fallback",
-                            "OPTIONS": {"MAX_ENTRIES": 100_000}}
+CACHES["login-fallback"] = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": "guts_cache",
+    "KEY_PREFIX": "login-fallback",
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 
 # Tables.
 GUTS_ALLOW_STACKED_DECKS = env_bool("GUTS_ALLOW_STACKED_DECKS", False)
@@ -273,14 +292,26 @@ GUTS_DISPUTE_SWEEP_INTERVAL = float(os.environ.get("GUTS_DISPUTE_SWEEP_INTERVAL"
 GUTS_CHECKPOINT_INTERVAL = float(os.environ.get("GUTS_CHECKPOINT_INTERVAL", "3600"))
 GUTS_CHECKPOINT_KEY = os.environ.get("GUTS_CHECKPOINT_KEY", "")
 CELERY_BEAT_SCHEDULE = {
-    "expire-disputes": {"task": "ledger.dispatch_dispute_expiries", "schedule": GUTS_DISPUTE_SWEEP_INTERVAL,
-                        "options": {"expires": GUTS_DISPUTE_SWEEP_INTERVAL}},
-    "publish-checkpoint": {"task": "ledger.publish_checkpoint", "schedule": GUTS_CHECKPOINT_INTERVAL,
-                           "options": {"expires": GUTS_CHECKPOINT_INTERVAL}},
-    "sweep-overdue-declares": {"task": "tables.sweep_overdue_declares", "schedule": GUTS_SWEEP_INTERVAL,
-                               "options": {"expires": GUTS_SWEEP_INTERVAL}},
-    "sweep-tournaments": {"task": "tournaments.sweep", "schedule": GUTS_TOURNAMENT_SWEEP_INTERVAL,
-                          "options": {"expires": GUTS_TOURNAMENT_SWEEP_INTERVAL}},
+    "expire-disputes": {
+        "task": "ledger.dispatch_dispute_expiries",
+        "schedule": GUTS_DISPUTE_SWEEP_INTERVAL,
+        "options": {"expires": GUTS_DISPUTE_SWEEP_INTERVAL},
+    },
+    "publish-checkpoint": {
+        "task": "ledger.publish_checkpoint",
+        "schedule": GUTS_CHECKPOINT_INTERVAL,
+        "options": {"expires": GUTS_CHECKPOINT_INTERVAL},
+    },
+    "sweep-overdue-declares": {
+        "task": "tables.sweep_overdue_declares",
+        "schedule": GUTS_SWEEP_INTERVAL,
+        "options": {"expires": GUTS_SWEEP_INTERVAL},
+    },
+    "sweep-tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": GUTS_TOURNAMENT_SWEEP_INTERVAL,
+        "options": {"expires": GUTS_TOURNAMENT_SWEEP_INTERVAL},
+    },
 }
 
 LOGGING = {

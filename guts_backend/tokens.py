@@ -11,6 +11,7 @@ the SSE `?token=` call it. It answers from the per-process auth cache (`guts_bac
 when it can, else with one query for the token, its user and the user's roles; the expiry is
 checked against the clock on every call, cached or not, so a token stops working exactly at it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,7 +29,7 @@ from guts_backend.models import PREFIX_LENGTH, ApiToken
 from guts_backend.principal import Principal, PrincipalCache, Snapshot, principals, snapshot_fields
 from guts_backend.roles import ROLE_NAME_PATH, roles_from_group_names
 
-KEY_BYTES = 20          # 160 random bits, written as 40 hex digits
+KEY_BYTES = 20  # 160 random bits, written as 40 hex digits
 
 
 _TOKEN_USER = ApiToken._meta.get_field("user")
@@ -57,13 +58,19 @@ def token_issue(*, user: AbstractBaseUser, now: datetime | None = None) -> Issue
     now = now or timezone.now()
     key = secrets.token_hex(KEY_BYTES)
     ApiToken.objects.filter(user=user, expires_at__lte=now).delete()
-    token = ApiToken.objects.create(user=user, digest=key_digest(key), prefix=key[:PREFIX_LENGTH],
-                                    created_at=now, expires_at=now + token_lifetime())
+    token = ApiToken.objects.create(
+        user=user,
+        digest=key_digest(key),
+        prefix=key[:PREFIX_LENGTH],
+        created_at=now,
+        expires_at=now + token_lifetime(),
+    )
     return IssuedToken(key=key, expires_at=token.expires_at, token=token)
 
 
-def token_authenticate(key: str, *, now: datetime | None = None,
-                       cache: PrincipalCache = principals) -> ApiToken:
+def token_authenticate(
+    key: str, *, now: datetime | None = None, cache: PrincipalCache = principals
+) -> ApiToken:
     """The live token with this key, its active user loaded with roles attached; 401
     `authentication_failed` else. A new token and user object per call, from `cache` if it can."""
     principal = cache.get(key_digest(key), load=principal_load)
@@ -85,14 +92,22 @@ def principal_load(digest: str) -> Principal | None:
     user_model = get_user_model()
     token_fields = snapshot_fields(ApiToken)
     user_fields = snapshot_fields(user_model, frozenset({"password"}))
-    rows = list(ApiToken.objects.filter(digest=digest).values_list(
-        *token_fields, *(f"user__{name}" for name in user_fields), f"user__{ROLE_NAME_PATH}"))
+    rows = list(
+        ApiToken.objects.filter(digest=digest).values_list(
+            *token_fields, *(f"user__{name}" for name in user_fields), f"user__{ROLE_NAME_PATH}"
+        )
+    )
     if not rows:
         return None
-    token = Snapshot(ApiToken, token_fields, rows[0][:len(token_fields)])
-    user = Snapshot(user_model, user_fields, rows[0][len(token_fields):-1])
-    return Principal(token=token, user=user, roles=roles_from_group_names(row[-1] for row in rows),
-                     expires_at=token.value("expires_at"), is_active=user.value("is_active"))
+    token = Snapshot(ApiToken, token_fields, rows[0][: len(token_fields)])
+    user = Snapshot(user_model, user_fields, rows[0][len(token_fields) : -1])
+    return Principal(
+        token=token,
+        user=user,
+        roles=roles_from_group_names(row[-1] for row in rows),
+        expires_at=token.value("expires_at"),
+        is_active=user.value("is_active"),
+    )
 
 
 def token_revoke(*, token: ApiToken) -> None:

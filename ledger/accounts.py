@@ -7,16 +7,17 @@ Every chip movement is a Transfer between two named accounts in one unit (DESIGN
 `prizepool:<tournament>`, `house`, and a tournament's chip bank
 `chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-UNIT_CHIPS = "chips"          # the club's cash chips; a tournament's own chips are "t:<id>"
+UNIT_CHIPS = "chips"  # the club's cash chips; a tournament's own chips are "t:<id>"
 CASHIER = "cashier"
 HOUSE = "house"
-MAX_AMOUNT = 10**15           # far above any real stake; guards against overflow and typos
+MAX_AMOUNT = 10**15  # far above any real stake; guards against overflow and typos
 
 # Which kinds of account may go below zero. The cashier is the outside world: it goes negative by
 # exactly what the club holds. Everything else is chips someone has and can never be negative
@@ -82,21 +83,30 @@ class Transfer:
 
     def __post_init__(self) -> None:
         if type(self.amount) is not int or not 0 < self.amount < MAX_AMOUNT:
-            raise InvalidTransfer(f"amount must be a positive integer below {MAX_AMOUNT}: "
-                                  f"{self.amount!r}")
+            raise InvalidTransfer(f"amount must be a positive integer below {MAX_AMOUNT}: {self.amount!r}")
         if not self.source or not self.target or self.source == self.target:
             raise InvalidTransfer(f"bad accounts: {self.source!r} -> {self.target!r}")
         if not self.unit or not self.reason:
             raise InvalidTransfer("unit and reason are required")
 
     def to_json(self) -> dict[str, Any]:
-        return {"from": self.source, "to": self.target, "amount": self.amount,
-                "unit": self.unit, "reason": self.reason}
+        return {
+            "from": self.source,
+            "to": self.target,
+            "amount": self.amount,
+            "unit": self.unit,
+            "reason": self.reason,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Transfer:
-        return cls(source=data["from"], target=data["to"], amount=data["amount"],
-                   reason=data["reason"], unit=data.get("unit", UNIT_CHIPS))
+        return cls(
+            source=data["from"],
+            target=data["to"],
+            amount=data["amount"],
+            reason=data["reason"],
+            unit=data.get("unit", UNIT_CHIPS),
+        )
 
 
 def transfers_of(data: Mapping[str, Any]) -> list[Transfer]:

@@ -5,6 +5,7 @@ included) may add, change or delete any of these rows through the admin. Changel
 their declared `list_filter` (guts_backend.admin_filters): a lookup on `data` would be an oracle for
 a live deal's hidden cards.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -38,7 +39,7 @@ class EventAdmin(ReadOnlyAdmin):
     list_filter = ("type",)
     search_fields = ("stream", "type", "=position")
     ordering = ("position",)
-    show_full_result_count = False   # the log grows without bound; skip the second COUNT(*)
+    show_full_result_count = False  # the log grows without bound; skip the second COUNT(*)
 
 
 @admin.register(AccountBalance)
@@ -51,8 +52,17 @@ class AccountBalanceAdmin(ReadOnlyAdmin):
 
 @admin.register(AccountEntry)
 class AccountEntryAdmin(ReadOnlyAdmin):
-    list_display = ("position", "account", "unit", "amount", "balance_after", "counterparty", "reason",
-                    "event_type", "stream")
+    list_display = (
+        "position",
+        "account",
+        "unit",
+        "amount",
+        "balance_after",
+        "counterparty",
+        "reason",
+        "event_type",
+        "stream",
+    )
     list_filter = ("unit", "event_type")
     search_fields = ("account", "stream")
     ordering = ("position", "account")

@@ -21,7 +21,7 @@ class LedgerConfig(AppConfig):
 
         inline.set_inline_runner(projections.run_inline, projections.collect_inline)
         projections.register_projector(projections.BalanceProjector())
-        projections.register_projector(DisputesProjector())     # after the balances: its guard reads them
+        projections.register_projector(DisputesProjector())  # after the balances: its guard reads them
         register_deactivation()
         register_dispute_events()
         register_cashier_subject()

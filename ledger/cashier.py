@@ -11,6 +11,7 @@ retry on a version clash remains for table commands, which move a bankroll witho
 Both answer with what they did (`CashierResult`): the event and the bankroll after it, as the
 append's balance projection left it, so the API reads neither again.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
@@ -37,8 +38,8 @@ from ledger.store import (
     lock_and_read_head,
 )
 
-MAX_CASHIER_AMOUNT = 10**12       # one cashier operation; far above any real deposit
-MAX_APPEND_ATTEMPTS = 5           # a version clash reloads and retries this many times, then gives up
+MAX_CASHIER_AMOUNT = 10**12  # one cashier operation; far above any real deposit
+MAX_APPEND_ATTEMPTS = 5  # a version clash reloads and retries this many times, then gives up
 BANKROLL_LOCK_CLASS = 0x62616E6B  # "bank": first key of the per-bankroll advisory locks
 
 T = TypeVar("T")
@@ -52,8 +53,9 @@ class CashierResult:
     balance: int
 
 
-def player_create(*, username: str, password: str, display_name: str = "",
-                  meta: Mapping[str, Any] | None = None) -> AbstractUser:
+def player_create(
+    *, username: str, password: str, display_name: str = "", meta: Mapping[str, Any] | None = None
+) -> AbstractUser:
     """Create a player (a user in the `player` group) and append `PlayerRegistered` on their stream.
 
     The user and the event commit together or not at all.
@@ -63,19 +65,37 @@ def player_create(*, username: str, password: str, display_name: str = "",
         with transaction.atomic():
             if user_model.objects.filter(username=username).exists():
                 raise UsernameTaken(username)
-            user = user_model.objects.create_user(username=username, password=password,
-                                                  first_name=display_name)
+            user = user_model.objects.create_user(
+                username=username, password=password, first_name=display_name
+            )
             grant_role(user, PLAYER)
-            append([StreamWrite(player_stream(user.pk), 0, [NewEvent("PlayerRegistered", {
-                "player_id": user.pk, "username": username, "display_name": display_name,
-            })])], meta=meta)
+            append(
+                [
+                    StreamWrite(
+                        player_stream(user.pk),
+                        0,
+                        [
+                            NewEvent(
+                                "PlayerRegistered",
+                                {
+                                    "player_id": user.pk,
+                                    "username": username,
+                                    "display_name": display_name,
+                                },
+                            )
+                        ],
+                    )
+                ],
+                meta=meta,
+            )
     except IntegrityError as exc:  # a concurrent registration of the same username won
         raise UsernameTaken(username) from exc
     return user
 
 
-def cashier_deposit(*, player_id: int, amount: int, note: str = "",
-                    meta: Mapping[str, Any] | None = None) -> CashierResult:
+def cashier_deposit(
+    *, player_id: int, amount: int, note: str = "", meta: Mapping[str, Any] | None = None
+) -> CashierResult:
     """Chips come in from the outside world: cashier -> player:<id>, event `DepositMade`."""
     check_amount(amount)
     player_get(player_id=player_id)
@@ -88,8 +108,9 @@ def cashier_deposit(*, player_id: int, amount: int, note: str = "",
     return _with_retries(attempt)
 
 
-def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
-                     meta: Mapping[str, Any] | None = None) -> CashierResult:
+def cashier_withdraw(
+    *, player_id: int, amount: int, note: str = "", meta: Mapping[str, Any] | None = None
+) -> CashierResult:
     """Chips go out to the outside world: player:<id> -> cashier, event `WithdrawalMade`.
 
     Never overdraws, and never pays chips a dispute holds (FundsHeld; every hold takes the same
@@ -104,13 +125,16 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
     transfer = Transfer(account, CASHIER, amount, "withdrawal", UNIT_CHIPS)
 
     def attempt() -> CashierResult:
-        version = lock_bankroll_and_read_version(player_id)   # first the version, then the balance
+        version = lock_bankroll_and_read_version(player_id)  # first the version, then the balance
         held, on_hold = balance_and_held(account, UNIT_CHIPS)
         if held < amount:
             raise Overdraft(f"{account} holds {held} chips; cannot withdraw {amount}.", balance=held)
         if held - on_hold < amount:
-            raise FundsHeld(f"{account} holds {held} chips, of which {on_hold} are held by disputes; "
-                            f"{held - on_hold} are available.", account=account)
+            raise FundsHeld(
+                f"{account} holds {held} chips, of which {on_hold} are held by disputes; "
+                f"{held - on_hold} are available.",
+                account=account,
+            )
         return _append_one(player_id, version, "WithdrawalMade", transfer, note, meta)
 
     return _with_retries(attempt)
@@ -119,8 +143,10 @@ def cashier_withdraw(*, player_id: int, amount: int, note: str = "",
 def check_amount(amount: int) -> None:
     """Amounts are plain positive ints (never bool, float or str), at most MAX_CASHIER_AMOUNT."""
     if type(amount) is not int or not 0 < amount <= MAX_CASHIER_AMOUNT:
-        raise InvalidInput(f"amount must be an integer from 1 to {MAX_CASHIER_AMOUNT}.",
-                           errors={"amount": [f"Must be an integer from 1 to {MAX_CASHIER_AMOUNT}."]})
+        raise InvalidInput(
+            f"amount must be an integer from 1 to {MAX_CASHIER_AMOUNT}.",
+            errors={"amount": [f"Must be an integer from 1 to {MAX_CASHIER_AMOUNT}."]},
+        )
 
 
 def lock_bankroll(player_id: int) -> None:
@@ -140,14 +166,26 @@ def lock_bankroll_and_read_version(player_id: int) -> int:
     return lock_and_read_head(lock, player_stream(player_id))[0]
 
 
-def _append_one(player_id: int, version: int, event_type: str, transfer: Transfer, note: str,
-                meta: Mapping[str, Any] | None) -> CashierResult:
-    data = {"player_id": player_id, "amount": transfer.amount, "note": note,
-            "transfers": [transfer.to_json()]}
+def _append_one(
+    player_id: int,
+    version: int,
+    event_type: str,
+    transfer: Transfer,
+    note: str,
+    meta: Mapping[str, Any] | None,
+) -> CashierResult:
+    data = {
+        "player_id": player_id,
+        "amount": transfer.amount,
+        "note": note,
+        "transfers": [transfer.to_json()],
+    }
     try:
         appended = append_with_balances(
             [StreamWrite(player_stream(player_id), version, [NewEvent(event_type, data)])],
-            meta=meta, savepoint=False)      # `_with_retries` retries the whole attempt
+            meta=meta,
+            savepoint=False,
+        )  # `_with_retries` retries the whole attempt
     except InsufficientFunds as exc:
         raise Overdraft(str(exc)) from exc
     [stored] = appended.events
@@ -172,7 +210,8 @@ def _with_retries(attempt: Callable[[], T]) -> T:
             if connection.in_atomic_block and clash.actual is None:
                 break
     raise ConcurrencyConflict(
-        f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request.")
+        f"The stream changed concurrently {MAX_APPEND_ATTEMPTS} times; retry the request."
+    )
 
 
 @contextmanager
@@ -184,4 +223,3 @@ def _attempt_transaction() -> Iterator[None]:
         return
     with dbapi.commit_with_append(), transaction.atomic():
         yield
-

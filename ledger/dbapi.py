@@ -6,6 +6,7 @@ stays short and constant, and psycopg does not re-parse a statement with thousan
 placeholders, which Django's client-binding cursor would (that alone cost 80% of a rebuild).
 On SQLite the same work is done with multi-row VALUES and a little Python.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -28,19 +29,22 @@ from psycopg.types.json import Json, Jsonb
 
 CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters)
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
-INSERT_EVENT = ("INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) ")
-UPSERT_CHECKPOINT = ("INSERT INTO ledger_projectioncheckpoint (name, position) {values} "
-                     "ON CONFLICT (name) DO UPDATE SET position = {position}")
-ENTRY_COLUMNS = ("account, unit, position, stream, event_type, recorded_at, amount, balance_after, "
-                 "counterparty, reason")
+INSERT_EVENT = "INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) "
+UPSERT_CHECKPOINT = (
+    "INSERT INTO ledger_projectioncheckpoint (name, position) {values} "
+    "ON CONFLICT (name) DO UPDATE SET position = {position}"
+)
+ENTRY_COLUMNS = (
+    "account, unit, position, stream, event_type, recorded_at, amount, balance_after, counterparty, reason"
+)
 
-EventRow = tuple[str, int, str, str, str, datetime, str, str]   # stream .. hash, data/meta as JSON text
+EventRow = tuple[str, int, str, str, str, datetime, str, str]  # stream .. hash, data/meta as JSON text
 # account, unit, signed amount, position, stream, event type, recorded_at, counterparty, reason,
 # the event's version (PostgreSQL finds the position from stream and version: a one-message
 # append's positions are not known when its projections are written)
 Move = tuple[str, str, int, int, str, str, datetime, str, str, int]
-Overdraft = tuple[str, str, int, int]   # account, unit, amount (negative), balance_after
-Balances = dict[tuple[str, str], int]   # (account, unit) -> balance
+Overdraft = tuple[str, str, int, int]  # account, unit, amount (negative), balance_after
+Balances = dict[tuple[str, str], int]  # (account, unit) -> balance
 
 
 class Applied(NamedTuple):
@@ -85,7 +89,8 @@ def lock_head(lock_class: int, lock_key: int, stream: str) -> tuple[int, str]:
     (version, hash; 0 and '' for a new stream) with ledger_lock_head() (migration 0005), in one
     round trip, the transaction's BEGIN included when this is its first statement."""
     query = psycopg.sql.SQL("SELECT * FROM ledger_lock_head({}, {}, {})").format(
-        psycopg.sql.Literal(lock_class), psycopg.sql.Literal(lock_key), psycopg.sql.Literal(stream))
+        psycopg.sql.Literal(lock_class), psycopg.sql.Literal(lock_key), psycopg.sql.Literal(stream)
+    )
     version, digest = first_statement(query)
     return int(version), digest
 
@@ -118,6 +123,7 @@ def first_statement(query: psycopg.sql.Composable) -> tuple[Any, ...]:
 
 # --- one message: an append, its projections and the COMMIT in one round trip ------------------------
 
+
 class AppendRefused(Exception):
     """The one-message append found a stream head moved (SQLSTATE GT409): nothing was written."""
 
@@ -140,7 +146,7 @@ class Message:
 
     def __init__(self) -> None:
         self.statements: list[str] = []
-        self.preparing: dict[str, str] = {}           # query -> name, prepared by this message
+        self.preparing: dict[str, str] = {}  # query -> name, prepared by this message
         self.results: list[Any] | None = None
 
     def add(self, query: str, params: Sequence[Any]) -> int:
@@ -150,8 +156,11 @@ class Message:
         if name is None and len(known) + len(self.preparing) < PREPARED_MAX:
             name = self.preparing[query] = f"guts_{next(_prepared_names)}"
             parts = query.split("%s")
-            self.statements.append(f"PREPARE {name} AS " + parts[0] + "".join(
-                f"${number}{part}" for number, part in enumerate(parts[1:], start=1)))
+            self.statements.append(
+                f"PREPARE {name} AS "
+                + parts[0]
+                + "".join(f"${number}{part}" for number, part in enumerate(parts[1:], start=1))
+            )
         arguments = [literal(value) for value in params]
         if name is None:
             self.statements.append(query % tuple(arguments))
@@ -171,7 +180,7 @@ class Message:
                 error = psycopg.errors.error_from_result(result, encoding=raw.pgconn._encoding)
                 if error.sqlstate == "GT409":
                     raise AppendRefused(str(error)) from error
-                if error.sqlstate == "26000":        # its prepared statements are gone (DISCARD ALL)
+                if error.sqlstate == "26000":  # its prepared statements are gone (DISCARD ALL)
                     _prepared.pop(raw, None)
                     raise AppendRefused(str(error)) from error
                 if error.sqlstate == "GT402":
@@ -185,12 +194,16 @@ class Message:
         if self.results is None:
             raise RuntimeError("the message has not been sent")
         result = self.results[index]
-        return [tuple(None if (value := result.get_value(row, column)) is None else value.decode()
-                      for column in range(result.nfields))
-                for row in range(result.ntuples)]
+        return [
+            tuple(
+                None if (value := result.get_value(row, column)) is None else value.decode()
+                for column in range(result.nfields)
+            )
+            for row in range(result.ntuples)
+        ]
 
 
-PREPARED_MAX = 256          # statements a connection prepares for messages (projections vary in shape)
+PREPARED_MAX = 256  # statements a connection prepares for messages (projections vary in shape)
 _prepared: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
 _prepared_names = itertools.count(1)
 
@@ -203,7 +216,7 @@ def literal(value: Any) -> str:
         return "NULL"
     if kind is bool:
         return "true" if value else "false"
-    if kind is int or isinstance(value, int):       # Django binds integer fields as psycopg's Int4, ...
+    if kind is int or isinstance(value, int):  # Django binds integer fields as psycopg's Int4, ...
         return str(int(value))
     if kind is str:
         if "\x00" in value:
@@ -242,10 +255,13 @@ def commit_with_append() -> Iterator[None]:
 
 def may_commit() -> bool:
     """Inside `commit_with_append`'s transaction itself (no savepoint, nothing sent yet)."""
-    return (_may_commit.get() and connection.in_atomic_block
-            and all(savepoint is None for savepoint in connection.savepoint_ids)   # None: savepoint=False
-            and connection.connection is not None
-            and connection.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS)
+    return (
+        _may_commit.get()
+        and connection.in_atomic_block
+        and all(savepoint is None for savepoint in connection.savepoint_ids)  # None: savepoint=False
+        and connection.connection is not None
+        and connection.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+    )
 
 
 @contextmanager
@@ -272,17 +288,20 @@ def execute(query: str, params: Sequence[Any]) -> None:
         cur.execute(query, params)
 
 
-def append_checked_statement(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
-                             rows: Sequence[EventRow], *, refuse: bool) -> tuple[str, list[Any]]:
+def append_checked_statement(
+    heads: Sequence[tuple[str, int, str]], accounts: Sequence[str], rows: Sequence[EventRow], *, refuse: bool
+) -> tuple[str, list[Any]]:
     """ledger_append_checked() (migration 0008) and its parameters: lock, check heads, insert."""
     streams, versions, hashes = (list(column) for column in zip(*heads, strict=True))
     columns = _columns(rows)
     return (APPEND_CHECKED, [streams, versions, hashes, list(accounts), *columns, refuse])
 
 
-APPEND_CHECKED = ("SELECT * FROM ledger_append_checked(%s::text[], %s::int[], %s::text[], %s::text[], "
-                  "%s::text[], %s::int[], %s::text[], %s::text[], %s::text[], %s::timestamptz[], "
-                  "%s::text[], %s::text[], %s)")
+APPEND_CHECKED = (
+    "SELECT * FROM ledger_append_checked(%s::text[], %s::int[], %s::text[], %s::text[], "
+    "%s::text[], %s::int[], %s::text[], %s::text[], %s::text[], %s::timestamptz[], "
+    "%s::text[], %s::text[], %s)"
+)
 
 
 def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
@@ -295,9 +314,11 @@ def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
     returning = " RETURNING position, stream, version"
     with cursor() as cur:
         if on_postgres() and len(rows) > CHUNK:
-            cur.execute(INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], "
-                        "%s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[])"
-                        + returning, _columns(rows))
+            cur.execute(
+                INSERT_EVENT + "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], "
+                "%s::jsonb[], %s::jsonb[], %s::timestamptz[], %s::varchar[], %s::varchar[])" + returning,
+                _columns(rows),
+            )
             return cur.fetchall()
         cast = "::jsonb" if on_postgres() else ""
         placeholder = f"(%s, %s, %s, %s{cast}, %s{cast}, %s, %s, %s)"
@@ -309,8 +330,9 @@ def insert_events(rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
         return inserted
 
 
-def append_known(heads: Sequence[tuple[str, int, str]], accounts: Sequence[str],
-                 rows: Sequence[EventRow]) -> list[tuple[int, str, int]]:
+def append_known(
+    heads: Sequence[tuple[str, int, str]], accounts: Sequence[str], rows: Sequence[EventRow]
+) -> list[tuple[int, str, int]]:
     """PostgreSQL: ledger_append_checked() (migration 0008) locks the streams and `accounts`,
     checks that each stream's head is (version, hash) and not newer than this transaction, and
     inserts `rows`, in one round trip. [] if a head differs."""
@@ -325,23 +347,31 @@ def save_checkpoints(positions: dict[str, int], *, forward_only: bool = False) -
     order given; `forward_only` never moves one back (flushes from several processes race)."""
     if not positions:
         return
-    position = ("GREATEST(ledger_projectioncheckpoint.position, excluded.position)" if forward_only
-                else "excluded.position")
+    position = (
+        "GREATEST(ledger_projectioncheckpoint.position, excluded.position)"
+        if forward_only
+        else "excluded.position"
+    )
     with cursor() as cur:
         if on_postgres():
             values = "SELECT * FROM unnest(%s::varchar[], %s::bigint[]) ORDER BY 1"
-            cur.execute(UPSERT_CHECKPOINT.format(values=values, position=position),
-                        [list(positions), list(positions.values())])
+            cur.execute(
+                UPSERT_CHECKPOINT.format(values=values, position=position),
+                [list(positions), list(positions.values())],
+            )
         else:
             values = "VALUES " + ", ".join(["(%s, %s)"] * len(positions))
             if forward_only:
                 position = "MAX(ledger_projectioncheckpoint.position, excluded.position)"
-            cur.execute(UPSERT_CHECKPOINT.format(values=values, position=position),
-                        [item for pair in positions.items() for item in pair])
+            cur.execute(
+                UPSERT_CHECKPOINT.format(values=values, position=position),
+                [item for pair in positions.items() for item in pair],
+            )
 
 
-def apply_moves(moves: Sequence[Move],
-                refuse_overdrafts: Sequence[str] | None = None) -> Callable[[], Applied]:
+def apply_moves(
+    moves: Sequence[Move], refuse_overdrafts: Sequence[str] | None = None
+) -> Callable[[], Applied]:
     """Add signed `moves` to AccountBalance and write one AccountEntry each, in order.
 
     Returns a function that gives what it did (`Applied`): the outgoing moves that left their
@@ -359,8 +389,11 @@ def apply_moves(moves: Sequence[Move],
     if not moves:
         return lambda: Applied([], {})
     if on_postgres():
-        params = [json.dumps(moves, default=_iso_default), refuse_overdrafts is not None,
-                  list(refuse_overdrafts or ())]
+        params = [
+            json.dumps(moves, default=_iso_default),
+            refuse_overdrafts is not None,
+            list(refuse_overdrafts or ()),
+        ]
         message = _collecting.get()
         if message is not None:
             index = message.add(APPLY_MOVES, params)
@@ -372,15 +405,20 @@ def apply_moves(moves: Sequence[Move],
         def applied() -> Applied:
             with cur:
                 return _applied(cur.fetchall())
+
         return applied
     return _sqlite_apply_moves(moves)
 
 
 def _applied(rows: Sequence[Sequence[Any]]) -> Applied:
-    return Applied([(account, unit, int(amount), int(balance)) for account, unit, amount, balance in rows
-                    if amount is not None],
-                   {(account, unit): int(balance) for account, unit, amount, balance in rows
-                    if amount is None})
+    return Applied(
+        [
+            (account, unit, int(amount), int(balance))
+            for account, unit, amount, balance in rows
+            if amount is not None
+        ],
+        {(account, unit): int(balance) for account, unit, amount, balance in rows if amount is None},
+    )
 
 
 def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], Applied]:
@@ -391,16 +429,31 @@ def _sqlite_apply_moves(moves: Sequence[Move]) -> Callable[[], Applied]:
     entries, overdrafts = [], []
     for account, unit, amount, position, stream, event_type, recorded_at, counterparty, reason, _ in moves:
         balance_after = running[(account, unit)] = running[(account, unit)] + amount
-        entries.append((account, unit, position, stream, event_type, recorded_at, amount, balance_after,
-                        counterparty, reason))
+        entries.append(
+            (
+                account,
+                unit,
+                position,
+                stream,
+                event_type,
+                recorded_at,
+                amount,
+                balance_after,
+                counterparty,
+                reason,
+            )
+        )
         if amount < 0 and balance_after < 0:
             overdrafts.append((account, unit, amount, balance_after))
     placeholder = "(" + ", ".join(["%s"] * 10) + ")"
     with cursor() as cur:
         for chunk in _chunks(entries):
             params = [value for row in chunk for value in _sqlite_row(row, 5)]
-            cur.execute(f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
-                        f"VALUES {', '.join([placeholder] * len(chunk))}", params)
+            cur.execute(
+                f"INSERT INTO ledger_accountentry ({ENTRY_COLUMNS}) "
+                f"VALUES {', '.join([placeholder] * len(chunk))}",
+                params,
+            )
     return lambda: Applied(overdrafts, running)
 
 
@@ -408,9 +461,12 @@ def _sqlite_add_to_balances(changes: dict[tuple[str, str], int]) -> dict[tuple[s
     values = ", ".join(["(%s, %s, %s)"] * len(changes))
     params = [item for (account, unit), change in changes.items() for item in (account, unit, change)]
     with cursor() as cur:
-        cur.execute(f"INSERT INTO ledger_accountbalance (account, unit, balance) VALUES {values} "
-                    "ON CONFLICT (account, unit) DO UPDATE SET balance = ledger_accountbalance.balance + "
-                    "excluded.balance RETURNING account, unit, balance", params)
+        cur.execute(
+            f"INSERT INTO ledger_accountbalance (account, unit, balance) VALUES {values} "
+            "ON CONFLICT (account, unit) DO UPDATE SET balance = ledger_accountbalance.balance + "
+            "excluded.balance RETURNING account, unit, balance",
+            params,
+        )
         return {(account, unit): amount for account, unit, amount in cur.fetchall()}
 
 
@@ -442,7 +498,7 @@ def rebuild_balances() -> None:
     """Every balance and statement line from the whole log in one statement (PostgreSQL): the
     same moves, order and running balances as `apply_moves` gives event by event."""
     with cursor() as cur:
-        cur.execute("SET LOCAL work_mem = '256MB'")      # sort the moves in memory, not on disk
+        cur.execute("SET LOCAL work_mem = '256MB'")  # sort the moves in memory, not on disk
         cur.execute(REBUILD_BALANCES)
 
 
@@ -489,9 +545,20 @@ def fetch_events(where: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         cur.execute(f"SELECT {EVENT_COLUMNS} FROM ledger_event {where}", params)
         rows = cur.fetchall()
     loads = json.loads
-    return [(position, stream, version, type_, loads(data) if isinstance(data, str) else data,
-             loads(meta) if isinstance(meta, str) else meta, _aware(recorded_at), prev_hash, hash_)
-            for position, stream, version, type_, data, meta, recorded_at, prev_hash, hash_ in rows]
+    return [
+        (
+            position,
+            stream,
+            version,
+            type_,
+            loads(data) if isinstance(data, str) else data,
+            loads(meta) if isinstance(meta, str) else meta,
+            _aware(recorded_at),
+            prev_hash,
+            hash_,
+        )
+        for position, stream, version, type_, data, meta, recorded_at, prev_hash, hash_ in rows
+    ]
 
 
 class MemoTimestamptzLoader(TimestamptzLoader):
@@ -543,4 +610,4 @@ def _sqlite_row(row: Sequence[Any], time_index: int) -> Sequence[Any]:
 
 def _chunks(rows: Sequence[Any]) -> Iterator[Sequence[Any]]:
     for start in range(0, len(rows), CHUNK):
-        yield rows[start:start + CHUNK]
+        yield rows[start : start + CHUNK]

@@ -14,6 +14,7 @@ together, so his tokens and sessions stop working while his chips and history st
 `register_deactivation()` connects the guard and declares the two event types; the ledger app's
 ready() calls it, so the guard holds in every process (web, worker, management commands).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -69,10 +70,14 @@ class LedgerFootprint:
 def user_ledger_footprint(*, user_id: int) -> LedgerFootprint:
     """The user's chips and history. Cheap checks first: the actor scan runs only when they find
     nothing (it reads `meta`, which has no index)."""
-    accounts = list(AccountBalance.objects
-                    .filter(Q(account=player_account(user_id))
-                            | Q(account__startswith="seat:", account__endswith=f":{user_id}"))
-                    .order_by("account", "unit").values_list("account", "unit", "balance"))
+    accounts = list(
+        AccountBalance.objects.filter(
+            Q(account=player_account(user_id))
+            | Q(account__startswith="seat:", account__endswith=f":{user_id}")
+        )
+        .order_by("account", "unit")
+        .values_list("account", "unit", "balance")
+    )
     holdings = tuple(row for row in accounts if row[2] != 0)
     history: list[str] = []
     if accounts and not holdings:
@@ -85,8 +90,10 @@ def user_ledger_footprint(*, user_id: int) -> LedgerFootprint:
 
 
 def refusal_message(user: AbstractBaseUser, footprint: LedgerFootprint) -> str:
-    return (f"{user.get_username()} (id {user.pk}) cannot be deleted: {footprint.describe()}. "
-            f"Deactivate the user instead: the ledger keeps their chips and history.")
+    return (
+        f"{user.get_username()} (id {user.pk}) cannot be deleted: {footprint.describe()}. "
+        f"Deactivate the user instead: the ledger keeps their chips and history."
+    )
 
 
 def check_user_deletable(user: AbstractBaseUser) -> None:
@@ -107,8 +114,9 @@ def user_reactivate(*, user_id: int, meta: Mapping[str, Any] | None = None) -> S
     return _set_active(user_id, active=True, event_type=PLAYER_REACTIVATED, meta=meta)
 
 
-def _set_active(user_id: int, *, active: bool, event_type: str,
-                meta: Mapping[str, Any] | None) -> StoredEvent | None:
+def _set_active(
+    user_id: int, *, active: bool, event_type: str, meta: Mapping[str, Any] | None
+) -> StoredEvent | None:
     def attempt() -> StoredEvent | None:
         # The row lock makes a concurrent (de)activation wait and then see the new flag.
         user = get_user_model().objects.select_for_update().get(pk=user_id)
@@ -116,8 +124,9 @@ def _set_active(user_id: int, *, active: bool, event_type: str,
             return None
         stream = player_stream(user_id)
         data = {"player_id": user_id, "username": user.get_username()}
-        [stored] = append([StreamWrite(stream, stream_version(stream), [NewEvent(event_type, data)])],
-                          meta=meta)
+        [stored] = append(
+            [StreamWrite(stream, stream_version(stream), [NewEvent(event_type, data)])], meta=meta
+        )
         user.is_active = active
         user.save(update_fields=["is_active"])
         return stored
@@ -133,5 +142,8 @@ def register_deactivation() -> None:
     """Declare the event types and refuse deleting users with a ledger footprint (from ready())."""
     register_event_type(PLAYER_DEACTIVATED)
     register_event_type(PLAYER_REACTIVATED)
-    pre_delete.connect(_refuse_deleting_users_with_history, sender=settings.AUTH_USER_MODEL,
-                       dispatch_uid="ledger.deactivation.refuse_deleting_users_with_history")
+    pre_delete.connect(
+        _refuse_deleting_users_with_history,
+        sender=settings.AUTH_USER_MODEL,
+        dispatch_uid="ledger.deactivation.refuse_deleting_users_with_history",
+    )

@@ -9,6 +9,7 @@ The rules engine raises its own `DomainError` (tables.engine.decider.errors) wit
 members: the engine is pure and imports nothing of the ledger but `ledger.accounts`, so it cannot
 derive from this one. The API renders both alike.
 """
+
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -66,6 +67,7 @@ class ConcurrencyConflict(DomainError):
 
 
 # --- disputes and holds ---------------------------------------------------------------------------
+
 
 class UnknownDispute(DomainError):
     """No such dispute, or one the caller is no party to (the same answer: an outsider learns
@@ -142,6 +144,7 @@ class InvalidCorrection(DomainError):
 
 
 # --- checkpoints ------------------------------------------------------------------------------------
+
 
 class UnknownCheckpoint(DomainError):
     code = "unknown_checkpoint"

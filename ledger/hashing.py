@@ -29,6 +29,7 @@ from it. A reader is shown the salt exactly when he is shown the value (his own 
 an auditor after the deal), and can then check that the value is the one committed. Events with
 no "secret" key (every money event, every public fact) are hashed exactly as stored.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -40,8 +41,7 @@ from typing import Any
 
 GENESIS_HASH = "0" * 64
 
-_encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                            allow_nan=False)
+_encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 class InvalidEventData(ValueError):
@@ -91,16 +91,30 @@ def iso_utc(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def event_hash(*, prev_hash: str, stream: str, version: int, type: str, data_json: str,
-               meta_json: str, recorded_at: datetime) -> str:
+def event_hash(
+    *,
+    prev_hash: str,
+    stream: str,
+    version: int,
+    type: str,
+    data_json: str,
+    meta_json: str,
+    recorded_at: datetime,
+) -> str:
     """sha256(prev_hash || canonical body). data_json/meta_json are their canonical JSON."""
     body = (
-        '{"data":' + data_json
-        + ',"meta":' + meta_json
-        + ',"recorded_at":' + _encoder.encode(iso_utc(recorded_at))
-        + ',"stream":' + _encoder.encode(stream)
-        + ',"type":' + _encoder.encode(type)
-        + ',"version":' + str(version)
+        '{"data":'
+        + data_json
+        + ',"meta":'
+        + meta_json
+        + ',"recorded_at":'
+        + _encoder.encode(iso_utc(recorded_at))
+        + ',"stream":'
+        + _encoder.encode(stream)
+        + ',"type":'
+        + _encoder.encode(type)
+        + ',"version":'
+        + str(version)
         + "}"
     )
     return hashlib.sha256((prev_hash + body).encode("utf-8")).hexdigest()
@@ -109,7 +123,7 @@ def event_hash(*, prev_hash: str, stream: str, version: int, type: str, data_jso
 # --- salted commitments of secret facts ----------------------------------------------------------
 
 SECRET_KEY, SALT_KEY = "secret", "salt"
-SALT_BYTES = 16                                   # 128 bits (DESIGN §2.6: at least 128)
+SALT_BYTES = 16  # 128 bits (DESIGN §2.6: at least 128)
 _SALT_FORM = re.compile(r"[0-9a-f]{32,128}")
 
 

@@ -5,6 +5,7 @@ rebuild, so the two would import each other); the ledger app's ready() puts
 `projections.run_inline` here. An append before that (the ledger app not installed or not ready)
 fails rather than leave the balances behind the log.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence

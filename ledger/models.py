@@ -4,6 +4,7 @@
 and its queryset refuse updates and deletes on every backend; on PostgreSQL triggers (migration
 0002) also reject UPDATE, DELETE and TRUNCATE issued as raw SQL.
 """
+
 from __future__ import annotations
 
 from typing import Any, NoReturn
@@ -186,8 +187,9 @@ class CheckpointLeaf(models.Model):
     salt = models.CharField(max_length=64)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["checkpoint", "unit", "index"],
-                                               name="ledger_checkpointleaf_slot")]
+        constraints = [
+            models.UniqueConstraint(fields=["checkpoint", "unit", "index"], name="ledger_checkpointleaf_slot")
+        ]
         indexes = [models.Index(fields=["checkpoint", "account"], name="ledger_checkpointleaf_account")]
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ below zero raises InsufficientFunds inside append, and the whole append rolls ba
 Conservation: each transfer moves chips between two accounts in one unit, so per unit the sum of
 all balances is zero after every event.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -45,10 +46,26 @@ from ledger.accounts import (
 from ledger.models import AccountBalance
 
 __all__ = [
-    "CASHIER", "HOUSE", "MAX_AMOUNT", "MAY_GO_NEGATIVE", "UNIT_CHIPS", "InsufficientFunds",
-    "InvalidTransfer", "Transfer", "account_kind", "balance", "balances", "check_conservation",
-    "may_go_negative", "player_account", "pot_account", "prizepool_account", "register_debt_policy",
-    "reserve_account", "seat_account", "transfers_of",
+    "CASHIER",
+    "HOUSE",
+    "MAX_AMOUNT",
+    "MAY_GO_NEGATIVE",
+    "UNIT_CHIPS",
+    "InsufficientFunds",
+    "InvalidTransfer",
+    "Transfer",
+    "account_kind",
+    "balance",
+    "balances",
+    "check_conservation",
+    "may_go_negative",
+    "player_account",
+    "pot_account",
+    "prizepool_account",
+    "register_debt_policy",
+    "reserve_account",
+    "seat_account",
+    "transfers_of",
 ]
 
 DebtPolicy = Callable[[str], bool]
@@ -106,8 +123,11 @@ def check_conservation() -> list[str]:
         if row["total"] != 0:
             problems.append(f"unit {row['unit']}: balances sum to {row['total']}, not 0")
     negative: defaultdict[str, list[str]] = defaultdict(list)
-    for account, unit, amount in AccountBalance.objects.filter(balance__lt=0).values_list(
-            "account", "unit", "balance").order_by("unit", "account"):
+    for account, unit, amount in (
+        AccountBalance.objects.filter(balance__lt=0)
+        .values_list("account", "unit", "balance")
+        .order_by("unit", "account")
+    ):
         if not may_go_negative(account):
             negative[unit].append(f"{account} is {amount}")
     problems += [f"unit {unit}: may not be negative: {', '.join(items)}" for unit, items in negative.items()]

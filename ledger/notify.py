@@ -18,6 +18,7 @@ readers keep a slow safety poll of their own, so a lost notification delays them
 The connection is probed every `PROBE_SECONDS` while quiet (and uses TCP keepalives), so a
 connection that died silently is noticed and replaced.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,8 +37,8 @@ APPLICATION_NAME = "guts-ledger-listener"
 PUBLISHER_NAME = "guts-ledger-notifier"
 PROBE_SECONDS = 30.0
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0
-READY_TIMEOUT = 2.0          # how long a new subscriber waits for the listener to be listening
-MAX_PAYLOAD = 7900           # PostgreSQL refuses payloads of 8000 bytes; longer: "any stream"
+READY_TIMEOUT = 2.0  # how long a new subscriber waits for the listener to be listening
+MAX_PAYLOAD = 7900  # PostgreSQL refuses payloads of 8000 bytes; longer: "any stream"
 
 logger = logging.getLogger(__name__)
 
@@ -117,19 +118,20 @@ class LedgerListener:
                     await self._listen()
                 except (psycopg.Error, OSError) as error:
                     delay = RETRY_FIRST if self._listening.is_set() else min(delay * 2, RETRY_MAX)
-                    logger.warning("ledger listener lost its connection (%s); retrying in %.1f s",
-                                   error, delay)
+                    logger.warning(
+                        "ledger listener lost its connection (%s); retrying in %.1f s", error, delay
+                    )
                 finally:
                     self._listening.clear()
                 await asyncio.sleep(delay)
-        finally:                     # cancelled: the loop is closing, forget it
+        finally:  # cancelled: the loop is closing, forget it
             _listeners.pop(asyncio.get_running_loop(), None)
 
     async def _listen(self) -> None:
         async with await psycopg.AsyncConnection.connect(**self._params, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             self._listening.set()
-            self.wake_all()          # whatever was sent while we were away is lost: everyone re-reads
+            self.wake_all()  # whatever was sent while we were away is lost: everyone re-reads
             while True:
                 async for notify in conn.notifies(timeout=PROBE_SECONDS):
                     self.dispatch(notify.payload)
@@ -141,8 +143,13 @@ def listener_params() -> dict[str, Any]:
     params = connections["default"].get_connection_params()
     for django_only in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(django_only, None)
-    params.update(application_name=APPLICATION_NAME, keepalives=1, keepalives_idle=30,
-                  keepalives_interval=10, keepalives_count=3)
+    params.update(
+        application_name=APPLICATION_NAME,
+        keepalives=1,
+        keepalives_idle=30,
+        keepalives_interval=10,
+        keepalives_count=3,
+    )
     return params
 
 
@@ -164,8 +171,9 @@ def notifications_supported() -> bool:
 
 
 @asynccontextmanager
-async def subscription(streams: Iterable[str], *, ready_timeout: float = READY_TIMEOUT
-                       ) -> AsyncIterator[Subscription]:
+async def subscription(
+    streams: Iterable[str], *, ready_timeout: float = READY_TIMEOUT
+) -> AsyncIterator[Subscription]:
     """Subscribe to `streams` for the block. Waits (briefly) until the listener is LISTENing, so
     that a reader who reads after entering misses nothing committed later."""
     current = listener()
@@ -173,14 +181,16 @@ async def subscription(streams: Iterable[str], *, ready_timeout: float = READY_T
     current.add(subscribed)
     try:
         if not await current.ready(ready_timeout):
-            logger.warning("ledger listener not listening after %.1f s; readers fall back to polling",
-                           ready_timeout)
+            logger.warning(
+                "ledger listener not listening after %.1f s; readers fall back to polling", ready_timeout
+            )
         yield subscribed
     finally:
         current.remove(subscribed)
 
 
 # --- publishing -----------------------------------------------------------------------------------
+
 
 class Publisher:
     """Sends the wake-ups of committed appends from a thread of its own, on a connection of its own,
@@ -225,7 +235,7 @@ class Publisher:
         try:
             first = self._pending.get(timeout=self.IDLE_SECONDS)
         except queue.Empty:
-            with self._lock:                 # nothing can be put while we decide to stop
+            with self._lock:  # nothing can be put while we decide to stop
                 if self._pending.empty():
                     self._thread = None
                     return None
@@ -236,21 +246,24 @@ class Publisher:
         while not self._pending.empty():
             more = self._pending.get_nowait()
             if more is None:
-                self._pending.put(None)      # close after this batch
+                self._pending.put(None)  # close after this batch
                 break
             streams |= more
         return streams
 
-    def _send(self, conn: psycopg.Connection[Any] | None,
-              streams: set[str]) -> psycopg.Connection[Any] | None:
+    def _send(
+        self, conn: psycopg.Connection[Any] | None, streams: set[str]
+    ) -> psycopg.Connection[Any] | None:
         payload = ",".join(sorted(streams))
         try:
             if conn is None or conn.closed:
-                conn = psycopg.connect(**{**listener_params(), "application_name": PUBLISHER_NAME},
-                                       autocommit=True)
-            conn.execute("SELECT pg_notify(%s, %s)",
-                         [CHANNEL, payload if len(payload.encode()) <= MAX_PAYLOAD else ""])
-        except (psycopg.Error, OSError) as error:      # the readers' safety poll covers it
+                conn = psycopg.connect(
+                    **{**listener_params(), "application_name": PUBLISHER_NAME}, autocommit=True
+                )
+            conn.execute(
+                "SELECT pg_notify(%s, %s)", [CHANNEL, payload if len(payload.encode()) <= MAX_PAYLOAD else ""]
+            )
+        except (psycopg.Error, OSError) as error:  # the readers' safety poll covers it
             logger.warning("could not notify %d streams (%s)", len(streams), error)
             return None
         return conn

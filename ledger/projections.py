@@ -24,6 +24,7 @@ history.
 with `live=False` then, so history is applied as the facts it is (policies such as the debt
 check only guard new appends).
 """
+
 from __future__ import annotations
 
 import threading
@@ -54,9 +55,9 @@ class Projector(ABC):
     from EventProjector and implement apply, one event at a time)."""
 
     name: ClassVar[str]
-    handles: ClassVar[frozenset[str] | None] = None     # event types; None means every event
+    handles: ClassVar[frozenset[str] | None] = None  # event types; None means every event
     models: ClassVar[tuple[type[models.Model], ...]] = ()
-    stream_prefix: ClassVar[str | None] = None          # if set, it wants only these streams
+    stream_prefix: ClassVar[str | None] = None  # if set, it wants only these streams
     # It can write through `dbapi.execute`/`apply_moves` into a one-message append (ledger.dbapi
     # Message): it reads nothing the append changes before the COMMIT and needs no positions.
     # Otherwise an append it wants is sent the usual way.
@@ -127,8 +128,10 @@ def run_inline(events: Sequence[StoredEvent]) -> Balances:
 def collect_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEvent]], Balances] | None:
     """`apply_inline` into a one-message append, or None (nothing done) if a projector that wants
     these events cannot join one (`Projector.joins_message`)."""
-    if any(not projector.joins_message and any(projector.wants(event) for event in events)
-           for projector in _projectors.values()):
+    if any(
+        not projector.joins_message and any(projector.wants(event) for event in events)
+        for projector in _projectors.values()
+    ):
         return None
     return apply_inline(events)
 
@@ -153,6 +156,7 @@ def apply_inline(events: Sequence[StoredEvent]) -> Callable[[Sequence[StoredEven
             balances.update(check() or {})
         _checkpoints.note({name: final[index].position for name, index in wanting})
         return balances
+
     return finish
 
 
@@ -254,10 +258,11 @@ def rebuild_all(*, batch_size: int = REBUILD_BATCH, progress: Progress | None = 
         in_sql = [projector for projector in projectors if projector.rebuild_in_sql()]
         replayed = [projector for projector in projectors if projector not in in_sql]
         prefixes = {projector.stream_prefix for projector in replayed}
-        prefix = prefixes.pop() if len(prefixes) == 1 else None    # one prefix: read only those
+        prefix = prefixes.pop() if len(prefixes) == 1 else None  # one prefix: read only those
         position = 0
-        while replayed and (batch := store.read_all(after=position, limit=batch_size,
-                                                    stream_prefix=prefix, settled=False)):
+        while replayed and (
+            batch := store.read_all(after=position, limit=batch_size, stream_prefix=prefix, settled=False)
+        ):
             _replay(replayed, batch)
             position = batch[-1].position
             if progress:
@@ -315,7 +320,7 @@ class BalanceProjector(Projector):
                 moves.append((source, unit, -amount, *where, target, reason, event.version))
                 moves.append((target, unit, amount, *where, source, reason, event.version))
         refuse = None
-        if live and dbapi.is_collecting():   # the COMMIT goes with the statement: refuse in SQL
+        if live and dbapi.is_collecting():  # the COMMIT goes with the statement: refuse in SQL
             refuse = sorted({move[0] for move in moves if move[2] < 0 and not may_go_negative(move[0])})
         applied = dbapi.apply_moves(moves, refuse)
 
@@ -325,4 +330,5 @@ class BalanceProjector(Projector):
                 if live and not may_go_negative(account):
                     raise InsufficientFunds(account, unit, balance_after - amount, -amount)
             return balances
+
         return hold_to_policy

@@ -7,6 +7,7 @@ current shape while the log keeps what was written (and its hashes stay valid).
 
 Unregistered types are allowed and are at version 1: other apps need not ask the ledger first.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -37,15 +38,17 @@ class EventType:
 _types: dict[str, EventType] = {}
 
 
-def register_event_type(name: str, *, version: int = 1,
-                        upcasters: Mapping[int, Upcaster] | None = None) -> EventType:
+def register_event_type(
+    name: str, *, version: int = 1, upcasters: Mapping[int, Upcaster] | None = None
+) -> EventType:
     """Declare `name` at schema `version`; `upcasters` must cover every version below it."""
     upcasters = dict(upcasters or {})
     if version < 1:
         raise EventTypeError(f"{name}: version must be >= 1")
     if set(upcasters) != set(range(1, version)):
-        raise EventTypeError(f"{name}: need upcasters for versions {list(range(1, version))}, "
-                             f"got {sorted(upcasters)}")
+        raise EventTypeError(
+            f"{name}: need upcasters for versions {list(range(1, version))}, got {sorted(upcasters)}"
+        )
     existing = _types.get(name)
     if existing is not None and existing.version > version:
         raise EventTypeError(f"{name} is already registered at version {existing.version}")

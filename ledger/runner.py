@@ -109,7 +109,7 @@ class CommandRunner(Generic[S]):
         stream = self.kind.stream(owner)
         for _ in range(self.max_attempts):
             try:
-                with dbapi.commit_with_append(), transaction.atomic():    # its own: COMMIT with the append
+                with dbapi.commit_with_append(), transaction.atomic():  # its own: COMMIT with the append
                     return self._attempt(
                         owner, command, now, dict(meta or {}), expected_version, new, build, before_append
                     )

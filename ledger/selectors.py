@@ -3,6 +3,7 @@
 Balances and statements come from the inline projections (`AccountBalance`, `AccountEntry`), so
 a read right after a write sees it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,9 +25,9 @@ class PlayerBalance:
     player_id: int
     account: str
     unit: str
-    balance: int          # posted: every transfer so far (`posted`)
-    version: int          # the player's stream version the balance reflects (the ETag)
-    held: int = 0         # of it, kept by pending dispute holds: still his, not available
+    balance: int  # posted: every transfer so far (`posted`)
+    version: int  # the player's stream version the balance reflects (the ETag)
+    held: int = 0  # of it, kept by pending dispute holds: still his, not available
 
     @property
     def posted(self) -> int:
@@ -59,14 +60,16 @@ def player_balance(*, player_id: int) -> PlayerBalance:
     account = player_account(player_id)
     version = stream_version(player_stream(player_id))
     posted, held = balance_and_held(account)
-    return PlayerBalance(player_id=player_id, account=account, unit=UNIT_CHIPS, balance=posted,
-                         version=version, held=held)
+    return PlayerBalance(
+        player_id=player_id, account=account, unit=UNIT_CHIPS, balance=posted, version=version, held=held
+    )
 
 
 BALANCE_AND_HELD = (
     "SELECT COALESCE((SELECT balance FROM ledger_accountbalance WHERE account = %s AND unit = %s), 0), "
     "COALESCE((SELECT SUM(amount) FROM ledger_disputehold WHERE account = %s AND unit = %s "
-    "AND status = 'pending'), 0)")
+    "AND status = 'pending'), 0)"
+)
 
 
 def balance_and_held(account: str, unit: str = UNIT_CHIPS) -> tuple[int, int]:
@@ -80,8 +83,9 @@ def balance_and_held(account: str, unit: str = UNIT_CHIPS) -> tuple[int, int]:
 
 def held_on(account: str, unit: str = UNIT_CHIPS) -> int:
     """Chips of `account` that pending dispute holds keep from being spent (still the owner's)."""
-    total = (DisputeHold.objects.filter(account=account, unit=unit, status="pending")
-             .aggregate(total=Sum("amount"))["total"])
+    total = DisputeHold.objects.filter(account=account, unit=unit, status="pending").aggregate(
+        total=Sum("amount")
+    )["total"]
     return total or 0
 
 
@@ -90,7 +94,8 @@ def player_statement(*, player_id: int) -> QuerySet[AccountEntry]:
     the version of the event behind each line (`event_version`)."""
     player_get(player_id=player_id)
     event_version = Event.objects.filter(position=OuterRef("position")).values("version")[:1]
-    return (AccountEntry.objects
-            .filter(account=player_account(player_id), unit=UNIT_CHIPS)
-            .annotate(event_version=Subquery(event_version))
-            .order_by("position", "pk"))
+    return (
+        AccountEntry.objects.filter(account=player_account(player_id), unit=UNIT_CHIPS)
+        .annotate(event_version=Subquery(event_version))
+        .order_by("position", "pk")
+    )

@@ -40,6 +40,7 @@ Concurrency: every write names the version its caller saw; a mismatch raises Con
 (the service reloads, re-decides and retries). The (stream, version) unique constraint is the
 last line of defence and is reported the same way.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
@@ -68,7 +69,7 @@ from ledger.hashing import (
 )
 from ledger.money import InsufficientFunds
 
-MAX_ACCOUNT, MAX_UNIT = 200, 100        # column widths of account and unit names
+MAX_ACCOUNT, MAX_UNIT = 200, 100  # column widths of account and unit names
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,7 @@ class _Prepared:
     type: str
     data: dict[str, Any]
     data_json: str
-    chain_json: str            # what the hash covers: data_json unless the event seals facts
+    chain_json: str  # what the hash covers: data_json unless the event seals facts
     meta: dict[str, Any]
     meta_json: str
 
@@ -148,8 +149,9 @@ class Appended:
     balances: Balances
 
 
-def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None,
-           savepoint: bool = True) -> list[StoredEvent]:
+def append(
+    writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None, savepoint: bool = True
+) -> list[StoredEvent]:
     """Append to one or several streams in ONE transaction, checking each expected version.
 
     Joins the caller's transaction.atomic block if there is one, runs the inline projectors in the
@@ -164,15 +166,16 @@ def append(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = No
     return append_with_balances(writes, meta=meta, savepoint=savepoint).events
 
 
-def append_with_balances(writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None,
-                         savepoint: bool = True) -> Appended:
+def append_with_balances(
+    writes: Sequence[StreamWrite], *, meta: Mapping[str, Any] | None = None, savepoint: bool = True
+) -> Appended:
     """`append`, returning the stored events and the balances they left on the accounts they moved."""
     prepared = _prepare(writes, meta or {})
     with transaction.atomic(savepoint=savepoint):
         outcome = _write(writes, prepared)
     if isinstance(outcome, ConcurrencyError):
-        raise outcome       # out here: raised through the block, it would mark a savepoint-less
-                            # caller's transaction for rollback, although nothing was written
+        raise outcome  # out here: raised through the block, it would mark a savepoint-less
+        # caller's transaction for rollback, although nothing was written
     return outcome
 
 
@@ -193,8 +196,9 @@ def _write(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> Appended
     return Appended(stored, balances)
 
 
-def _append_after_reading_heads(writes: Sequence[StreamWrite],
-                                prepared: list[_Prepared]) -> list[StoredEvent] | ConcurrencyError:
+def _append_after_reading_heads(
+    writes: Sequence[StreamWrite], prepared: list[_Prepared]
+) -> list[StoredEvent] | ConcurrencyError:
     """The general path: lock and read the heads, check the versions, insert. A clash is returned,
     not raised: nothing is written yet (`append_with_balances` raises it outside its block)."""
     heads, newer = _lock_and_read_heads([write.stream for write in writes], _accounts(prepared))
@@ -202,7 +206,7 @@ def _append_after_reading_heads(writes: Sequence[StreamWrite],
         actual = heads.get(write.stream, (0, GENESIS_HASH))[0]
         if actual != write.expected_version:
             return ConcurrencyError(write.stream, write.expected_version, actual)
-        if write.stream in newer:       # written by a newer transaction: retry in a new one
+        if write.stream in newer:  # written by a newer transaction: retry in a new one
             return ConcurrencyError(write.stream, write.expected_version, None)
     now = timezone.now()
     rows = _chain(prepared, heads, now)
@@ -211,8 +215,14 @@ def _append_after_reading_heads(writes: Sequence[StreamWrite],
 
 def _accounts(prepared: list[_Prepared]) -> list[str]:
     """The accounts the events move chips on (locked before the insert: see the docstring)."""
-    return sorted({name for item in prepared for transfer in transfers_of(item.data)
-                   for name in (transfer.source, transfer.target)})
+    return sorted(
+        {
+            name
+            for item in prepared
+            for transfer in transfers_of(item.data)
+            for name in (transfer.source, transfer.target)
+        }
+    )
 
 
 def _append_in_one_trip(writes: Sequence[StreamWrite], prepared: list[_Prepared]) -> list[StoredEvent] | None:
@@ -246,13 +256,18 @@ def _append_and_commit(writes: Sequence[StreamWrite], prepared: list[_Prepared])
     now = timezone.now()
     rows = _chain(prepared, heads, now)
     message = dbapi.Message()
-    append_index = message.add(*dbapi.append_checked_statement(
-        [(s, v, h) for s, (v, h) in heads.items()], _accounts(prepared),
-        [_event_row(row, now) for row in rows], refuse=True))
+    append_index = message.add(
+        *dbapi.append_checked_statement(
+            [(s, v, h) for s, (v, h) in heads.items()],
+            _accounts(prepared),
+            [_event_row(row, now) for row in rows],
+            refuse=True,
+        )
+    )
     unplaced = _stored(rows, {(item.stream, version): 0 for item, version, _, _ in rows}, now)
     with dbapi.collecting(message):
         finish = inline.collect_inline(unplaced)
-    if finish is None:                  # a projector that cannot join: the usual path
+    if finish is None:  # a projector that cannot join: the usual path
         return None
     try:
         message.commit()
@@ -261,10 +276,12 @@ def _append_and_commit(writes: Sequence[StreamWrite], prepared: list[_Prepared])
         raise ConcurrencyError(first.stream, first.expected_version, None) from exc
     except dbapi.OverdraftRefused as exc:
         raise InsufficientFunds(exc.account, exc.unit, exc.balance_after - exc.amount, -exc.amount) from exc
-    except psycopg.errors.UniqueViolation as exc:                  # last line of defence
+    except psycopg.errors.UniqueViolation as exc:  # last line of defence
         raise ConcurrencyError(writes[0].stream, writes[0].expected_version, None) from exc
-    positions = {(stream or "", int(version or 0)): int(position or 0)
-                 for position, stream, version in message.rows(append_index)}
+    positions = {
+        (stream or "", int(version or 0)): int(position or 0)
+        for position, stream, version in message.rows(append_index)
+    }
     stored = _stored(rows, positions, now)
     balances = finish(stored)
     _remember_on_commit(stored)
@@ -277,8 +294,11 @@ def _known_heads(writes: Sequence[StreamWrite]) -> dict[str, tuple[int, str]] | 
     is 64 zeros; others from `_known_hashes`), else None."""
     heads: dict[str, tuple[int, str]] = {}
     for write in writes:
-        known = GENESIS_HASH if write.expected_version == 0 else \
-            _known_hashes.get((write.stream, write.expected_version))
+        known = (
+            GENESIS_HASH
+            if write.expected_version == 0
+            else _known_hashes.get((write.stream, write.expected_version))
+        )
         if known is None:
             return None
         heads[write.stream] = (write.expected_version, known)
@@ -351,8 +371,10 @@ def _sealed(event: NewEvent) -> dict[str, Any]:
     except InvalidEventData as exc:
         raise InvalidAppend(f"{event.type}: {exc}") from exc
     if SECRET_KEY in event.data or SALT_KEY in event.data:
-        raise InvalidAppend(f"{event.type}: data keys {SECRET_KEY!r} and {SALT_KEY!r} are reserved; "
-                            "name secret keys in NewEvent.secret")
+        raise InvalidAppend(
+            f"{event.type}: data keys {SECRET_KEY!r} and {SALT_KEY!r} are reserved; "
+            "name secret keys in NewEvent.secret"
+        )
     return event.data
 
 
@@ -400,16 +422,19 @@ def _lock_and_read_heads(streams: list[str], accounts: list[str]) -> tuple[Heads
         if dbapi.on_postgres():
             cursor.execute("SELECT * FROM ledger_append_begin(%s::text[], %s::text[])", [streams, accounts])
             rows = cursor.fetchall()
-            return {stream: (version, hash_) for stream, version, hash_, _ in rows}, \
-                {stream for stream, _, _, newer in rows if newer}
+            return {stream: (version, hash_) for stream, version, hash_, _ in rows}, {
+                stream for stream, _, _, newer in rows if newer
+            }
         # SQLite: BEGIN IMMEDIATE already holds the write lock
-        parts = ["SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
-                 "ORDER BY version DESC LIMIT 1)"] * len(streams)
+        parts = [
+            "SELECT * FROM (SELECT stream, version, hash FROM ledger_event WHERE stream = %s "
+            "ORDER BY version DESC LIMIT 1)"
+        ] * len(streams)
         cursor.execute(" UNION ALL ".join(parts), streams)
         return {stream: (version, hash_) for stream, version, hash_ in cursor.fetchall()}, set()
 
 
-Chained = tuple[_Prepared, int, str, str]   # event, version, prev_hash, hash
+Chained = tuple[_Prepared, int, str, str]  # event, version, prev_hash, hash
 
 
 def _chain(prepared: list[_Prepared], heads: dict[str, tuple[int, str]], now: datetime) -> list[Chained]:
@@ -419,17 +444,35 @@ def _chain(prepared: list[_Prepared], heads: dict[str, tuple[int, str]], now: da
     for item in prepared:
         version, prev_hash = chain.get(item.stream, (0, GENESIS_HASH))
         version += 1
-        digest = event_hash(prev_hash=prev_hash, stream=item.stream, version=version, type=item.type,
-                            data_json=item.chain_json, meta_json=item.meta_json, recorded_at=now)
+        digest = event_hash(
+            prev_hash=prev_hash,
+            stream=item.stream,
+            version=version,
+            type=item.type,
+            data_json=item.chain_json,
+            meta_json=item.meta_json,
+            recorded_at=now,
+        )
         chain[item.stream] = (version, digest)
         rows.append((item, version, prev_hash, digest))
     return rows
 
 
 def _stored(rows: list[Chained], positions: dict[tuple[str, int], int], now: datetime) -> list[StoredEvent]:
-    return [StoredEvent(positions[(item.stream, version)], item.stream, version, item.type, item.data,
-                        item.meta, now, prev_hash, digest)
-            for item, version, prev_hash, digest in rows]
+    return [
+        StoredEvent(
+            positions[(item.stream, version)],
+            item.stream,
+            version,
+            item.type,
+            item.data,
+            item.meta,
+            now,
+            prev_hash,
+            digest,
+        )
+        for item, version, prev_hash, digest in rows
+    ]
 
 
 def _event_row(row: Chained, now: datetime) -> dbapi.EventRow:
@@ -455,8 +498,10 @@ def lock_and_read_head(lock: tuple[int, int], stream: str) -> tuple[int, str]:
     and the head is remembered for the one-trip append. SQLite: BEGIN IMMEDIATE is the lock."""
     if not dbapi.on_postgres():
         with dbapi.cursor() as cursor:
-            cursor.execute("SELECT version, hash FROM ledger_event WHERE stream = %s "
-                           "ORDER BY version DESC LIMIT 1", [stream])
+            cursor.execute(
+                "SELECT version, hash FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1",
+                [stream],
+            )
             row = cursor.fetchone()
         version, digest = row if row is not None else (0, "")
     else:
@@ -469,8 +514,9 @@ def lock_and_read_head(lock: tuple[int, int], stream: str) -> tuple[int, str]:
 def stream_version(stream: str) -> int:
     """The stream's current version (0 if it has no events)."""
     with dbapi.cursor() as cursor:
-        cursor.execute("SELECT version, hash FROM ledger_event WHERE stream = %s "
-                       "ORDER BY version DESC LIMIT 1", [stream])
+        cursor.execute(
+            "SELECT version, hash FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1", [stream]
+        )
         row = cursor.fetchone()
     if row is None:
         return 0
@@ -497,9 +543,16 @@ def read_stream(stream: str, *, from_version: int = 1, to_version: int | None = 
     return events
 
 
-def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None = None,
-             stream_prefix: str | None = None, since: datetime | None = None, until: datetime | None = None,
-             settled: bool = True) -> list[StoredEvent]:
+def read_all(
+    *,
+    after: int = 0,
+    limit: int = 1000,
+    types: Collection[str] | None = None,
+    stream_prefix: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    settled: bool = True,
+) -> list[StoredEvent]:
     """Up to `limit` events after the event at position `after`, in log order, optionally of
     `types` or of streams starting with `stream_prefix`, recorded between `since` and `until`.
 
@@ -511,8 +564,9 @@ def read_all(*, after: int = 0, limit: int = 1000, types: Collection[str] | None
     if where is None:
         return []
     if settled and dbapi.on_postgres():
-        return _fetch(WATERMARK_AFTER + where + " ORDER BY tx_id, position LIMIT %s",
-                      [after, after, *params, limit])
+        return _fetch(
+            WATERMARK_AFTER + where + " ORDER BY tx_id, position LIMIT %s", [after, after, *params, limit]
+        )
     return _fetch("WHERE position > %s" + where + " ORDER BY position LIMIT %s", [after, *params, limit])
 
 
@@ -524,11 +578,13 @@ WATERMARK_AFTER = (
     "WHERE (tx_id, position) > (COALESCE((SELECT tx_id FROM ledger_event WHERE position <= %s "
     "ORDER BY position DESC LIMIT 1), '0'::xid8), %s) "
     "AND (tx_id < (SELECT ledger_watermark(pg_current_snapshot())) "
-    "OR tx_id = pg_current_xact_id_if_assigned())")
+    "OR tx_id = pg_current_xact_id_if_assigned())"
+)
 
 
-def _log_filter(types: Collection[str] | None, stream_prefix: str | None, since: datetime | None,
-                until: datetime | None) -> tuple[str | None, list[Any]]:
+def _log_filter(
+    types: Collection[str] | None, stream_prefix: str | None, since: datetime | None, until: datetime | None
+) -> tuple[str | None, list[Any]]:
     """The extra conditions of a log read (None: it can match nothing)."""
     where, params = "", []
     for moment, condition in ((since, " AND recorded_at >= %s"), (until, " AND recorded_at <= %s")):
@@ -550,8 +606,9 @@ def _log_filter(types: Collection[str] | None, stream_prefix: str | None, since:
 def read_all_raw(*, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
     """Like read_all, but data exactly as stored (no upcasting): what the hashes cover."""
     if dbapi.on_postgres():
-        return _fetch(WATERMARK_AFTER + " ORDER BY tx_id, position LIMIT %s", [after, after, limit],
-                      upcast=False)
+        return _fetch(
+            WATERMARK_AFTER + " ORDER BY tx_id, position LIMIT %s", [after, after, limit], upcast=False
+        )
     return _fetch("WHERE position > %s ORDER BY position LIMIT %s", [after, limit], upcast=False)
 
 
@@ -559,6 +616,15 @@ def _fetch(where: str, params: list[Any], *, upcast: bool = True) -> list[Stored
     rows = dbapi.fetch_events(where, params)
     if not upcast:
         return [StoredEvent(*row) for row in rows]
-    return [StoredEvent(position, stream, version, type_,
-                        registry.upcast(type_, data, meta.get("schema_version", 1)), meta, *rest)
-            for position, stream, version, type_, data, meta, *rest in rows]
+    return [
+        StoredEvent(
+            position,
+            stream,
+            version,
+            type_,
+            registry.upcast(type_, data, meta.get("schema_version", 1)),
+            meta,
+            *rest,
+        )
+        for position, stream, version, type_, data, meta, *rest in rows
+    ]

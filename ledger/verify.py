@@ -22,6 +22,7 @@ signed, and the signature must verify with the club's key.
 Limits: an event removed from the END of a stream leaves an intact, shorter chain; anchoring
 stream heads elsewhere (e.g. publishing the latest hashes) is what would reveal that.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -75,8 +76,13 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return not (self.broken_events or self.conservation_problems or self.projection_problems
-                    or self.hold_problems or self.checkpoint_problems)
+        return not (
+            self.broken_events
+            or self.conservation_problems
+            or self.projection_problems
+            or self.hold_problems
+            or self.checkpoint_problems
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "ok": self.ok}
@@ -90,7 +96,7 @@ class _Walk:
         self.heads: dict[str, tuple[int, str]] = {}
         self.balances: defaultdict[tuple[str, str], int] = defaultdict(int)
         self.holds = HoldReplay(self.balances, self.report.hold_problems)
-        self.checkpoints = checkpoints         # size -> checkpoint
+        self.checkpoints = checkpoints  # size -> checkpoint
         self.frontier: list[tuple[int, bytes]] = []
 
     def visit(self, event: StoredEvent) -> None:
@@ -116,9 +122,15 @@ class _Walk:
             check_sealed(event.data)
         except InvalidEventData as exc:
             return f"stored event is not plain JSON: {exc}"
-        expected = event_hash(prev_hash=event.prev_hash, stream=event.stream, version=event.version,
-                              type=event.type, data_json=canonical_json(chain_form(event.data)),
-                              meta_json=canonical_json(event.meta), recorded_at=event.recorded_at)
+        expected = event_hash(
+            prev_hash=event.prev_hash,
+            stream=event.stream,
+            version=event.version,
+            type=event.type,
+            data_json=canonical_json(chain_form(event.data)),
+            meta_json=canonical_json(event.meta),
+            recorded_at=event.recorded_at,
+        )
         if expected != event.hash:
             return "hash does not match the stored event: its data, meta, type or time were changed"
         return None
@@ -168,21 +180,26 @@ class _Walk:
         for (_, unit), amount in self.balances.items():
             totals[unit] += amount
         report.units = sorted(totals)
-        report.conservation_problems = [f"unit {unit}: balances sum to {total}, not 0"
-                                        for unit, total in sorted(totals.items()) if total]
+        report.conservation_problems = [
+            f"unit {unit}: balances sum to {total}, not 0" for unit, total in sorted(totals.items()) if total
+        ]
         report.projection_problems = _compare_with_projection(self.balances)
         return report
 
 
 def _compare_with_projection(replayed: dict[tuple[str, str], int]) -> list[str]:
-    stored = {(account, unit): amount
-              for account, unit, amount in AccountBalance.objects.values_list("account", "unit", "balance")}
+    stored = {
+        (account, unit): amount
+        for account, unit, amount in AccountBalance.objects.values_list("account", "unit", "balance")
+    }
     problems = []
     for key in sorted(set(replayed) | set(stored)):
         if replayed.get(key, 0) != stored.get(key, 0):
             account, unit = key
-            problems.append(f"AccountBalance {account} ({unit}) is {stored.get(key, 0)}, "
-                            f"replay gives {replayed.get(key, 0)}")
+            problems.append(
+                f"AccountBalance {account} ({unit}) is {stored.get(key, 0)}, "
+                f"replay gives {replayed.get(key, 0)}"
+            )
     return problems
 
 

@@ -4,6 +4,7 @@ Hole cards never appear here (DESIGN §2.6): DealSummary is shown without `hands
 players are listed), TableSnapshot, which holds live hands and seeds, is not registered, and the
 event log (registered by the ledger) is shown through the same redaction as the audit feed.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,19 @@ from tables.models import DealSummary, SeatView, TableView
 
 @admin.register(TableView)
 class TableViewAdmin(ReadOnlyAdmin):
-    list_display = ("table_id", "variant", "status", "deal_no", "phase", "pot", "reserve", "seated",
-                    "deadline", "version", "updated_at")
+    list_display = (
+        "table_id",
+        "variant",
+        "status",
+        "deal_no",
+        "phase",
+        "pot",
+        "reserve",
+        "seated",
+        "deadline",
+        "version",
+        "updated_at",
+    )
     list_filter = ("status", "variant", "phase")
     search_fields = ("table_id",)
 
@@ -34,11 +46,20 @@ class SeatViewAdmin(ReadOnlyAdmin):
 
 @admin.register(DealSummary)
 class DealSummaryAdmin(ReadOnlyAdmin):
-    list_display = ("table_id", "deal_no", "dealer", "outcome", "pot_before", "pot_after", "reserve_after",
-                    "over", "started_at")
+    list_display = (
+        "table_id",
+        "deal_no",
+        "dealer",
+        "outcome",
+        "pot_before",
+        "pot_after",
+        "reserve_after",
+        "over",
+        "started_at",
+    )
     list_filter = ("over", "outcome")
     search_fields = ("table_id",)
-    exclude = ("hands", "results")   # hole cards, private comparisons: only through the redacting selectors
+    exclude = ("hands", "results")  # hole cards, private comparisons: only through the redacting selectors
 
 
 admin.site.unregister(Event)

@@ -1,5 +1,6 @@
 """The tables service's and the audit reads' own domain errors (ledger.errors). The rules engine's
 refusals (not_your_turn, deal_over, ...) are the engine's DomainError and pass through unchanged."""
+
 from __future__ import annotations
 
 from ledger.errors import DomainError

@@ -7,6 +7,7 @@ the latest one and folds only the events after it, so a command's cost does not 
 Hole cards live in `TableSnapshot.state` and `DealSummary.hands`: read them only through the
 redacting selectors (DESIGN §2.6).
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -19,14 +20,14 @@ class TableView(models.Model):
     variant = models.CharField(max_length=50)
     options = models.JSONField()
     stacked = models.BooleanField(default=False)
-    status = models.CharField(max_length=20)                 # open | closed
+    status = models.CharField(max_length=20)  # open | closed
     deal_no = models.PositiveIntegerField(default=0)
     game_no = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=20)                  # between_deals | declare | ... | closed
+    phase = models.CharField(max_length=20)  # between_deals | declare | ... | closed
     pot = models.BigIntegerField(default=0)
     reserve = models.BigIntegerField(default=0)
-    dealer = models.CharField(max_length=64, blank=True, default="")    # "" before the first deal
-    turn = models.JSONField(default=list)                    # whose declare is awaited
+    dealer = models.CharField(max_length=64, blank=True, default="")  # "" before the first deal
+    turn = models.JSONField(default=list)  # whose declare is awaited
     # Not indexed: every command moves it, and an index on it would make each of those updates
     # write a new row version and new index entries instead of updating in place (HOT; the table's
     # fillfactor leaves the room, migration 0004). The timer dispatcher scans the open tables.
@@ -52,12 +53,13 @@ class SeatView(models.Model):
     player = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField()
     stack = models.BigIntegerField()
-    legs = models.PositiveSmallIntegerField(default=0)       # tokens of the current game (357-03)
-    status = models.CharField(max_length=20)                 # seated | sitting_out | left
+    legs = models.PositiveSmallIntegerField(default=0)  # tokens of the current game (357-03)
+    status = models.CharField(max_length=20)  # seated | sitting_out | left
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["table_id", "player"],
-                                               name="tables_seat_table_player")]
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "player"], name="tables_seat_table_player")
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.table_id}: {self.player} ({self.stack}, {self.status})"
@@ -70,14 +72,14 @@ class DealSummary(models.Model):
     deal_no = models.PositiveIntegerField()
     game_no = models.PositiveIntegerField()
     dealer = models.CharField(max_length=64)
-    participants = models.JSONField()                       # from the dealer's left, dealer last
+    participants = models.JSONField()  # from the dealer's left, dealer last
     stacked = models.BooleanField(default=False)
-    commitment = models.CharField(max_length=64, blank=True, default="")   # "" when stacked
-    seed = models.CharField(max_length=128, blank=True, default="")   # revealed at DealEnded
-    declares = models.JSONField(default=dict)               # {player: in|out}, only once public
+    commitment = models.CharField(max_length=64, blank=True, default="")  # "" when stacked
+    seed = models.CharField(max_length=128, blank=True, default="")  # revealed at DealEnded
+    declares = models.JSONField(default=dict)  # {player: in|out}, only once public
     timed_out = models.JSONField(default=list)
-    hands = models.JSONField(default=dict)                  # {player: [cards]}: PRIVATE
-    shown = models.JSONField(default=list)                  # players whose hands were shown
+    hands = models.JSONField(default=dict)  # {player: [cards]}: PRIVATE
+    shown = models.JSONField(default=list)  # players whose hands were shown
     winners = models.JSONField(default=list)
     losers = models.JSONField(default=list)
     outcome = models.CharField(max_length=30, blank=True, default="")
@@ -85,12 +87,12 @@ class DealSummary(models.Model):
     reserve_before = models.BigIntegerField()
     pot_after = models.BigIntegerField(null=True)
     reserve_after = models.BigIntegerField(null=True)
-    antes = models.JSONField(default=list)                  # transfers of every AntesPosted
-    settlement = models.JSONField(default=list)             # transfers of every settlement and award
-    results = models.JSONField(default=list)                # every stage's results in order: PRIVATE
-    compared = models.JSONField(default=list)               # a private comparison's players (D-357-03)
-    board = models.JSONField(default=list)                  # community cards (423-02), public
-    face_up = models.JSONField(default=dict)                # {player: [face-up cards]}, public
+    antes = models.JSONField(default=list)  # transfers of every AntesPosted
+    settlement = models.JSONField(default=list)  # transfers of every settlement and award
+    results = models.JSONField(default=list)  # every stage's results in order: PRIVATE
+    compared = models.JSONField(default=list)  # a private comparison's players (D-357-03)
+    board = models.JSONField(default=list)  # community cards (423-02), public
+    face_up = models.JSONField(default=dict)  # {player: [face-up cards]}, public
     over = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True)
@@ -111,8 +113,9 @@ class DealPlayer(models.Model):
     started_at = models.DateTimeField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["player", "table_id", "deal_no"],
-                                               name="tables_dealplayer_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "table_id", "deal_no"], name="tables_dealplayer_unique")
+        ]
         indexes = [models.Index(fields=["player", "started_at"], name="tables_dealplayer_player")]
 
     def __str__(self) -> str:
@@ -127,8 +130,9 @@ class TableSnapshot(models.Model):
     state = models.JSONField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["table_id", "version"],
-                                               name="tables_snapshot_version")]
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "version"], name="tables_snapshot_version")
+        ]
 
     def __str__(self) -> str:
         return f"snapshot of {self.table_id} at {self.version}"

@@ -13,6 +13,7 @@ Bankroll and stack balances are not here: the ledger's balance projector moves t
 transfer. `register_tables_projections()` (called from the app's ready()) registers the projector
 and the seat debt policy for `allow_debt` tables (D-GEN-06).
 """
+
 from __future__ import annotations
 
 import functools
@@ -39,7 +40,7 @@ from tables.engine.decider.view import phase
 from tables.models import DealPlayer, DealSummary, SeatView, TableSnapshot, TableView
 from tables.state import Loaded, cache, state_before, table_id_of
 
-SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.GAME_ENDED, ev.TABLE_CLOSED})   # deal boundaries
+SNAPSHOT_AFTER = frozenset({ev.DEAL_ENDED, ev.GAME_ENDED, ev.TABLE_CLOSED})  # deal boundaries
 
 
 @dataclass
@@ -49,14 +50,14 @@ class _DealRow:
     created: dict[str, Any] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     deal: DealState | None = None
-    before: DealState | None = None        # the deal as its row already holds it (same deal_no)
+    before: DealState | None = None  # the deal as its row already holds it (same deal_no)
 
 
 class TablesProjector(Projector):
     name = "tables.views"
     models = (TableView, SeatView, DealSummary, DealPlayer, TableSnapshot)
     stream_prefix = "table-"
-    joins_message = True          # one statement through dbapi.execute; reads only before the append
+    joins_message = True  # one statement through dbapi.execute; reads only before the append
 
     def wants(self, event: StoredEvent) -> bool:
         return event.stream.startswith(self.stream_prefix)
@@ -82,19 +83,20 @@ class TablesProjector(Projector):
         deals: dict[int, _DealRow] = {}
         players: list[dict[str, Any]] = []
         opened_at: datetime | None = None
-        seated: list[Seat] = list(before.seats)        # everyone seated at some point of the batch
-        snapshots: list[dict[str, Any]] = []           # one per deal boundary, also when rebuilding
+        seated: list[Seat] = list(before.seats)  # everyone seated at some point of the batch
+        snapshots: list[dict[str, Any]] = []  # one per deal boundary, also when rebuilding
         for event, event_typed in zip(events, typed, strict=True):
             previous, state = state, evolve(state, event_typed)
             if event.type in SNAPSHOT_AFTER:
-                snapshots.append({"table_id": table_id, "version": event.version,
-                                  "state": state_to_json(state)})
+                snapshots.append(
+                    {"table_id": table_id, "version": event.version, "state": state_to_json(state)}
+                )
             if isinstance(event_typed, ev.TableOpened):
                 opened_at = event.recorded_at
             elif isinstance(event_typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
                 seated.extend(s for s in state.seats if s.player == event_typed.player)
             deal_no = getattr(event_typed, "deal_no", None)
-            if deal_no is None or isinstance(event_typed, ev.FAIR_EVENTS):    # the next deal's deck, seeds
+            if deal_no is None or isinstance(event_typed, ev.FAIR_EVENTS):  # the next deal's deck, seeds
                 continue
             row = deals.setdefault(deal_no, _DealRow(before=_same_deal(before, deal_no)))
             _note_deal_event(row, event_typed, event.recorded_at, previous, players, table_id)
@@ -121,8 +123,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
         if event.type in SNAPSHOT_AFTER:
             if index != last:
                 return False
-            snapshots.append({"table_id": table_id, "version": event.version,
-                              "state": state_to_json(after)})
+            snapshots.append({"table_id": table_id, "version": event.version, "state": state_to_json(after)})
         if isinstance(typed, ev.TableOpened):
             opened_at = event.recorded_at
         elif isinstance(typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
@@ -130,10 +131,13 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
                 return False
             seated.append(seats[typed.player])
         deal_no = getattr(typed, "deal_no", None)
-        if deal_no is None or isinstance(typed, ev.FAIR_EVENTS):         # the next deal's deck, seeds
+        if deal_no is None or isinstance(typed, ev.FAIR_EVENTS):  # the next deal's deck, seeds
             continue
-        if after.deal is None or after.deal.deal_no != deal_no or (isinstance(typed, ev.DealStarted)
-                                                                    and index != 0):
+        if (
+            after.deal is None
+            or after.deal.deal_no != deal_no
+            or (isinstance(typed, ev.DealStarted) and index != 0)
+        ):
             return False
         row = deals.setdefault(deal_no, _DealRow(deal=after.deal, before=_same_deal(before, deal_no)))
         _note_deal_event(row, typed, event.recorded_at, before, players, table_id)
@@ -141,14 +145,23 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
     return True
 
 
-def _write(table_id: str, events: list[StoredEvent], before: TableState, state: TableState,
-           deals: dict[int, _DealRow], players: list[dict[str, Any]], opened_at: datetime | None,
-           seated: list[Seat], snapshots: list[dict[str, Any]]) -> None:
+def _write(
+    table_id: str,
+    events: list[StoredEvent],
+    before: TableState,
+    state: TableState,
+    deals: dict[int, _DealRow],
+    players: list[dict[str, Any]],
+    opened_at: datetime | None,
+    seated: list[Seat],
+    snapshots: list[dict[str, Any]],
+) -> None:
     """Every row a batch changes, in one statement; the state after it into the cache."""
     last = events[-1]
     writes = Writes()
-    _write_table_view(writes, table_id, state, last, opened_at,
-                      options_changed=state.options != before.options)
+    _write_table_view(
+        writes, table_id, state, last, opened_at, options_changed=state.options != before.options
+    )
     _write_seats(writes, table_id, before.seats, seated, state.seats)
     _write_deals(writes, table_id, deals, players)
     if snapshots:
@@ -161,14 +174,25 @@ def _same_deal(state: TableState, deal_no: int) -> DealState | None:
     return state.deal if state.deal is not None and state.deal.deal_no == deal_no else None
 
 
-def _note_deal_event(row: _DealRow, event: ev.Event, recorded_at: datetime, previous: TableState,
-                     players: list[dict[str, Any]], table_id: str) -> None:
+def _note_deal_event(
+    row: _DealRow,
+    event: ev.Event,
+    recorded_at: datetime,
+    previous: TableState,
+    players: list[dict[str, Any]],
+    table_id: str,
+) -> None:
     match event:
         case ev.DealStarted():
-            row.created = {"pot_before": previous.pot, "reserve_before": previous.reserve,
-                           "started_at": recorded_at}
-            players.extend({"player": p, "table_id": table_id, "deal_no": event.deal_no,
-                            "started_at": recorded_at} for p in event.participants)
+            row.created = {
+                "pot_before": previous.pot,
+                "reserve_before": previous.reserve,
+                "started_at": recorded_at,
+            }
+            players.extend(
+                {"player": p, "table_id": table_id, "deal_no": event.deal_no, "started_at": recorded_at}
+                for p in event.participants
+            )
         case ev.PotSettled():
             row.fields.update(pot_after=event.pot, reserve_after=event.reserve)
         case ev.PotAwarded():
@@ -183,61 +207,112 @@ def _deal_fields(deal: DealState) -> dict[str, Any]:
     declares = {} if deal.sealed else {p: c for p, c in zip(deal.order, deal.choices, strict=True) if c}
     results = list(deal.results)
     return {
-        "game_no": deal.game_no, "dealer": deal.dealer, "participants": list(deal.order),
-        "stacked": deal.stacked, "commitment": deal.commitment or "", "declares": declares,
-        "timed_out": list(deal.timed_out), "hands": {p: list(h) for p, h in zip(deal.order, deal.hands,
-                                                                               strict=True)},
-        "shown": list(deal.shown), "winners": list(deal.winners), "losers": list(deal.losers),
-        "outcome": deal.outcome or "", "over": deal.over, "results": results,
-        "compared": list(deal.compared), "board": list(deal.board),
+        "game_no": deal.game_no,
+        "dealer": deal.dealer,
+        "participants": list(deal.order),
+        "stacked": deal.stacked,
+        "commitment": deal.commitment or "",
+        "declares": declares,
+        "timed_out": list(deal.timed_out),
+        "hands": {p: list(h) for p, h in zip(deal.order, deal.hands, strict=True)},
+        "shown": list(deal.shown),
+        "winners": list(deal.winners),
+        "losers": list(deal.losers),
+        "outcome": deal.outcome or "",
+        "over": deal.over,
+        "results": results,
+        "compared": list(deal.compared),
+        "board": list(deal.board),
         "face_up": {p: list(u) for p, u in zip(deal.order, deal.up, strict=True) if u},
         "antes": [t for r in results if r["type"] == ev.ANTES_POSTED for t in r["data"]["transfers"]],
-        "settlement": [t for r in results if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED, ev.BETS_AWARDED)
-                       for t in r["data"].get("transfers", ())],
+        "settlement": [
+            t
+            for r in results
+            if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED, ev.BETS_AWARDED)
+            for t in r["data"].get("transfers", ())
+        ],
     }
 
 
-def _write_table_view(writes: Writes, table_id: str, state: TableState, last: StoredEvent,
-                      opened_at: datetime | None, *, options_changed: bool = False) -> None:
+def _write_table_view(
+    writes: Writes,
+    table_id: str,
+    state: TableState,
+    last: StoredEvent,
+    opened_at: datetime | None,
+    *,
+    options_changed: bool = False,
+) -> None:
     live = state.live
     values = {
-        "status": state.status, "deal_no": state.deal_no,
-        "game_no": state.game_no, "phase": phase(state), "pot": state.pot,
-        "reserve": state.reserve, "dealer": state.deal.dealer if state.deal is not None else "",
+        "status": state.status,
+        "deal_no": state.deal_no,
+        "game_no": state.game_no,
+        "phase": phase(state),
+        "pot": state.pot,
+        "reserve": state.reserve,
+        "dealer": state.deal.dealer if state.deal is not None else "",
         "turn": list(live.awaiting) if live is not None else [],
         "deadline": parse_iso(live.deadline) if live is not None and live.deadline else None,
-        "seated": len(state.seats), "version": last.version, "updated_at": last.recorded_at,
+        "seated": len(state.seats),
+        "version": last.version,
+        "updated_at": last.recorded_at,
     }
-    if opened_at is not None:        # what never changes is written once
-        writes.insert(TableView, [{"table_id": table_id, "opened_at": opened_at, "variant": state.variant,
-                                   "options": dict(state.options),
-                                   "stacked": state.stacked_decks is not None,
-                                   "tournament_id": state.tournament_id, "unit": state.unit, **values}])
+    if opened_at is not None:  # what never changes is written once
+        writes.insert(
+            TableView,
+            [
+                {
+                    "table_id": table_id,
+                    "opened_at": opened_at,
+                    "variant": state.variant,
+                    "options": dict(state.options),
+                    "stacked": state.stacked_decks is not None,
+                    "tournament_id": state.tournament_id,
+                    "unit": state.unit,
+                    **values,
+                }
+            ],
+        )
     else:
-        if options_changed:          # a tournament's ante level: the options now in force
+        if options_changed:  # a tournament's ante level: the options now in force
             values["options"] = dict(state.options)
         writes.update(TableView, {"table_id": table_id}, values)
 
 
-def _write_seats(writes: Writes, table_id: str, before: tuple[Seat, ...], seated: list[Seat],
-                 after: tuple[Seat, ...]) -> None:
+def _write_seats(
+    writes: Writes, table_id: str, before: tuple[Seat, ...], seated: list[Seat], after: tuple[Seat, ...]
+) -> None:
     """Upsert the seats that changed; anyone seated during the batch and gone now has left."""
     if before == after and len(seated) == len(before):
         return
     now = {s.player for s in after}
-    rows = [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
-             "status": "sitting_out" if s.sitting_out else "seated"}
-            for s in after if s not in before]
-    rows += [{"table_id": table_id, "player": s.player, "seat": s.seat, "stack": 0, "legs": 0,
-              "status": "left"}
-             for s in {s.player: s for s in seated}.values() if s.player not in now]
+    rows = [
+        {
+            "table_id": table_id,
+            "player": s.player,
+            "seat": s.seat,
+            "stack": s.stack,
+            "legs": s.legs,
+            "status": "sitting_out" if s.sitting_out else "seated",
+        }
+        for s in after
+        if s not in before
+    ]
+    rows += [
+        {"table_id": table_id, "player": s.player, "seat": s.seat, "stack": 0, "legs": 0, "status": "left"}
+        for s in {s.player: s for s in seated}.values()
+        if s.player not in now
+    ]
     if rows:
-        writes.insert(SeatView, rows, conflict=("table_id", "player"),
-                      update=("seat", "stack", "legs", "status"))
+        writes.insert(
+            SeatView, rows, conflict=("table_id", "player"), update=("seat", "stack", "legs", "status")
+        )
 
 
-def _write_deals(writes: Writes, table_id: str, deals: dict[int, _DealRow],
-                 players: list[dict[str, Any]]) -> None:
+def _write_deals(
+    writes: Writes, table_id: str, deals: dict[int, _DealRow], players: list[dict[str, Any]]
+) -> None:
     """A deal's row is written whole when it starts; after that only the fields that changed
     (a declare changes one or two, not the hands and every stage's results again)."""
     created = []
@@ -263,15 +338,21 @@ class Writes:
     data-modifying CTE), so a command's projection costs one round trip; elsewhere one statement
     each. Values pass through each field's get_db_prep_value, as the ORM would send them."""
 
-    CHUNK = 200                      # rows per INSERT (bound-parameter limits)
+    CHUNK = 200  # rows per INSERT (bound-parameter limits)
 
     def __init__(self) -> None:
         self.statements: list[tuple[str, list[Any]]] = []
-        self.conn = connections[DEFAULT_DB_ALIAS]          # resolve the thread-local proxy once
+        self.conn = connections[DEFAULT_DB_ALIAS]  # resolve the thread-local proxy once
 
-    def insert(self, model: type[models.Model], rows: list[dict[str, Any]], *,
-               conflict: tuple[str, ...] = (), update: tuple[str, ...] = (),
-               ignore_conflicts: bool = False) -> None:
+    def insert(
+        self,
+        model: type[models.Model],
+        rows: list[dict[str, Any]],
+        *,
+        conflict: tuple[str, ...] = (),
+        update: tuple[str, ...] = (),
+        ignore_conflicts: bool = False,
+    ) -> None:
         """INSERT rows (missing fields take their model defaults); upsert on `conflict`."""
         defaults = _defaults(model)
         full = [{**defaults, **row} for row in rows]
@@ -279,16 +360,23 @@ class Writes:
         columns = ", ".join(_column(model, n) for n in names)
         suffix = ""
         if update:
-            suffix = (f" ON CONFLICT ({', '.join(_column(model, n) for n in conflict)}) DO UPDATE SET "
-                      + ", ".join(f"{_column(model, n)} = excluded.{_column(model, n)}" for n in update))
+            suffix = (
+                f" ON CONFLICT ({', '.join(_column(model, n) for n in conflict)}) DO UPDATE SET "
+                + ", ".join(f"{_column(model, n)} = excluded.{_column(model, n)}" for n in update)
+            )
         elif ignore_conflicts:
             suffix = " ON CONFLICT DO NOTHING"
         row_sql = "(" + ", ".join(["%s"] * len(names)) + ")"
         for start in range(0, len(full), self.CHUNK):
-            chunk = full[start:start + self.CHUNK]
+            chunk = full[start : start + self.CHUNK]
             params = [self._prep(model, n, row[n]) for row in chunk for n in names]
-            self.statements.append((f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES "
-                                    f"{', '.join([row_sql] * len(chunk))}{suffix}", params))
+            self.statements.append(
+                (
+                    f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES "
+                    f"{', '.join([row_sql] * len(chunk))}{suffix}",
+                    params,
+                )
+            )
 
     def update(self, model: type[models.Model], where: dict[str, Any], values: dict[str, Any]) -> None:
         sets = ", ".join(f"{_column(model, n)} = %s" for n in values)
@@ -302,16 +390,15 @@ class Writes:
         if dbapi.on_postgres():
             sql = "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(self.statements))
             params = [p for _, ps in self.statements for p in ps]
-            dbapi.execute(sql + " SELECT 1", params)      # or with the append's one message
+            dbapi.execute(sql + " SELECT 1", params)  # or with the append's one message
         else:
             with connection.cursor() as cursor:
                 for sql, params in self.statements:
                     cursor.execute(sql, params)
         self.statements = []
 
-
     def _prep(self, model: type[models.Model], name: str, value: Any) -> Any:
-        if dbapi.is_collecting():       # literals of a one-message append: only JSON needs a wrapper
+        if dbapi.is_collecting():  # literals of a one-message append: only JSON needs a wrapper
             return Jsonb(value) if _is_json(model, name) and value is not None else value
         return model._meta.get_field(name).get_db_prep_save(value, self.conn)
 
@@ -323,7 +410,7 @@ def _is_json(model: type[models.Model], name: str) -> bool:
 
 @functools.cache
 def _quote(name: str) -> str:
-    return f'"{name}"'                # the quoting of both PostgreSQL and SQLite
+    return f'"{name}"'  # the quoting of both PostgreSQL and SQLite
 
 
 @functools.cache
@@ -332,8 +419,11 @@ def _column(model: type[models.Model], name: str) -> str:
 
 
 def _defaults(model: type[models.Model]) -> dict[str, Any]:
-    return {f.name: f.get_default() for f in model._meta.concrete_fields
-            if not (f.primary_key and isinstance(f, models.AutoField | models.BigAutoField))}
+    return {
+        f.name: f.get_default()
+        for f in model._meta.concrete_fields
+        if not (f.primary_key and isinstance(f, models.AutoField | models.BigAutoField))
+    }
 
 
 def seat_may_owe(account: str) -> bool:
@@ -346,7 +436,7 @@ def seat_may_owe(account: str) -> bool:
         return cached.state.opts["stack_policy"] == "allow_debt"
     try:
         options = TableView.objects.filter(table_id=parts[1]).values_list("options", flat=True).first()
-    except ValidationError:          # not a table's seat (table ids are UUIDs)
+    except ValidationError:  # not a table's seat (table ids are UUIDs)
         return False
     return bool(options) and options.get("stack_policy") == "allow_debt"
 

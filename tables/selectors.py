@@ -5,6 +5,7 @@ redaction rules as `view.redact_event`; DESIGN §2.6): a player sees his own car
 once shown; an auditor sees every hand of a finished deal; sealed declares are never stored in
 the summaries before the reveal, so no history can leak them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,12 +61,20 @@ def table_get(*, table_id: object, viewer: Viewer, now: datetime) -> TableSight:
 
 def table_version(*, table_id: object) -> int | None:
     """The table's stream version from its projection (None: no such table); for If-None-Match."""
-    return TableView.objects.filter(table_id=canonical_table_id(table_id)).values_list(
-        "version", flat=True).first()
+    return (
+        TableView.objects.filter(table_id=canonical_table_id(table_id))
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
-def table_list(*, status: str | None = None, variant: str | None = None, opened_on: date | None = None,
-               table_id: UUID | None = None) -> QuerySet[TableView]:
+def table_list(
+    *,
+    status: str | None = None,
+    variant: str | None = None,
+    opened_on: date | None = None,
+    table_id: UUID | None = None,
+) -> QuerySet[TableView]:
     """Tables, newest first, optionally of one status, variant, opening day (UTC) or id."""
     tables = TableView.objects.order_by("-opened_at", "table_id")
     if status:
@@ -92,8 +101,9 @@ def player_deals(*, player_id: int) -> QuerySet[DealSummary]:
     """The deals a player was dealt into, newest first (UnknownPlayer if there is no such player,
     as for their balance)."""
     player_get(player_id=player_id)
-    dealt_in = DealPlayer.objects.filter(player=str(player_id), table_id=OuterRef("table_id"),
-                                         deal_no=OuterRef("deal_no"))
+    dealt_in = DealPlayer.objects.filter(
+        player=str(player_id), table_id=OuterRef("table_id"), deal_no=OuterRef("deal_no")
+    )
     return DealSummary.objects.filter(Exists(dealt_in)).order_by("-started_at", "-pk")
 
 
@@ -104,19 +114,42 @@ def deal_json(deal: DealSummary, viewer: Viewer) -> dict[str, Any]:
     for player in deal.participants:
         visible = sees_cards(viewer, player, shown=deal.shown, compared=deal.compared, over=deal.over)
         cards = deal.hands.get(player, [])
-        hands.append({"player": player, "cards": list(cards) if visible else None, "card_count": len(cards),
-                      "face_up": deal.face_up.get(player, []),
-                      "declared": deal.declares.get(player), "timed_out": player in deal.timed_out})
-    results = [{**result, "data": redact_event(result["type"], result["data"], viewer, deal_over=deal.over)}
-               for result in deal.results]
+        hands.append(
+            {
+                "player": player,
+                "cards": list(cards) if visible else None,
+                "card_count": len(cards),
+                "face_up": deal.face_up.get(player, []),
+                "declared": deal.declares.get(player),
+                "timed_out": player in deal.timed_out,
+            }
+        )
+    results = [
+        {**result, "data": redact_event(result["type"], result["data"], viewer, deal_over=deal.over)}
+        for result in deal.results
+    ]
     return {
-        "table_id": str(deal.table_id), "deal_no": deal.deal_no, "game_no": deal.game_no,
-        "dealer": deal.dealer, "participants": list(deal.participants), "hands": hands,
-        "shown": list(deal.shown), "winners": list(deal.winners), "losers": list(deal.losers),
-        "outcome": deal.outcome or None, "over": deal.over, "stacked": deal.stacked,
-        "commitment": deal.commitment or None, "seed": deal.seed or None,
-        "pot_before": deal.pot_before, "reserve_before": deal.reserve_before,
-        "pot_after": deal.pot_after, "reserve_after": deal.reserve_after,
-        "transfers": [*deal.antes, *deal.settlement], "board": list(deal.board), "results": results,
-        "started_at": deal.started_at, "ended_at": deal.ended_at,
+        "table_id": str(deal.table_id),
+        "deal_no": deal.deal_no,
+        "game_no": deal.game_no,
+        "dealer": deal.dealer,
+        "participants": list(deal.participants),
+        "hands": hands,
+        "shown": list(deal.shown),
+        "winners": list(deal.winners),
+        "losers": list(deal.losers),
+        "outcome": deal.outcome or None,
+        "over": deal.over,
+        "stacked": deal.stacked,
+        "commitment": deal.commitment or None,
+        "seed": deal.seed or None,
+        "pot_before": deal.pot_before,
+        "reserve_before": deal.reserve_before,
+        "pot_after": deal.pot_after,
+        "reserve_after": deal.reserve_after,
+        "transfers": [*deal.antes, *deal.settlement],
+        "board": list(deal.board),
+        "results": results,
+        "started_at": deal.started_at,
+        "ended_at": deal.ended_at,
     }

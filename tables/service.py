@@ -29,6 +29,7 @@ The secret decks and salts of every deal are drawn here (`fairdeck.new_secret_de
 settings.GUTS_ALLOW_STACKED_DECKS. A client's `client_seed` rides on its command as a
 ContributeSeed in the same transaction (docs/deck.md).
 """
+
 from __future__ import annotations
 
 import uuid
@@ -77,14 +78,28 @@ __all__ = [
     "unregister_after_commit",
 ]
 
-BANKROLL_MARKER = "TableBankrollMoved"    # on player-<pk>: the table event that moved the bankroll
+BANKROLL_MARKER = "TableBankrollMoved"  # on player-<pk>: the table event that moved the bankroll
 
 # What a client may ask of an existing table: not OpenTable (table_open makes a new stream) nor
 # ExpireDeclare (the timer's, deal_expire).
-TableCommand = (cmd.SitDown | cmd.TopUp | cmd.Leave | cmd.SitOut | cmd.SitIn | cmd.CloseTable | cmd.StartDeal
-                | cmd.Declare | cmd.PassCard | cmd.Bid | cmd.Exchange | cmd.Escalate
-                | cmd.Bet                                                          # D-BET
-                | cmd.Offer | cmd.ChooseTrump | cmd.PlayCard)                      # BF-03, WL-06/07
+TableCommand = (
+    cmd.SitDown
+    | cmd.TopUp
+    | cmd.Leave
+    | cmd.SitOut
+    | cmd.SitIn
+    | cmd.CloseTable
+    | cmd.StartDeal
+    | cmd.Declare
+    | cmd.PassCard
+    | cmd.Bid
+    | cmd.Exchange
+    | cmd.Escalate
+    | cmd.Bet  # D-BET
+    | cmd.Offer
+    | cmd.ChooseTrump
+    | cmd.PlayCard
+)  # BF-03, WL-06/07
 
 AfterCommit = Callable[[str, list[StoredEvent]], None]
 _after_commit: list[AfterCommit] = []
@@ -120,6 +135,7 @@ class CommandResult:
 
 # --- the one command path --------------------------------------------------------------------------
 
+
 def _stored(event: Event) -> NewEvent:
     """The event for the store, its secret facts named for sealing (DESIGN §2.6)."""
     data = event.to_json()
@@ -131,8 +147,14 @@ def _markers(table_id: str, loaded: Loaded[TableState], decided: Sequence[Event]
 
 
 RUNNER: CommandRunner[TableState] = CommandRunner(
-    kind=TABLES, decide=decide, new_event=_stored,
-    unknown=UnknownTable, stale=StaleVersion, extra_writes=_markers, what="table")
+    kind=TABLES,
+    decide=decide,
+    new_event=_stored,
+    unknown=UnknownTable,
+    stale=StaleVersion,
+    extra_writes=_markers,
+    what="table",
+)
 
 
 def _run_after_commit(outcome: Outcome[Any]) -> None:
@@ -144,12 +166,24 @@ def _sync_hooks() -> None:
     RUNNER.hooks[:] = [_run_after_commit] if _after_commit else []
 
 
-def execute(table_id: str, command: cmd.Command, *, now: datetime | None = None,
-            meta: Mapping[str, Any] | None = None, expected_version: int | None = None) -> CommandResult:
+def execute(
+    table_id: str,
+    command: cmd.Command,
+    *,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+    expected_version: int | None = None,
+) -> CommandResult:
     """Load, decide, append (one transaction per attempt); see the module docstring."""
     table_id = canonical_table_id(table_id)
-    outcome = RUNNER.execute(table_id, command, now=now or timezone.now(), meta=meta,
-                             expected_version=expected_version, new=isinstance(command, cmd.OpenTable))
+    outcome = RUNNER.execute(
+        table_id,
+        command,
+        now=now or timezone.now(),
+        meta=meta,
+        expected_version=expected_version,
+        new=isinstance(command, cmd.OpenTable),
+    )
     return CommandResult(table_id, outcome.state, outcome.version, outcome.events)
 
 
@@ -168,8 +202,14 @@ def lock_table(table_id: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(table_lock(table_id)))
 
 
-def bankroll_markers(table_id: str, version: int, decided: Sequence[Event], *, source: str = "table_id",
-                     marker: str = BANKROLL_MARKER) -> list[StreamWrite]:
+def bankroll_markers(
+    table_id: str,
+    version: int,
+    decided: Sequence[Event],
+    *,
+    source: str = "table_id",
+    marker: str = BANKROLL_MARKER,
+) -> list[StreamWrite]:
     """One marker event per bankroll the decided events move chips for, on `player-<pk>` with its
     current version: a concurrent cashier operation on that bankroll then clashes and re-checks.
     Another stream that moves bankrolls (a tournament's registrations and prizes) names
@@ -186,8 +226,15 @@ def bankroll_markers(table_id: str, version: int, decided: Sequence[Event], *, s
     writes = []
     for player, amount in moved.items():
         stream = player_stream(int(player))
-        event = NewEvent(marker, {source: table_id, "player_id": int(player),
-                                  "amount": amount, "events": sorted(set(causes[player]))})
+        event = NewEvent(
+            marker,
+            {
+                source: table_id,
+                "player_id": int(player),
+                "amount": amount,
+                "events": sorted(set(causes[player])),
+            },
+        )
         writes.append(StreamWrite(stream, stream_version(stream), [event]))
     return writes
 
@@ -207,23 +254,41 @@ def canonical_table_id(table_id: object) -> str:
 
 # --- the entries ---------------------------------------------------------------------------------
 
-def table_open(*, variant: str, options: Mapping[str, Any] | None = None,
-               stacked_decks: list[list[str]] | None = None, now: datetime | None = None,
-               meta: Mapping[str, Any] | None = None, tournament_id: str | None = None) -> CommandResult:
+
+def table_open(
+    *,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    stacked_decks: list[list[str]] | None = None,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+    tournament_id: str | None = None,
+) -> CommandResult:
     """Open a new table (a new stream). Stacked decks only when the setting allows them. With
     `tournament_id` it is that tournament's table: it plays in the unit t:<tournament_id>."""
     table_id = str(uuid.uuid4())
     tournament = str(uuid.UUID(str(tournament_id))) if tournament_id is not None else None
-    command = cmd.OpenTable(table_id=table_id, variant=variant, options=dict(options or {}),
-                            stacked_decks=stacked_decks,
-                            stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
-                            tournament_id=tournament, next_deck=new_secret_deck())
+    command = cmd.OpenTable(
+        table_id=table_id,
+        variant=variant,
+        options=dict(options or {}),
+        stacked_decks=stacked_decks,
+        stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
+        tournament_id=tournament,
+        next_deck=new_secret_deck(),
+    )
     return execute(table_id, command, now=now, meta=meta)
 
 
-def table_command(*, table_id: str, command: TableCommand, now: datetime | None = None,
-                  meta: Mapping[str, Any] | None = None, expected_version: int | None = None,
-                  client_seed: tuple[str, str] | None = None) -> CommandResult:
+def table_command(
+    *,
+    table_id: str,
+    command: TableCommand,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+    expected_version: int | None = None,
+    client_seed: tuple[str, str] | None = None,
+) -> CommandResult:
     """Run a client's command on an existing table, at `expected_version` if given (If-Match).
 
     A StartDeal comes without decks: the service draws them secretly (docs/deck.md), so no
@@ -257,8 +322,14 @@ def with_secrets(command: TableCommand) -> TableCommand:
 
 # --- the tournament service's entries ----------------------------------------------------------
 
-def tournament_command(*, table_id: str, command: cmd.TournamentCommand, now: datetime | None = None,
-                       meta: Mapping[str, Any] | None = None) -> CommandResult:
+
+def tournament_command(
+    *,
+    table_id: str,
+    command: cmd.TournamentCommand,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> CommandResult:
     """Run one of the tournament's commands on its table. A move is MoveEntrantOut on one table
     and MoveEntrantIn on the other: the caller runs both inside one `transaction.atomic()` (each
     `execute` is then a savepoint under the caller's transaction, holding both tables' locks)."""
@@ -267,17 +338,20 @@ def tournament_command(*, table_id: str, command: cmd.TournamentCommand, now: da
     return execute(table_id, command, now=now, meta=meta)
 
 
-def start_next_deal(*, table_id: str, after_deal_no: int, now: datetime | None = None,
-                    meta: Mapping[str, Any] | None = None) -> CommandResult:
+def start_next_deal(
+    *, table_id: str, after_deal_no: int, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> CommandResult:
     """Start the deal after deal `after_deal_no` (0: the first), drawing its decks here; nothing
     is appended if the table has moved on or is not between deals (Celery may redeliver)."""
-    command = cmd.StartDeal(deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed(),
-                            after_deal_no=after_deal_no)
+    command = cmd.StartDeal(
+        deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed(), after_deal_no=after_deal_no
+    )
     return execute(table_id, command, now=now, meta=meta)
 
 
-def deal_expire(*, table_id: str, deal_no: int, now: datetime | None = None,
-                meta: Mapping[str, Any] | None = None) -> CommandResult:
+def deal_expire(
+    *, table_id: str, deal_no: int, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> CommandResult:
     """The timer's command: time out the open turn/window if it is overdue at `now`; otherwise
     nothing is appended (idempotent, safe under duplicate delivery, DESIGN §2.8)."""
     return execute(table_id, cmd.ExpireDeclare(deal_no), now=now, meta=meta)

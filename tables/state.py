@@ -7,6 +7,7 @@ hash it reflects (never served unless the log still has that hash there). The lo
 the one stream loader, `ledger.streams.StreamKind`; this module says how table streams are named,
 locked, folded and snapshotted.
 """
+
 from __future__ import annotations
 
 from ledger.store import StoredEvent
@@ -17,11 +18,22 @@ from tables.engine.decider.snapshot import state_from_json
 from tables.engine.decider.state import TableState, initial_state
 from tables.models import TableSnapshot
 
-__all__ = ["TABLES", "Loaded", "StateCache", "cache", "fold_stored", "load_table", "load_table_at",
-           "load_table_locked", "state_before", "table_id_of", "table_stream"]
+__all__ = [
+    "TABLES",
+    "Loaded",
+    "StateCache",
+    "cache",
+    "fold_stored",
+    "load_table",
+    "load_table_at",
+    "load_table_locked",
+    "state_before",
+    "table_id_of",
+    "table_stream",
+]
 
-CACHE_SIZE = 2048           # tables whose latest state a process keeps
-TABLE_LOCK_CLASS = 0x7461626C             # "tabl": first key of the per-table advisory locks
+CACHE_SIZE = 2048  # tables whose latest state a process keeps
+TABLE_LOCK_CLASS = 0x7461626C  # "tabl": first key of the per-table advisory locks
 
 
 def table_stream(table_id: object) -> str:
@@ -45,9 +57,14 @@ def _snapshot(table_id: str, version: int | None) -> tuple[int, TableState] | No
     return None if row is None else (row[0], state_from_json(row[1]))
 
 
-TABLES: StreamKind[TableState] = StreamKind(prefix="table-", lock_class=TABLE_LOCK_CLASS,
-                                            initial=initial_state, evolve_stored=_evolve_stored,
-                                            snapshot=_snapshot, cache_size=CACHE_SIZE)
+TABLES: StreamKind[TableState] = StreamKind(
+    prefix="table-",
+    lock_class=TABLE_LOCK_CLASS,
+    initial=initial_state,
+    evolve_stored=_evolve_stored,
+    snapshot=_snapshot,
+    cache_size=CACHE_SIZE,
+)
 cache: StateCache[Loaded[TableState]] = TABLES.cache
 
 

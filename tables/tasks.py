@@ -10,6 +10,7 @@ Early delivery (a clock behind the scheduler's, or a broker redelivering an ETA 
 time) re-schedules the task for its deadline rather than waiting for the sweeper: the timeout then
 lands on time instead of up to one sweep interval late.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,21 +36,38 @@ def expire(timer: Deadline, *, now: datetime, source: str) -> int:
     or window had already closed, or is not yet due). A table that does not exist (a message from
     another database, a flushed test run) is logged and dropped."""
     try:
-        result = service.deal_expire(table_id=timer.table_id, deal_no=timer.deal_no, now=now,
-                                     meta={"actor": "system", "source": source})
+        result = service.deal_expire(
+            table_id=timer.table_id,
+            deal_no=timer.deal_no,
+            now=now,
+            meta={"actor": "system", "source": source},
+        )
     except UnknownTable:
         logger.warning("timeout for unknown table %s dropped", timer.table_id)
         return 0
     if result.events:
         late_ms = (now - timer.due).total_seconds() * 1000
-        logger.info("%s timed out table %s deal %s, %.0f ms after its deadline", source, timer.table_id,
-                    timer.deal_no, late_ms)
+        logger.info(
+            "%s timed out table %s deal %s, %.0f ms after its deadline",
+            source,
+            timer.table_id,
+            timer.deal_no,
+            late_ms,
+        )
     return len(result.events)
 
 
-@shared_task(bind=True, name=EXPIRE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, retry_backoff_max=5,
-             max_retries=5)
+@shared_task(
+    bind=True,
+    name=EXPIRE_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=0.5,
+    retry_backoff_max=5,
+    max_retries=5,
+)
 def expire_declare(self: Task, table_id: str, deal_no: int, deadline: str) -> int:
     """Time out the turn/window of `deal_no` that opened with `deadline` (sent with eta=deadline)."""
     timer = Deadline(table_id, deal_no, deadline)

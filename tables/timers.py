@@ -10,6 +10,7 @@ The sweeper (beat, every GUTS_SWEEP_INTERVAL) times out whatever is overdue, wha
 its task. A rolled-back window never reaches the projection, so it never fires; a web process
 that dies after its commit loses nothing. Worst cases: docs/timers.md.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -33,8 +34,8 @@ logger = logging.getLogger(__name__)
 
 EXPIRE_TASK = "tables.expire_declare"
 SWEEP_TASK = "tables.sweep_overdue_declares"
-SWEEP_BATCH = 500           # overdue windows one sweep handles; the next sweep takes the rest
-DISPATCH_BATCH = 2_000      # upcoming windows one dispatcher tick reads; the next tick takes the rest
+SWEEP_BATCH = 500  # overdue windows one sweep handles; the next sweep takes the rest
+DISPATCH_BATCH = 2_000  # upcoming windows one dispatcher tick reads; the next tick takes the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class Deadline:
 
 
 # --- reading the projection ---------------------------------------------------------------------------
+
 
 def deadlines_between(after: datetime | None, until: datetime, limit: int) -> list[Deadline]:
     """The open turns/windows due in (after, until], soonest first (`TableView.deadline` is null
@@ -69,6 +71,7 @@ def overdue_deadlines(now: datetime, limit: int = SWEEP_BATCH) -> list[Deadline]
 
 # --- sending the expiry tasks -------------------------------------------------------------------------
 
+
 def timer_queue() -> str:
     """Read at send time, so a test can give itself a queue no other worker consumes."""
     return settings.CELERY_TASK_DEFAULT_QUEUE
@@ -76,9 +79,13 @@ def timer_queue() -> str:
 
 def schedule_expiry(deadline: Deadline, producer: Any = None) -> None:
     """Send the expiry task for `deadline`; it waits in a worker until then (acks_late, idempotent)."""
-    celery_app.send_task(EXPIRE_TASK, kwargs={"table_id": deadline.table_id, "deal_no": deadline.deal_no,
-                                               "deadline": deadline.deadline},
-                          eta=deadline.due, queue=timer_queue(), producer=producer)
+    celery_app.send_task(
+        EXPIRE_TASK,
+        kwargs={"table_id": deadline.table_id, "deal_no": deadline.deal_no, "deadline": deadline.deadline},
+        eta=deadline.due,
+        queue=timer_queue(),
+        producer=producer,
+    )
 
 
 def schedule_expiries(deadlines: list[Deadline]) -> None:
@@ -92,6 +99,7 @@ def schedule_expiries(deadlines: list[Deadline]) -> None:
 
 
 # --- the dispatcher ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Dispatcher:
@@ -124,9 +132,9 @@ class Dispatcher:
         while not stop.is_set():
             started = time.monotonic()
             try:
-                close_old_connections()           # a thread outside requests: as a request would
+                close_old_connections()  # a thread outside requests: as a request would
                 self.tick(timezone.now())
-            except Exception:                     # the thread must outlive any outage
+            except Exception:  # the thread must outlive any outage
                 if not failing:
                     logger.exception("timer dispatcher: tick failed; retrying every %s s", interval)
                 failing = True
@@ -140,13 +148,22 @@ class Dispatcher:
 def start_dispatcher(**_: Any) -> threading.Thread:
     """On beat_init: run the dispatcher as a daemon thread of the beat process (there is one beat
     per deployment; it already runs the sweeper)."""
-    dispatcher = Dispatcher(lookahead=timedelta(seconds=settings.GUTS_TIMER_LOOKAHEAD),
-                            catch_up=timedelta(seconds=settings.GUTS_SWEEP_INTERVAL))
-    thread = threading.Thread(target=dispatcher.run, name="timer-dispatcher", daemon=True,
-                              args=(threading.Event(), settings.GUTS_TIMER_DISPATCH_INTERVAL))
+    dispatcher = Dispatcher(
+        lookahead=timedelta(seconds=settings.GUTS_TIMER_LOOKAHEAD),
+        catch_up=timedelta(seconds=settings.GUTS_SWEEP_INTERVAL),
+    )
+    thread = threading.Thread(
+        target=dispatcher.run,
+        name="timer-dispatcher",
+        daemon=True,
+        args=(threading.Event(), settings.GUTS_TIMER_DISPATCH_INTERVAL),
+    )
     thread.start()
-    logger.info("timer dispatcher: every %s s, %s s ahead", settings.GUTS_TIMER_DISPATCH_INTERVAL,
-                settings.GUTS_TIMER_LOOKAHEAD)
+    logger.info(
+        "timer dispatcher: every %s s, %s s ahead",
+        settings.GUTS_TIMER_DISPATCH_INTERVAL,
+        settings.GUTS_TIMER_LOOKAHEAD,
+    )
     return thread
 
 

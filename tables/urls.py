@@ -1,4 +1,5 @@
 """API routes of the tables app (mounted under /api/v1/)."""
+
 from django.urls import path
 
 from tables.api import views
@@ -21,9 +22,9 @@ urlpatterns = [
     path(f"{TABLE}/bids", views.BidsApi.as_view(), name="table-bids"),
     path(f"{TABLE}/exchanges", views.ExchangesApi.as_view(), name="table-exchanges"),
     path(f"{TABLE}/escalations", views.EscalationsApi.as_view(), name="table-escalations"),  # T38-03
-    path(f"{TABLE}/bets", views.BetsApi.as_view(), name="table-bets"),             # D-BET
-    path(f"{TABLE}/offers", views.OffersApi.as_view(), name="table-offers"),       # BF-02..04
-    path(f"{TABLE}/trump", views.TrumpApi.as_view(), name="table-trump"),          # WL-06
-    path(f"{TABLE}/plays", views.PlaysApi.as_view(), name="table-plays"),          # WL-07..09
+    path(f"{TABLE}/bets", views.BetsApi.as_view(), name="table-bets"),  # D-BET
+    path(f"{TABLE}/offers", views.OffersApi.as_view(), name="table-offers"),  # BF-02..04
+    path(f"{TABLE}/trump", views.TrumpApi.as_view(), name="table-trump"),  # WL-06
+    path(f"{TABLE}/plays", views.PlaysApi.as_view(), name="table-plays"),  # WL-07..09
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
 ]

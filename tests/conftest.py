@@ -1,4 +1,5 @@
 """Shared test set-up: PostgreSQL-only tests are skipped elsewhere, and required in CI."""
+
 from __future__ import annotations
 
 import os
@@ -41,7 +42,7 @@ def purge_test_queue(config: pytest.Config) -> None:
     try:
         with app.connection_for_write() as connection:
             connection.default_channel.queue_purge(queue)
-    except (OSError, OperationalError) as error:      # no broker: nothing to purge
+    except (OSError, OperationalError) as error:  # no broker: nothing to purge
         print(f"could not purge {queue}: {error}")
 
 

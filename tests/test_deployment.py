@@ -1,5 +1,6 @@
 """docker-compose.yml cannot run here (no Docker engine), so its shape is checked instead
 (tests/e2e/test_streams_under_load.py runs its web command against a local PostgreSQL)."""
+
 import importlib.util
 import json
 import re
@@ -52,12 +53,15 @@ def test_the_web_service_runs_asgi_uvicorn_workers_and_the_image_runs_the_same()
     worker_class = argv[argv.index("--worker-class") + 1]
     assert worker_class == "uvicorn_worker.UvicornWorker"
     assert importlib.util.find_spec(worker_class.rpartition(".")[0]), "pyproject.toml installs it"
-    assert int(argv[argv.index("--timeout") + 1]) >= 10      # a loop heartbeat, not a request limit
+    assert int(argv[argv.index("--timeout") + 1]) >= 10  # a loop heartbeat, not a request limit
     assert dockerfile_cmd() == argv
 
 
 def test_the_image_builds_from_the_project_dockerfile() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "FROM python:3.11" in dockerfile
-    assert all(service.get("build") == "." for name, service in compose()["services"].items()
-               if name in {"web", "worker", "beat"})
+    assert all(
+        service.get("build") == "."
+        for name, service in compose()["services"].items()
+        if name in {"web", "worker", "beat"}
+    )

@@ -6,6 +6,7 @@ django.http cannot be told apart from the rest of Django by import-linter (it se
 node), so the last test checks it from the same graph: only the modules the `http-at-the-edge`
 contract lets import DRF may import it.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,10 +24,18 @@ from importlinter.domain.contract import Contract
 
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 CONTRACT_TYPES: dict[str, type[Contract]] = {
-    cls.type_name: cls for cls in (ForbiddenContract, ProtectedContract, AcyclicSiblingsContract)}
+    cls.type_name: cls for cls in (ForbiddenContract, ProtectedContract, AcyclicSiblingsContract)
+}
 SLOT_KINDS = ("auction", "escalation", "betting", "exchange", "offer", "questioning", "trump", "tricks")
-CONTRACT_IDS = ("pure-engine", "pure-tournament-engine", "ledger-below-tables", "tables-below-tournaments",
-                "no-cycles", "http-at-the-edge", *(f"slot-{kind}" for kind in SLOT_KINDS))
+CONTRACT_IDS = (
+    "pure-engine",
+    "pure-tournament-engine",
+    "ledger-below-tables",
+    "tables-below-tournaments",
+    "no-cycles",
+    "http-at-the-edge",
+    *(f"slot-{kind}" for kind in SLOT_KINDS),
+)
 DJANGO_HTTP = re.compile(r"\bdjango\.http\b|from django import .*\bhttp\b")
 
 
@@ -38,23 +47,30 @@ def config() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def graph(config: dict[str, Any]) -> grimp.ImportGraph:
     session = config["session_options"]
-    return grimp.build_graph(*session["root_packages"], include_external_packages=True,
-                             exclude_type_checking_imports=True, cache_dir=None)
+    return grimp.build_graph(
+        *session["root_packages"],
+        include_external_packages=True,
+        exclude_type_checking_imports=True,
+        cache_dir=None,
+    )
 
 
 def contract(config: dict[str, Any], contract_id: str) -> Contract:
     [options] = [options for options in config["contracts_options"] if options["id"] == contract_id]
-    return CONTRACT_TYPES[options["type"]](name=options["name"], session_options=config["session_options"],
-                                           contract_options=options)
+    return CONTRACT_TYPES[options["type"]](
+        name=options["name"], session_options=config["session_options"], contract_options=options
+    )
 
 
-def kept(config: dict[str, Any], graph: grimp.ImportGraph, contract_id: str,
-         *extra_imports: tuple[str, str]) -> bool:
+def kept(
+    config: dict[str, Any], graph: grimp.ImportGraph, contract_id: str, *extra_imports: tuple[str, str]
+) -> bool:
     """Whether the contract holds on the real graph plus `extra_imports` (importer, imported)."""
     graph = deepcopy(graph)
     for importer, imported in extra_imports:
-        graph.add_import(importer=importer, imported=imported, line_number=1,
-                         line_contents=f"import {imported}")
+        graph.add_import(
+            importer=importer, imported=imported, line_number=1, line_contents=f"import {imported}"
+        )
     return contract(config, contract_id).check(graph, verbose=False).kept
 
 
@@ -67,24 +83,32 @@ def test_every_contract_is_kept(config: dict[str, Any], graph: grimp.ImportGraph
     assert kept(config, graph, contract_id)
 
 
-@pytest.mark.parametrize("violation", [
-    ("tables.engine.deck", "django"),                        # Django in the engine
-    ("tables.engine.decider.decide", "ledger.money"),        # the ledger beyond ledger.accounts
-    ("tables.engine.variants", "tables.state"),              # the Django side of tables (-> ledger.store)
-    ("ledger.accounts", "django"),                           # the shared module, no longer pure
-])
-def test_the_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
-                               violation: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("tables.engine.deck", "django"),  # Django in the engine
+        ("tables.engine.decider.decide", "ledger.money"),  # the ledger beyond ledger.accounts
+        ("tables.engine.variants", "tables.state"),  # the Django side of tables (-> ledger.store)
+        ("ledger.accounts", "django"),  # the shared module, no longer pure
+    ],
+)
+def test_the_engine_stays_pure(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
     assert not kept(config, graph, "pure-engine", violation)
 
 
-@pytest.mark.parametrize("violation", [
-    ("tournaments.engine.decide", "django"),                 # Django in the tournament decider
-    ("tournaments.engine.config", "tables.state"),           # the Django side of tables
-    ("tournaments.engine.places", "ledger.money"),           # the ledger beyond ledger.accounts
-])
-def test_the_tournament_engine_stays_pure(config: dict[str, Any], graph: grimp.ImportGraph,
-                                          violation: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("tournaments.engine.decide", "django"),  # Django in the tournament decider
+        ("tournaments.engine.config", "tables.state"),  # the Django side of tables
+        ("tournaments.engine.places", "ledger.money"),  # the ledger beyond ledger.accounts
+    ],
+)
+def test_the_tournament_engine_stays_pure(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
     assert not kept(config, graph, "pure-tournament-engine", violation)
 
 
@@ -94,40 +118,58 @@ def test_tables_know_nothing_of_tournaments(config: dict[str, Any], graph: grimp
     assert not kept(config, graph, "ledger-below-tables", ("ledger.store", "tournaments.engine.decide"))
 
 
-@pytest.mark.parametrize("violation", [
-    ("ledger.cashier", "tables.service"),
-    ("ledger.api.views", "guts_backend.api.handlers"),       # indirectly: the handler knows the engine
-])
-def test_the_ledger_knows_nothing_of_tables(config: dict[str, Any], graph: grimp.ImportGraph,
-                                            violation: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("ledger.cashier", "tables.service"),
+        ("ledger.api.views", "guts_backend.api.handlers"),  # indirectly: the handler knows the engine
+    ],
+)
+def test_the_ledger_knows_nothing_of_tables(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
     assert not kept(config, graph, "ledger-below-tables", violation)
 
 
-def test_the_store_and_the_projections_do_not_import_each_other(config: dict[str, Any],
-                                                                 graph: grimp.ImportGraph) -> None:
+def test_the_store_and_the_projections_do_not_import_each_other(
+    config: dict[str, Any], graph: grimp.ImportGraph
+) -> None:
     assert graph.direct_import_exists(importer="ledger.projections", imported="ledger.store")
     assert not kept(config, graph, "no-cycles", ("ledger.store", "ledger.projections"))
 
 
 @pytest.mark.parametrize("kind", SLOT_KINDS)
-@pytest.mark.parametrize("reader", ["tables.engine.decider.view", "tables.engine.decider.decide",
-                                    "tables.engine.decider.steps.declare", "tables.projections"])
-def test_only_a_kind_imports_its_state_slot(config: dict[str, Any], graph: grimp.ImportGraph, kind: str,
-                                            reader: str) -> None:
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "tables.engine.decider.view",
+        "tables.engine.decider.decide",
+        "tables.engine.decider.steps.declare",
+        "tables.projections",
+    ],
+)
+def test_only_a_kind_imports_its_state_slot(
+    config: dict[str, Any], graph: grimp.ImportGraph, kind: str, reader: str
+) -> None:
     """DESIGN §2.2: a kind's slot is read and written by its own module alone."""
-    assert graph.direct_import_exists(importer=f"tables.engine.decider.steps.{kind}",
-                                      imported=f"tables.engine.decider.steps.slots.{kind}")
+    assert graph.direct_import_exists(
+        importer=f"tables.engine.decider.steps.{kind}", imported=f"tables.engine.decider.steps.slots.{kind}"
+    )
     assert not kept(config, graph, f"slot-{kind}", (reader, f"tables.engine.decider.steps.slots.{kind}"))
 
 
-@pytest.mark.parametrize("violation", [
-    ("tables.service", "rest_framework"),                    # a service that knows DRF
-    ("ledger.selectors", "drf_spectacular"),
-    ("ledger.cashier", "guts_backend.idempotency"),          # indirectly, through an HTTP module
-    ("tables.selectors", "tables.api.views"),
-])
-def test_http_stays_at_the_edge(config: dict[str, Any], graph: grimp.ImportGraph,
-                                violation: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("tables.service", "rest_framework"),  # a service that knows DRF
+        ("ledger.selectors", "drf_spectacular"),
+        ("ledger.cashier", "guts_backend.idempotency"),  # indirectly, through an HTTP module
+        ("tables.selectors", "tables.api.views"),
+    ],
+)
+def test_http_stays_at_the_edge(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
     assert not kept(config, graph, "http-at-the-edge", violation)
 
 
@@ -139,8 +181,13 @@ def test_only_the_http_modules_import_django_http(config: dict[str, Any], graph:
     def in_edge(module: str) -> bool:
         return any(module == name or module.startswith(f"{name}.") for name in allowed)
 
-    http_users = {module for module in graph.find_modules_that_directly_import("django")
-                  if any(DJANGO_HTTP.search(detail["line_contents"])
-                         for detail in graph.get_import_details(importer=module, imported="django"))}
+    http_users = {
+        module
+        for module in graph.find_modules_that_directly_import("django")
+        if any(
+            DJANGO_HTTP.search(detail["line_contents"])
+            for detail in graph.get_import_details(importer=module, imported="django")
+        )
+    }
     assert "guts_backend.api.handlers" in http_users
     assert {module for module in http_users if not in_edge(module)} == set()

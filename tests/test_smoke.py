@@ -1,4 +1,5 @@
 """The project imports and its configuration is sane."""
+
 from django.core.management import call_command
 
 

@@ -1,6 +1,7 @@
 """Explicit wiring (DESIGN §4): projectors, debt policies, after-commit hooks, event types and signal
 receivers are registered by the apps' AppConfig.ready(), never as a side effect of importing a
 module; so what runs inline with an append does not depend on which modules happen to be imported."""
+
 from __future__ import annotations
 
 import ast
@@ -12,10 +13,22 @@ from ledger import inline, money, projections
 from tables.projections import seat_may_owe
 
 ROOT = Path(__file__).resolve().parents[1]
-REGISTRARS = frozenset({"register_projector", "register_debt_policy", "register_after_commit",
-                        "register_event_type", "set_inline_runner", "connect", "register_tables_projections",
-                        "register_timers", "register_deactivation", "register_tournament_projections",
-                        "register_process", "set_scheduler"})
+REGISTRARS = frozenset(
+    {
+        "register_projector",
+        "register_debt_policy",
+        "register_after_commit",
+        "register_event_type",
+        "set_inline_runner",
+        "connect",
+        "register_tables_projections",
+        "register_timers",
+        "register_deactivation",
+        "register_tournament_projections",
+        "register_process",
+        "set_scheduler",
+    }
+)
 
 
 def module_level_calls(tree: ast.Module) -> list[ast.Call]:
@@ -51,8 +64,8 @@ def test_ready_wires_the_inline_projections_in_order() -> None:
 
 
 def test_ready_registers_the_seat_debt_policy_and_the_deletion_guard() -> None:
-    assert money._debt_policies["seat"] is seat_may_owe           # D-GEN-06 allow_debt seats
-    receivers = [receiver[0] for receiver in pre_delete.receivers]     # (lookup key, receiver, ...)
+    assert money._debt_policies["seat"] is seat_may_owe  # D-GEN-06 allow_debt seats
+    receivers = [receiver[0] for receiver in pre_delete.receivers]  # (lookup key, receiver, ...)
     assert any(key[0] == "ledger.deactivation.refuse_deleting_users_with_history" for key in receivers)
 
 

@@ -1,4 +1,5 @@
 """The tournament service's own refusals (the decider's are tournaments.engine.errors)."""
+
 from __future__ import annotations
 
 from ledger.errors import DomainError

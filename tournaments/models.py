@@ -4,6 +4,7 @@ Both are derived by `tournaments.projections` inline, in the append transaction,
 by `rebuild_projections`. `TournamentView` serves the list and the sweeper's query; `TournamentTable`
 maps a tournament's tables back to it (the table side knows nothing of tournaments' streams).
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -13,7 +14,7 @@ class TournamentView(models.Model):
     tournament_id = models.UUIDField(primary_key=True)
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50)
-    status = models.CharField(max_length=20)      # registering | running | cancelling | complete | cancelled
+    status = models.CharField(max_length=20)  # registering | running | cancelling | complete | cancelled
     start_at = models.DateTimeField()
     buy_in = models.BigIntegerField()
     fee = models.BigIntegerField()
@@ -54,8 +55,9 @@ class TournamentTickHealth(models.Model):
     last_error = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
-        indexes = [models.Index(fields=["consecutive_failures", "last_attempt_at"],
-                                name="tournaments_tick_order")]
+        indexes = [
+            models.Index(fields=["consecutive_failures", "last_attempt_at"], name="tournaments_tick_order")
+        ]
 
     def __str__(self) -> str:
         state = f"failing x{self.consecutive_failures}" if self.consecutive_failures else "ok"

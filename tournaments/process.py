@@ -14,6 +14,7 @@ runs. Three things run it:
    the table's commit and the hook (or a lost task, a dead worker) delays the reaction by at most
    one sweep interval and never loses it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,7 +30,7 @@ from tournaments.models import TournamentTable
 
 logger = logging.getLogger(__name__)
 
-_tables: OrderedDict[str, str | None] = OrderedDict()     # table -> its tournament (None: a cash table)
+_tables: OrderedDict[str, str | None] = OrderedDict()  # table -> its tournament (None: a cash table)
 _lock = threading.Lock()
 KEPT = 4096
 
@@ -60,7 +61,7 @@ def on_table_commit(table_id: str, events: list[StoredEvent]) -> None:
             from tournaments.tasks import send_tick
 
             send_tick(tournament_id)
-    except Exception:              # the broker down: the sweeper reacts instead
+    except Exception:  # the broker down: the sweeper reacts instead
         logger.exception("could not send the reaction of table %s", table_id)
 
 

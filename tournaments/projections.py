@@ -1,5 +1,6 @@
 """The tournaments projector: TournamentView and TournamentTable rows, inline in the append
 transaction (DESIGN §2.5), rebuilt from the log by `rebuild_projections` like every projector."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -35,19 +36,28 @@ class TournamentsProjector(EventProjector):
         if isinstance(typed, ev.TournamentCreated):
             config = typed.config
             TournamentView.objects.create(
-                tournament_id=tournament_id, name=config["name"], variant=config["variant"],
-                status="registering", start_at=parse_time(config["start_at"]), buy_in=config["buy_in"],
-                fee=config["fee"], version=event.version, created_at=event.recorded_at,
-                updated_at=event.recorded_at)
+                tournament_id=tournament_id,
+                name=config["name"],
+                variant=config["variant"],
+                status="registering",
+                start_at=parse_time(config["start_at"]),
+                buy_in=config["buy_in"],
+                fee=config["fee"],
+                version=event.version,
+                created_at=event.recorded_at,
+                updated_at=event.recorded_at,
+            )
             return
         changes = _changes(typed)
         tables = _tables(typed)
         if tables:
             TournamentTable.objects.bulk_create(
                 [TournamentTable(table_id=t, tournament_id=tournament_id) for t in tables],
-                ignore_conflicts=True)
+                ignore_conflicts=True,
+            )
         TournamentView.objects.filter(tournament_id=tournament_id).update(
-            version=event.version, updated_at=event.recorded_at, **changes)
+            version=event.version, updated_at=event.recorded_at, **changes
+        )
 
 
 def _changes(event: ev.Event) -> dict[str, Any]:

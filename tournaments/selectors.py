@@ -1,5 +1,6 @@
 """Tournament reads for the API (DESIGN §2.9): the list from TournamentView, one tournament from its
 folded state plus the tables' seats (SeatView: chips as the tables' projection has them)."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -30,21 +31,43 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
     state = loaded.state
     rules = state.rules
     level = _level(state, now)
-    seats = list(SeatView.objects.filter(table_id__in=list(state.active_tables()) or [None])
-                 .exclude(status="left").values("table_id", "player", "seat", "stack"))
+    seats = list(
+        SeatView.objects.filter(table_id__in=list(state.active_tables()) or [None])
+        .exclude(status="left")
+        .values("table_id", "player", "seat", "stack")
+    )
     chips = {row["player"]: row["stack"] for row in seats if row["player"] in state.seats}
-    tables = [{"table_id": t, "broken": t in state.broken,
-               "seats": sorted(({"seat": r["seat"], "player": r["player"], "chips": r["stack"]}
-                                for r in seats if str(r["table_id"]) == t), key=lambda r: r["seat"])}
-              for t in state.active_tables() + sorted(state.broken - state.closed)]
+    tables = [
+        {
+            "table_id": t,
+            "broken": t in state.broken,
+            "seats": sorted(
+                (
+                    {"seat": r["seat"], "player": r["player"], "chips": r["stack"]}
+                    for r in seats
+                    if str(r["table_id"]) == t
+                ),
+                key=lambda r: r["seat"],
+            ),
+        }
+        for t in state.active_tables() + sorted(state.broken - state.closed)
+    ]
     return {
-        "tournament_id": state.tournament_id, "version": loaded.version, "status": state.status,
-        "config": rules.to_json(), "entrants": list(state.entrants),
-        "prize_pool": state.pool(), "registration_open": registration_open(state, now),
-        "level": level, "tables": [t for t in tables if t["seats"] or not t["broken"]],
-        "standings": standings(state, chips), "results": list(state.results),
+        "tournament_id": state.tournament_id,
+        "version": loaded.version,
+        "status": state.status,
+        "config": rules.to_json(),
+        "entrants": list(state.entrants),
+        "prize_pool": state.pool(),
+        "registration_open": registration_open(state, now),
+        "level": level,
+        "tables": [t for t in tables if t["seats"] or not t["broken"]],
+        "standings": standings(state, chips),
+        "results": list(state.results),
         "payouts": payouts(state),
-        "winner": state.winner, "seating": seating(state), "cancellation": cancellation(state),
+        "winner": state.winner,
+        "seating": seating(state),
+        "cancellation": cancellation(state),
     }
 
 
@@ -53,14 +76,23 @@ def cancellation(state: Any) -> dict[str, Any] | None:
     then how it settled. None for a tournament nobody cancelled after its start."""
     if state.cancel_requested_at is None:
         return None
-    waiting = sorted(str(t) for t in TableView.objects.filter(
-        table_id__in=list(state.active_tables()) or [None]).exclude(phase="between_deals")
-        .exclude(status="closed").values_list("table_id", flat=True))
-    return {"status": "in_progress" if state.status == "cancelling" else "settled",
-            "requested_at": state.cancel_requested_at, "reason": state.cancel_reason,
-            "rule": state.rules.cancel_settlement, "fees": state.rules.cancel_fees,
-            "waiting_for": waiting, "settlement": state.settlement,
-            "payments": [{"player": p, "amount": a} for p, a in state.payments]}
+    waiting = sorted(
+        str(t)
+        for t in TableView.objects.filter(table_id__in=list(state.active_tables()) or [None])
+        .exclude(phase="between_deals")
+        .exclude(status="closed")
+        .values_list("table_id", flat=True)
+    )
+    return {
+        "status": "in_progress" if state.status == "cancelling" else "settled",
+        "requested_at": state.cancel_requested_at,
+        "reason": state.cancel_reason,
+        "rule": state.rules.cancel_settlement,
+        "fees": state.rules.cancel_fees,
+        "waiting_for": waiting,
+        "settlement": state.settlement,
+        "payments": [{"player": p, "amount": a} for p, a in state.payments],
+    }
 
 
 def payouts(state: Any) -> list[dict[str, Any]]:
@@ -73,27 +105,61 @@ def payouts(state: Any) -> list[dict[str, Any]]:
 def _level(state: Any, now: datetime) -> dict[str, Any]:
     rules = state.rules
     if state.status != "running":
-        return {"level": state.level, "ante": rules.ante_of(max(state.level, 1)), "next_at": None,
-                "seconds_to_next": None}
+        return {
+            "level": state.level,
+            "ante": rules.ante_of(max(state.level, 1)),
+            "next_at": None,
+            "seconds_to_next": None,
+        }
     current = rules.level_at(state.start, now)
     nxt = rules.level_start(state.start, current + 1) if current < len(rules.levels) else None
-    return {"level": current, "ante": rules.ante_of(current), "next_at": iso(nxt) if nxt else None,
-            "seconds_to_next": max(0, int((nxt - now).total_seconds())) if nxt else None}
+    return {
+        "level": current,
+        "ante": rules.ante_of(current),
+        "next_at": iso(nxt) if nxt else None,
+        "seconds_to_next": max(0, int((nxt - now).total_seconds())) if nxt else None,
+    }
 
 
 def standings(state: Any, chips: dict[str, int]) -> list[dict[str, Any]]:
     """Players still in by chips (most first), then the eliminated by place."""
     still = sorted([*state.seats, *state.pending], key=lambda p: (-chips.get(p, 0), p))
-    rows = [{"player": p, "chips": chips.get(p, 0), "place": None, "status": "playing",
-             "table_id": state.seats.get(p)} for p in still]
+    rows = [
+        {
+            "player": p,
+            "chips": chips.get(p, 0),
+            "place": None,
+            "status": "playing",
+            "table_id": state.seats.get(p),
+        }
+        for p in still
+    ]
     finals = {r["player"]: r for r in state.results}
     out = sorted(state.placings, key=lambda p: (p.place, p.player))
-    rows += [{"player": p.player, "chips": 0, "place": p.place, "places": [p.place, p.last],
-              "status": "eliminated", "table_id": None} for p in out]
+    rows += [
+        {
+            "player": p.player,
+            "chips": 0,
+            "place": p.place,
+            "places": [p.place, p.last],
+            "status": "eliminated",
+            "table_id": None,
+        }
+        for p in out
+    ]
     if finals:
-        rows = [{"player": r["player"], "chips": r.get("chips", 0), "place": r["place"],
-                 "places": [r["place"], r["last"]], "status": final_status(r), "table_id": None,
-                 "prize": r["prize"]} for r in state.results]
+        rows = [
+            {
+                "player": r["player"],
+                "chips": r.get("chips", 0),
+                "place": r["place"],
+                "places": [r["place"], r["last"]],
+                "status": final_status(r),
+                "table_id": None,
+                "prize": r["prize"],
+            }
+            for r in state.results
+        ]
     return rows
 
 
@@ -109,6 +175,5 @@ def seating(state: Any) -> dict[str, Any]:
     (docs/verify_deal.py --seating checks them)."""
     proof: dict[str, Any] = {"commitment": state.commitment, "seed": None, "entrants": None, "order": None}
     if state.status in ("running", "complete") and state.started_at is not None:
-        proof.update(seed=state.seed, entrants=list(state.seating_input),
-                     order=list(state.seating_order))
+        proof.update(seed=state.seed, entrants=list(state.seating_input), order=list(state.seating_order))
     return proof

@@ -21,6 +21,7 @@ anywhere leaves both as they were, and the next reconcile does the work exactly 
 (docs/tournaments.md, "The durable process"). Lock order: the tournament, then its tables in
 sorted order; table commands from players take one table's lock only, so nothing waits in a cycle.
 """
+
 from __future__ import annotations
 
 import logging
@@ -98,14 +99,17 @@ def _meta(meta: Mapping[str, Any] | None, tournament_id: str) -> dict[str, Any]:
 
 # --- the one command path ----------------------------------------------------------------------------
 
+
 def _new_event(event: ev.Event) -> NewEvent:
     return NewEvent(event.type, event.data, secret_keys(event.type, event.data))
 
 
-def _markers(tournament_id: str, loaded: Loaded[TournamentState],
-             decided: Sequence[ev.Event]) -> list[StreamWrite]:
-    return tables.bankroll_markers(tournament_id, loaded.version, decided, source="tournament_id",
-                                   marker=BANKROLL_MARKER)
+def _markers(
+    tournament_id: str, loaded: Loaded[TournamentState], decided: Sequence[ev.Event]
+) -> list[StreamWrite]:
+    return tables.bankroll_markers(
+        tournament_id, loaded.version, decided, source="tournament_id", marker=BANKROLL_MARKER
+    )
 
 
 def _never_stale(expected: int, actual: int | None) -> Exception:
@@ -115,17 +119,30 @@ def _never_stale(expected: int, actual: int | None) -> Exception:
 def _after_commit(outcome: Outcome[Any]) -> None:
     try:
         _scheduler[0](outcome.owner, list(outcome.decided), outcome.state)
-    except Exception:                  # the broker down: the sweeper does the same work
+    except Exception:  # the broker down: the sweeper does the same work
         logger.exception("tournament %s: could not schedule its tasks", outcome.owner)
 
 
 RUNNER: CommandRunner[TournamentState] = CommandRunner(
-    kind=TOURNAMENTS, decide=decide, new_event=_new_event, unknown=UnknownTournament,
-    stale=_never_stale, extra_writes=_markers, what="tournament", hooks=[_after_commit])
+    kind=TOURNAMENTS,
+    decide=decide,
+    new_event=_new_event,
+    unknown=UnknownTournament,
+    stale=_never_stale,
+    extra_writes=_markers,
+    what="tournament",
+    hooks=[_after_commit],
+)
 
 
-def _execute(tournament_id: str, build: Build, *, now: datetime | None, meta: Mapping[str, Any] | None,
-             new: bool = False) -> TournamentResult:
+def _execute(
+    tournament_id: str,
+    build: Build,
+    *,
+    now: datetime | None,
+    meta: Mapping[str, Any] | None,
+    new: bool = False,
+) -> TournamentResult:
     tournament_id = canonical_tournament_id(tournament_id)
     when = now or timezone.now()
     full_meta = _meta(meta, tournament_id)
@@ -133,15 +150,23 @@ def _execute(tournament_id: str, build: Build, *, now: datetime | None, meta: Ma
     def carry(loaded: Loaded[TournamentState], decided: Sequence[ev.Event]) -> None:
         carry_out(tournament_id, loaded.state, list(decided), now=when, meta=full_meta)
 
-    outcome = RUNNER.execute(tournament_id, None, now=when, meta=full_meta, new=new, build=build,
-                             before_append=carry)
+    outcome = RUNNER.execute(
+        tournament_id, None, now=when, meta=full_meta, new=new, build=build, before_append=carry
+    )
     return TournamentResult(tournament_id, outcome.state, outcome.version, outcome.events)
 
 
 # --- carrying the decided events out on the tables ----------------------------------------------------
 
-def carry_out(tournament_id: str, state: TournamentState, decided: list[ev.Event], *, now: datetime,
-              meta: dict[str, Any]) -> None:
+
+def carry_out(
+    tournament_id: str,
+    state: TournamentState,
+    decided: list[ev.Event],
+    *,
+    now: datetime,
+    meta: dict[str, Any],
+) -> None:
     """The table commands the events stand for, in order, in the caller's transaction."""
 
     def run(table_id: str, command: Any) -> tables.CommandResult:
@@ -152,8 +177,10 @@ def carry_out(tournament_id: str, state: TournamentState, decided: list[ev.Event
             case ev.TournamentStarted():
                 for table in event.tables:
                     for player in table["players"]:
-                        run(table["table_id"], tcmd.SeatEntrant(player_id=player,
-                                                                chips=state.rules.starting_chips))
+                        run(
+                            table["table_id"],
+                            tcmd.SeatEntrant(player_id=player, chips=state.rules.starting_chips),
+                        )
             case ev.LateEntrantSeated():
                 run(event.table_id, tcmd.SeatEntrant(player_id=event.player, chips=event.chips))
             case ev.AnteSet():
@@ -164,11 +191,14 @@ def carry_out(tournament_id: str, state: TournamentState, decided: list[ev.Event
             case ev.TournamentTableBroken():
                 run(event.table_id, tcmd.BreakTable())
             case ev.EntrantMoved():
-                moved_out = run(event.from_table, tcmd.MoveEntrantOut(player_id=event.player,
-                                                                      to_table_id=event.to_table))
+                moved_out = run(
+                    event.from_table, tcmd.MoveEntrantOut(player_id=event.player, to_table_id=event.to_table)
+                )
                 chips = next(e.data["chips"] for e in moved_out.events if "chips" in e.data)
-                run(event.to_table, tcmd.MoveEntrantIn(player_id=event.player, from_table_id=event.from_table,
-                                                       chips=chips))
+                run(
+                    event.to_table,
+                    tcmd.MoveEntrantIn(player_id=event.player, from_table_id=event.from_table, chips=chips),
+                )
             case ev.TournamentCompleted():
                 finish_tables(state, event.winner, run)
             case ev.TournamentCancelled():
@@ -176,8 +206,9 @@ def carry_out(tournament_id: str, state: TournamentState, decided: list[ev.Event
         state = evolve(state, event)
 
 
-def finish_tables(state: TournamentState, winner: str | None,
-                  run: Callable[[str, Any], tables.CommandResult]) -> None:
+def finish_tables(
+    state: TournamentState, winner: str | None, run: Callable[[str, Any], tables.CommandResult]
+) -> None:
     """Every table not closed yet: `FinishTable` (pots and reserves to the winner, else the chip
     bank; every stack back to the chip bank)."""
     for table_id in state.tables:
@@ -186,6 +217,7 @@ def finish_tables(state: TournamentState, winner: str | None,
 
 
 # --- reading the tables for a reconcile ------------------------------------------------------------------
+
 
 def table_seen(table_id: str, state: TableState, processed: int, members: set[str]) -> cmd.TableSeen:
     """What the decider needs of one table: between deals or not, stacks, and for a deal not yet
@@ -197,8 +229,9 @@ def table_seen(table_id: str, state: TableState, processed: int, members: set[st
     start: dict[str, int] = {}
     if idle and state.deal_no > processed and any(stacks.get(p, 0) <= 0 for p in members):
         start = stacks_at_deal_start(table_id, state.deal_no)
-    return cmd.TableSeen(table_id, idle, state.deal_no, stacks, start, order, movers(state),
-                         closed=state.status == "closed")
+    return cmd.TableSeen(
+        table_id, idle, state.deal_no, stacks, start, order, movers(state), closed=state.status == "closed"
+    )
 
 
 def movers(state: TableState) -> tuple[str, ...]:
@@ -219,8 +252,9 @@ def stacks_at_deal_start(table_id: str, deal_no: int) -> dict[str, int]:
     return {}
 
 
-def observe(tournament_id: str, state: TournamentState, *, now: datetime,
-            meta: dict[str, Any]) -> cmd.Reconcile:
+def observe(
+    tournament_id: str, state: TournamentState, *, now: datetime, meta: dict[str, Any]
+) -> cmd.Reconcile:
     """Lock and read every table of the tournament that still plays or seats someone (sorted: the
     lock order; a broken table nobody sits at is done), opening one more if late registrants have
     no seat anywhere."""
@@ -231,8 +265,13 @@ def observe(tournament_id: str, state: TournamentState, *, now: datetime,
         members = set(state.members(table_id))
         seen.append(table_seen(table_id, table, state.processed.get(table_id, 0), members))
     if needs_table(state):
-        opened = tables.table_open(variant=state.rules.variant, options=state.rules.options,
-                                   tournament_id=tournament_id, now=now, meta=meta)
+        opened = tables.table_open(
+            variant=state.rules.variant,
+            options=state.rules.options,
+            tournament_id=tournament_id,
+            now=now,
+            meta=meta,
+        )
         seen.append(table_seen(opened.table_id, opened.state, 0, set()))
     order = {t: i for i, t in enumerate(state.tables)}
     seen.sort(key=lambda t: order.get(t.table_id, len(order)))
@@ -241,40 +280,46 @@ def observe(tournament_id: str, state: TournamentState, *, now: datetime,
 
 # --- the entries -------------------------------------------------------------------------------------------
 
-def tournament_create(*, fields: Mapping[str, Any], now: datetime | None = None,
-                      meta: Mapping[str, Any] | None = None) -> TournamentResult:
+
+def tournament_create(
+    *, fields: Mapping[str, Any], now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     """Open a new tournament (a new stream); the seating seed is drawn here, sealed in the event."""
     tournament_id = str(uuid.uuid4())
-    fields = {"cancel_fees": settings.GUTS_TOURNAMENT_CANCEL_FEES, **fields}     # the club's setting
+    fields = {"cancel_fees": settings.GUTS_TOURNAMENT_CANCEL_FEES, **fields}  # the club's setting
     command = cmd.CreateTournament(tournament_id, dict(fields), new_seed())
     return _execute(tournament_id, lambda _: command, now=now, meta=meta, new=True)
 
 
-def tournament_register(*, tournament_id: str, player_id: int, now: datetime | None = None,
-                        meta: Mapping[str, Any] | None = None) -> TournamentResult:
+def tournament_register(
+    *, tournament_id: str, player_id: int, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     """Register a player: buy-in and fee from the bankroll in one transaction (insufficient_funds)."""
     player_get(player_id=player_id)
     result = _execute(tournament_id, lambda _: cmd.Register(str(player_id)), now=now, meta=meta)
-    if result.state.status == "running":        # a late registrant: seat him now if a seat is free
+    if result.state.status == "running":  # a late registrant: seat him now if a seat is free
         return tournament_reconcile(tournament_id=tournament_id, now=now, meta=meta)
     return result
 
 
-def tournament_unregister(*, tournament_id: str, player_id: int, now: datetime | None = None,
-                          meta: Mapping[str, Any] | None = None) -> TournamentResult:
+def tournament_unregister(
+    *, tournament_id: str, player_id: int, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     return _execute(tournament_id, lambda _: cmd.Unregister(str(player_id)), now=now, meta=meta)
 
 
-def tournament_cancel(*, tournament_id: str, now: datetime | None = None,
-                      meta: Mapping[str, Any] | None = None) -> TournamentResult:
+def tournament_cancel(
+    *, tournament_id: str, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     """Before the start: refunds at once. Running: no new deals; tables between deals break now,
     the others when their deal ends, then the settlement (tournaments.engine.cancel)."""
     result = _execute(tournament_id, lambda _: cmd.Cancel("admin"), now=now, meta=meta)
     return cancellation_step(result, now=now, meta=meta)
 
 
-def cancellation_step(result: TournamentResult, *, now: datetime | None,
-                      meta: Mapping[str, Any] | None) -> TournamentResult:
+def cancellation_step(
+    result: TournamentResult, *, now: datetime | None, meta: Mapping[str, Any] | None
+) -> TournamentResult:
     """While a tournament is being cancelled, reconcile until nothing more is due now (breaking
     the idle tables, then settling once all are broken: at most a few rounds)."""
     for _ in range(3):
@@ -287,9 +332,14 @@ def cancellation_step(result: TournamentResult, *, now: datetime | None,
     return result
 
 
-def tournament_start(*, tournament_id: str, now: datetime | None = None,
-                     meta: Mapping[str, Any] | None = None, by_schedule: bool = False,
-                     stacked_decks: list[list[list[str]]] | None = None) -> TournamentResult:
+def tournament_start(
+    *,
+    tournament_id: str,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+    by_schedule: bool = False,
+    stacked_decks: list[list[list[str]]] | None = None,
+) -> TournamentResult:
     """Start now: open the tables (stacked decks per table only where settings allow, for tests),
     seat everyone by the revealed seed, schedule the first deals. On schedule, too few entrants
     cancels (refunds); an admin's start is refused (not_enough_entrants)."""
@@ -300,30 +350,43 @@ def tournament_start(*, tournament_id: str, now: datetime | None = None,
         table_ids = []
         for index in range(tables_for_start(state)):
             decks = stacked_decks[index] if stacked_decks and index < len(stacked_decks) else None
-            opened = tables.table_open(variant=state.rules.variant, options=state.rules.options,
-                                       stacked_decks=decks, tournament_id=loaded.state.tournament_id,
-                                       now=when, meta=_meta(meta, state.tournament_id))
+            opened = tables.table_open(
+                variant=state.rules.variant,
+                options=state.rules.options,
+                stacked_decks=decks,
+                tournament_id=loaded.state.tournament_id,
+                now=when,
+                meta=_meta(meta, state.tournament_id),
+            )
             table_ids.append(opened.table_id)
         return cmd.Start(tuple(table_ids), by_schedule=by_schedule)
 
     return _execute(tournament_id, build, now=when, meta=meta)
 
 
-def tournament_reconcile(*, tournament_id: str, now: datetime | None = None,
-                         meta: Mapping[str, Any] | None = None) -> TournamentResult:
+def tournament_reconcile(
+    *, tournament_id: str, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     """The durable process's one step: react to everything the tables did since the last one
     (idempotent: with nothing new it appends nothing)."""
     when = now or timezone.now()
 
     def build(loaded: Loaded) -> cmd.Command:
-        return observe(loaded.state.tournament_id, loaded.state, now=when,
-                       meta=_meta(meta, loaded.state.tournament_id))
+        return observe(
+            loaded.state.tournament_id, loaded.state, now=when, meta=_meta(meta, loaded.state.tournament_id)
+        )
 
     return _execute(tournament_id, build, now=when, meta=meta)
 
 
-def tournament_start_deal(*, tournament_id: str, table_id: str, after_deal_no: int,
-                          now: datetime | None = None, meta: Mapping[str, Any] | None = None) -> bool:
+def tournament_start_deal(
+    *,
+    tournament_id: str,
+    table_id: str,
+    after_deal_no: int,
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> bool:
     """Start the deal scheduled at `table_id` after `after_deal_no`, if it is still scheduled and
     due (the schedule may have been withdrawn: DealHeld); True if a deal started. Under the
     tournament's lock, so a reconcile never moves players while this starts a deal."""
@@ -333,13 +396,15 @@ def tournament_start_deal(*, tournament_id: str, table_id: str, after_deal_no: i
         state = load_tournament_locked(tournament_id).state
         if (table_id, after_deal_no) not in due_deals(state, when):
             return False
-        result = tables.start_next_deal(table_id=table_id, after_deal_no=after_deal_no, now=when,
-                                        meta=_meta(meta, tournament_id))
+        result = tables.start_next_deal(
+            table_id=table_id, after_deal_no=after_deal_no, now=when, meta=_meta(meta, tournament_id)
+        )
     return bool(result.events)
 
 
-def tournament_tick(*, tournament_id: str, now: datetime | None = None,
-                    meta: Mapping[str, Any] | None = None) -> TournamentResult:
+def tournament_tick(
+    *, tournament_id: str, now: datetime | None = None, meta: Mapping[str, Any] | None = None
+) -> TournamentResult:
     """Everything due at `now`: the start at its time, a reconcile, the deals whose pause is over.
     What the Celery tasks and the beat sweeper run (tournaments.tasks)."""
     when = now or timezone.now()
@@ -351,16 +416,18 @@ def tournament_tick(*, tournament_id: str, now: datetime | None = None,
         result = tournament_start(tournament_id=tournament_id, now=when, meta=meta, by_schedule=True)
         state = result.state
     if state.status == "cancelling":
-        return cancellation_step(TournamentResult(state.tournament_id, state, loaded.version, []),
-                                 now=when, meta=meta)
+        return cancellation_step(
+            TournamentResult(state.tournament_id, state, loaded.version, []), now=when, meta=meta
+        )
     if state.status != "running":
         return TournamentResult(state.tournament_id, state, loaded.version, [])
     result = tournament_reconcile(tournament_id=tournament_id, now=when, meta=meta)
     for table_id, after in due_deals(result.state, when):
         if table_started_after(table_id, after):
             continue
-        tournament_start_deal(tournament_id=tournament_id, table_id=table_id, after_deal_no=after,
-                              now=when, meta=meta)
+        tournament_start_deal(
+            tournament_id=tournament_id, table_id=table_id, after_deal_no=after, now=when, meta=meta
+        )
     return result
 
 
@@ -379,4 +446,3 @@ def tournament_get(*, tournament_id: str) -> Loaded:
     if loaded.version == 0:
         raise UnknownTournament(tournament_id)
     return loaded
-

@@ -5,6 +5,7 @@ stream: the one stream loader (`ledger.streams.StreamKind`) keeps the last state
 and hash it reflects, and a load reads only the events after it (never serving a rolled-back
 append, as for tables). Tournaments take no snapshots.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -16,10 +17,19 @@ from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState, initial_state
 from tournaments.errors import UnknownTournament
 
-__all__ = ["TOURNAMENTS", "Loaded", "cache", "canonical_tournament_id", "fold_stored", "load_tournament",
-           "load_tournament_locked", "tournament_lock", "tournament_stream"]
+__all__ = [
+    "TOURNAMENTS",
+    "Loaded",
+    "cache",
+    "canonical_tournament_id",
+    "fold_stored",
+    "load_tournament",
+    "load_tournament_locked",
+    "tournament_lock",
+    "tournament_stream",
+]
 
-TOURNAMENT_LOCK_CLASS = 0x746F7572        # "tour": first key of the per-tournament advisory locks
+TOURNAMENT_LOCK_CLASS = 0x746F7572  # "tour": first key of the per-tournament advisory locks
 CACHE_SIZE = 256
 
 
@@ -39,8 +49,12 @@ def _evolve_stored(state: TournamentState, event: StoredEvent) -> TournamentStat
 
 
 TOURNAMENTS: StreamKind[TournamentState] = StreamKind(
-    prefix="tournament-", lock_class=TOURNAMENT_LOCK_CLASS, initial=initial_state,
-    evolve_stored=_evolve_stored, cache_size=CACHE_SIZE)
+    prefix="tournament-",
+    lock_class=TOURNAMENT_LOCK_CLASS,
+    initial=initial_state,
+    evolve_stored=_evolve_stored,
+    cache_size=CACHE_SIZE,
+)
 cache: StateCache[Loaded[TournamentState]] = TOURNAMENTS.cache
 
 

@@ -14,6 +14,7 @@
 All of them are safe under duplicate delivery: the reconcile decides nothing twice (per-table
 checkpoints in the tournament stream) and the service serialises them per tournament.
 """
+
 from __future__ import annotations
 
 import logging
@@ -41,13 +42,20 @@ logger = logging.getLogger(__name__)
 TICK_TASK = "tournaments.tick"
 START_DEAL_TASK = "tournaments.start_deal"
 SWEEP_TASK = "tournaments.sweep"
-SWEPT = ("running", "cancelling")           # ticked every sweep (and "registering" once due)
+SWEPT = ("running", "cancelling")  # ticked every sweep (and "registering" once due)
 REFUSALS = (DomainError, rules.DomainError)
 SOURCE = {"actor": "system", "source": "celery"}
 
 
-@shared_task(name=TICK_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5)
+@shared_task(
+    name=TICK_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=0.5,
+    max_retries=5,
+)
 def tick(tournament_id: str) -> int:
     try:
         return len(service.tournament_tick(tournament_id=tournament_id, meta=SOURCE).events)
@@ -56,15 +64,24 @@ def tick(tournament_id: str) -> int:
         return 0
 
 
-@shared_task(name=START_DEAL_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             autoretry_for=(OperationalError, InterfaceError), retry_backoff=0.5, max_retries=5)
+@shared_task(
+    name=START_DEAL_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=0.5,
+    max_retries=5,
+)
 def start_deal(tournament_id: str, table_id: str, after_deal_no: int) -> bool:
     try:
-        return service.tournament_start_deal(tournament_id=tournament_id, table_id=table_id,
-                                             after_deal_no=after_deal_no, meta=SOURCE)
+        return service.tournament_start_deal(
+            tournament_id=tournament_id, table_id=table_id, after_deal_no=after_deal_no, meta=SOURCE
+        )
     except REFUSALS:
-        logger.exception("tournament %s: the deal after %s at %s did not start", tournament_id,
-                         after_deal_no, table_id)
+        logger.exception(
+            "tournament %s: the deal after %s at %s did not start", tournament_id, after_deal_no, table_id
+        )
         return False
 
 
@@ -84,8 +101,10 @@ def sweep() -> int:
 def due_tournaments(now: datetime) -> list[str]:
     health = TournamentTickHealth.objects.filter(tournament_id=OuterRef("tournament_id"))
     due = TournamentView.objects.filter(Q(status__in=SWEPT) | Q(status="registering", start_at__lte=now))
-    due = due.annotate(failures=Coalesce(Subquery(health.values("consecutive_failures")[:1]), 0),
-                       tried=Subquery(health.values("last_attempt_at")[:1]))
+    due = due.annotate(
+        failures=Coalesce(Subquery(health.values("consecutive_failures")[:1]), 0),
+        tried=Subquery(health.values("last_attempt_at")[:1]),
+    )
     ordered = due.order_by("failures", F("tried").asc(nulls_first=True), "start_at", "tournament_id")
     batch = settings.GUTS_TOURNAMENT_SWEEP_BATCH
     return [str(t) for t in ordered.values_list("tournament_id", flat=True)[:batch]]
@@ -94,9 +113,10 @@ def due_tournaments(now: datetime) -> list[str]:
 def sweep_one(tournament_id: str) -> int:
     """One tournament's tick for the sweeper: the events it appended (0 if it failed)."""
     try:
-        events = service.tournament_tick(tournament_id=tournament_id, now=timezone.now(),
-                                         meta={"actor": "system", "source": "sweeper"}).events
-    except Exception as error:        # whatever it is: the next tournaments are still ticked
+        events = service.tournament_tick(
+            tournament_id=tournament_id, now=timezone.now(), meta={"actor": "system", "source": "sweeper"}
+        ).events
+    except Exception as error:  # whatever it is: the next tournaments are still ticked
         logger.exception("sweeper could not tick tournament %s", tournament_id)
         record_tick(tournament_id, error=error)
         return 0
@@ -114,23 +134,35 @@ def record_tick(tournament_id: str, *, error: Exception | None) -> None:
     """Keep the tick's outcome (best effort: with the database down there is nothing to keep)."""
     now = timezone.now()
     if error is None:
-        changes: dict[str, Any] = {"consecutive_failures": 0, "failing_since": None, "last_error": "",
-                                   "last_success_at": now}
+        changes: dict[str, Any] = {
+            "consecutive_failures": 0,
+            "failing_since": None,
+            "last_error": "",
+            "last_success_at": now,
+        }
     else:
-        changes = {"consecutive_failures": F("consecutive_failures") + 1, "last_error": describe(error),
-                   "failing_since": Coalesce(F("failing_since"), Value(now))}
+        changes = {
+            "consecutive_failures": F("consecutive_failures") + 1,
+            "last_error": describe(error),
+            "failing_since": Coalesce(F("failing_since"), Value(now)),
+        }
     try:
         rows = TournamentTickHealth.objects.filter(tournament_id=tournament_id)
         if not rows.update(last_attempt_at=now, **changes):
-            first = {**changes, "consecutive_failures": 0 if error is None else 1,
-                     "failing_since": None if error is None else now}
-            TournamentTickHealth.objects.get_or_create(tournament_id=tournament_id,
-                                                       defaults={"last_attempt_at": now, **first})
+            first = {
+                **changes,
+                "consecutive_failures": 0 if error is None else 1,
+                "failing_since": None if error is None else now,
+            }
+            TournamentTickHealth.objects.get_or_create(
+                tournament_id=tournament_id, defaults={"last_attempt_at": now, **first}
+            )
     except DatabaseError:
         logger.exception("could not record the tick of tournament %s", tournament_id)
 
 
 # --- sending ------------------------------------------------------------------------------------------
+
 
 def queue() -> str:
     return settings.CELERY_TASK_DEFAULT_QUEUE
@@ -146,8 +178,12 @@ def schedule_after_commit(tournament_id: str, decided: list[ev.Event], state: To
         return
     for event in decided:
         if isinstance(event, ev.DealScheduled):
-            celery_app.send_task(START_DEAL_TASK, args=[tournament_id, event.table_id, event.after_deal_no],
-                                 eta=parse_time(event.at, "at"), queue=queue())
+            celery_app.send_task(
+                START_DEAL_TASK,
+                args=[tournament_id, event.table_id, event.after_deal_no],
+                eta=parse_time(event.at, "at"),
+                queue=queue(),
+            )
     if any(isinstance(e, ev.TournamentCreated) for e in decided):
         send_tick(tournament_id, parse_time(state.rules.start_at))
     leveled = any(isinstance(e, ev.TournamentStarted | ev.LevelStarted) for e in decided)

@@ -1,4 +1,5 @@
 """API routes of the tournaments app (mounted under /api/v1/)."""
+
 from django.urls import path
 
 from tournaments.api import views

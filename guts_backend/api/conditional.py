@@ -1,4 +1,5 @@
 """Stream versions over HTTP: a resource's version is its strong ETag (DESIGN §2.9)."""
+
 from __future__ import annotations
 
 

@@ -7,6 +7,7 @@ idempotency, authentication, query parsing) raises `Problem`. Either way the sta
 them in step). `guts_backend.api.handlers` renders the errors; `problem_responses` documents them
 in the OpenAPI schema.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from rest_framework.response import Response
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_MEMBERS = frozenset({"type", "title", "status", "code", "detail"})  # details never overwrite them
-REFUSED = 409           # a code missing from the table is a refusal, not a 500 (tests keep it complete)
+REFUSED = 409  # a code missing from the table is a refusal, not a 500 (tests keep it complete)
 
 # code -> (HTTP status, an example detail for the OpenAPI problem catalogue).
 PROBLEM_STATUS: dict[str, tuple[int, str]] = {
@@ -65,13 +66,13 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "invalid_discards": (400, "discard at most 2 different cards of your hand"),
     "wrong_stage": (409, "the open declare is of stage 2, not 1"),
     "bid_too_low": (409, "bid more than the standing bid of 20"),
-    "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),   # T38-03
-    "bet_not_allowed": (409, "cannot check: a bet is open"),                        # D-BET
-    "raise_limit": (409, "at most 3 raises per round (D-BET)"),                      # D-BET
-    "card_not_held": (409, "Kd is not in the player's hand"),                        # BF-03, WL-07
-    "must_play_trump": (409, "you hold a trump (h): play one"),                      # D-WL-04
-    "cannot_open": (409, "opening needs jacks or better (IT-07, IT-08)"),             # IT-07
-    "invalid_split": (409, "discarding openers needs split_openers (IT-16)"),          # IT-16
+    "level_too_low": (409, "the pot stands at double: accept it, raise it or fold"),  # T38-03
+    "bet_not_allowed": (409, "cannot check: a bet is open"),  # D-BET
+    "raise_limit": (409, "at most 3 raises per round (D-BET)"),  # D-BET
+    "card_not_held": (409, "Kd is not in the player's hand"),  # BF-03, WL-07
+    "must_play_trump": (409, "you hold a trump (h): play one"),  # D-WL-04
+    "cannot_open": (409, "opening needs jacks or better (IT-07, IT-08)"),  # IT-07
+    "invalid_split": (409, "discarding openers needs split_openers (IT-16)"),  # IT-16
     "not_enough_players": (409, "a deal needs two players who can play"),
     "insufficient_stack": (409, "the stack cannot cover a loss in this deal"),
     "liability_open": (409, "7 is dealt into deal 4"),
@@ -147,13 +148,20 @@ class Problem(Exception):
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
     title = code.replace("_", " ").capitalize()
-    return {"type": f"/problems/{code}", "title": title, "status": status, "code": code,
-            "detail": detail, **extra}
+    return {
+        "type": f"/problems/{code}",
+        "title": title,
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }
 
 
 def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
-    return Response(problem_body(status, code, detail, **extra), status=status,
-                    content_type=PROBLEM_CONTENT_TYPE)
+    return Response(
+        problem_body(status, code, detail, **extra), status=status, content_type=PROBLEM_CONTENT_TYPE
+    )
 
 
 def refusal_response(code: str, message: str, details: Mapping[str, Any]) -> Response:
@@ -170,8 +178,9 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     code = serializers.CharField(help_text="Stable machine-readable error code.")
     detail = serializers.CharField()
-    errors = serializers.JSONField(required=False,
-                                   help_text="For `invalid_input`: the errors of each field, by field name.")
+    errors = serializers.JSONField(
+        required=False, help_text="For `invalid_input`: the errors of each field, by field name."
+    )
 
 
 def problem_responses(*codes: str) -> dict[tuple[int, str], OpenApiResponse]:
@@ -184,14 +193,20 @@ def problem_responses(*codes: str) -> dict[tuple[int, str], OpenApiResponse]:
     for code in codes:
         status, _ = PROBLEM_STATUS[code]
         by_status.setdefault(status, []).append(code)
-    return {(status, PROBLEM_CONTENT_TYPE): _problem_openapi_response(status, status_codes)
-            for status, status_codes in sorted(by_status.items())}
+    return {
+        (status, PROBLEM_CONTENT_TYPE): _problem_openapi_response(status, status_codes)
+        for status, status_codes in sorted(by_status.items())
+    }
 
 
 def _problem_openapi_response(status: int, codes: list[str]) -> OpenApiResponse:
     examples = [
-        OpenApiExample(code, value=problem_body(status, code, PROBLEM_STATUS[code][1]),
-                       response_only=True, status_codes=[str(status)])
+        OpenApiExample(
+            code,
+            value=problem_body(status, code, PROBLEM_STATUS[code][1]),
+            response_only=True,
+            status_codes=[str(status)],
+        )
         for code in codes
     ]
     description = "Problem details; `code` is one of: " + ", ".join(f"`{code}`" for code in codes)

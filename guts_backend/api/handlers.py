@@ -10,6 +10,7 @@ never a 500.
 This module, unlike `errors`, knows the apps' error types, so only settings and URL confs name it
 (by string): the ledger's API imports `errors` without importing the tables app.
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,7 +38,7 @@ DOMAIN_ERRORS = (DomainError, rules.DomainError)
 # The database is unreachable or dropped the connection mid-request: a retry may well succeed.
 # Django wraps its driver's errors; ledger.dbapi's raw psycopg cursors raise psycopg's own.
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
-DATABASE_RETRY_AFTER = 1   # seconds: connections are re-checked on every request, so retry soon
+DATABASE_RETRY_AFTER = 1  # seconds: connections are re-checked on every request, so retry soon
 logger = logging.getLogger(__name__)
 
 _DRF_CODES: list[tuple[type[Exception], str]] = [
@@ -46,7 +47,7 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.PermissionDenied, "forbidden"),
     (exceptions.NotFound, "not_found"),
-    (Http404, "not_found"),     # DRF answers it as NotFound but hands us the bare Http404
+    (Http404, "not_found"),  # DRF answers it as NotFound but hands us the bare Http404
     (exceptions.MethodNotAllowed, "method_not_allowed"),
     (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
@@ -64,8 +65,12 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(400, "invalid_input", "The request body is not valid.", errors=exc.detail)
     if isinstance(exc, DATABASE_UNAVAILABLE):
         logger.warning("database unavailable: %s", exc)
-        return Response(service_unavailable_body(), status=503, content_type=PROBLEM_CONTENT_TYPE,
-                        headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
+        return Response(
+            service_unavailable_body(),
+            status=503,
+            content_type=PROBLEM_CONTENT_TYPE,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+        )
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -82,17 +87,25 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
 def not_found_view(request: HttpRequest, exception: Http404 | None = None) -> JsonResponse:
     """handler404 outside DRF views: still a problem document, not an HTML page."""
-    return JsonResponse(problem_body(404, "not_found", "No such resource."), status=404,
-                        content_type=PROBLEM_CONTENT_TYPE)
+    return JsonResponse(
+        problem_body(404, "not_found", "No such resource."), status=404, content_type=PROBLEM_CONTENT_TYPE
+    )
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:
     """handler500 (outside DRF views, and errors raised by middleware): a database outage is 503."""
     if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
-        return JsonResponse(service_unavailable_body(), status=503, content_type=PROBLEM_CONTENT_TYPE,
-                            headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
-    return JsonResponse(problem_body(500, "server_error", "Internal error; it has been logged."),
-                        status=500, content_type=PROBLEM_CONTENT_TYPE)
+        return JsonResponse(
+            service_unavailable_body(),
+            status=503,
+            content_type=PROBLEM_CONTENT_TYPE,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+        )
+    return JsonResponse(
+        problem_body(500, "server_error", "Internal error; it has been logged."),
+        status=500,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
 
 
 def service_unavailable_body() -> dict[str, Any]:

@@ -11,6 +11,7 @@ A parameter that is malformed (`?limit=abc`), given blank (`?since=`) or out of 
 ignores a bad `limit`) and never passed on to the database (2^63 overflows PostgreSQL's bigint, so
 every number here has an upper bound). Parameters a view does not declare are ignored.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,7 +21,7 @@ from rest_framework.request import Request
 
 from guts_backend.api.errors import Problem
 
-MAX_POSITION = 2**63 - 1      # the largest bigint: event positions, versions and offsets fit in it
+MAX_POSITION = 2**63 - 1  # the largest bigint: event positions, versions and offsets fit in it
 BLANK = "May not be blank; leave the parameter out instead."
 
 

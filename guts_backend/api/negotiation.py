@@ -6,6 +6,7 @@ asked by the `Accept` header or by `?format=`, so both get one documented proble
 (DRF would fall back to the view's first renderer: YAML for the schema). DRF imports this module
 while it builds APIView, so it raises DRF's exception, not guts_backend.api.errors.Problem.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,8 +20,9 @@ from rest_framework.request import Request
 class ProblemContentNegotiation(DefaultContentNegotiation):
     """DRF's negotiation, refusing an unknown format with the formats on offer."""
 
-    def select_renderer(self, request: Request, renderers: Sequence[BaseRenderer],
-                        format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
+    def select_renderer(
+        self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
         try:
             return super().select_renderer(request, renderers, format_suffix)
         except NotAcceptable:

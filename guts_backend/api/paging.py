@@ -4,6 +4,7 @@ Every list answers at most MAX_PAGE_SIZE rows a page; `limit` and `offset` are v
 query parameter (guts_backend.api.input: 400 `invalid_query`), so a bad or huge value is refused
 instead of being ignored or reaching the database.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -26,10 +27,14 @@ class PageQuerySerializer(QuerySerializer):
     """`?limit=&offset=`; list views with more parameters subclass it."""
 
     limit = QueryIntegerField(
-        min_value=1, max_value=MAX_PAGE_SIZE, default=DEFAULT_PAGE_SIZE,
-        help_text=f"Results per page, 1 to {MAX_PAGE_SIZE} (default {DEFAULT_PAGE_SIZE}).")
-    offset = QueryIntegerField(min_value=0, max_value=MAX_POSITION, default=0,
-                               help_text="How many results to skip (default 0).")
+        min_value=1,
+        max_value=MAX_PAGE_SIZE,
+        default=DEFAULT_PAGE_SIZE,
+        help_text=f"Results per page, 1 to {MAX_PAGE_SIZE} (default {DEFAULT_PAGE_SIZE}).",
+    )
+    offset = QueryIntegerField(
+        min_value=0, max_value=MAX_POSITION, default=0, help_text="How many results to skip (default 0)."
+    )
 
     class Meta:
         ref_name = "PageQuery"
@@ -54,8 +59,9 @@ class CheckedPagination(LimitOffsetPagination):
         return self.query["offset"]
 
 
-def paginate(queryset: QuerySet[Any], request: Request, *,
-             query: Mapping[str, Any] | None = None) -> tuple[CheckedPagination, list[Any]]:
+def paginate(
+    queryset: QuerySet[Any], request: Request, *, query: Mapping[str, Any] | None = None
+) -> tuple[CheckedPagination, list[Any]]:
     """The paginator and the rows of the page `query` names (validated from `request` if None)."""
     if query is None:
         query = validated_query(PageQuerySerializer, request)
@@ -63,8 +69,13 @@ def paginate(queryset: QuerySet[Any], request: Request, *,
     return paginator, list(paginator.paginate_queryset(queryset, request) or [])
 
 
-def paginated_response(*, queryset: QuerySet[Any], serializer_class: type[serializers.Serializer],
-                       request: Request, view: APIView) -> Response:
+def paginated_response(
+    *,
+    queryset: QuerySet[Any],
+    serializer_class: type[serializers.Serializer],
+    request: Request,
+    view: APIView,
+) -> Response:
     """One page of `queryset` as {count, next, previous, results} (`?limit=&offset=`)."""
     paginator, page = paginate(queryset, request)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)

@@ -5,6 +5,7 @@ which became a 500; and a body just under that depth parses but blows the stack 
 the idempotency fingerprint, rendering). Bodies nested deeper than MAX_JSON_DEPTH are refused as
 400 `malformed_request` before any of that runs. No API body needs more than a few levels.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -19,8 +20,9 @@ MAX_JSON_DEPTH = 32
 class JSONParser(parsers.JSONParser):
     """`application/json` bodies, at most MAX_JSON_DEPTH arrays/objects deep."""
 
-    def parse(self, stream: Any, media_type: str | None = None,
-              parser_context: Mapping[str, Any] | None = None) -> Any:
+    def parse(
+        self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError as exc:
@@ -38,7 +40,7 @@ def json_depth(value: Any) -> int:
     while pending:
         item, depth = pending.pop()
         deepest = max(deepest, depth)
-        if deepest > MAX_JSON_DEPTH:       # deep enough to refuse: stop walking
+        if deepest > MAX_JSON_DEPTH:  # deep enough to refuse: stop walking
             return deepest
         children = item.values() if isinstance(item, dict) else item
         pending.extend((child, depth + 1) for child in children if isinstance(child, containers))

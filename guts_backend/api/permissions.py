@@ -1,4 +1,5 @@
 """DRF permission classes over the club's roles (guts_backend.roles), shared by every API."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,20 +15,37 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='IdempotencyRecord',
+            name="IdempotencyRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=255)),
-                ('request_hash', models.CharField(help_text='SHA-256 of method, path and canonical body.', max_length=64)),
-                ('method', models.CharField(max_length=10)),
-                ('path', models.CharField(max_length=2048)),
-                ('status_code', models.PositiveSmallIntegerField()),
-                ('body', models.JSONField(null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('caller', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='idempotency_records', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=255)),
+                (
+                    "request_hash",
+                    models.CharField(help_text="SHA-256 of method, path and canonical body.", max_length=64),
+                ),
+                ("method", models.CharField(max_length=10)),
+                ("path", models.CharField(max_length=2048)),
+                ("status_code", models.PositiveSmallIntegerField()),
+                ("body", models.JSONField(null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "caller",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="idempotency_records",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('caller', 'key'), name='idempotency_caller_key_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("caller", "key"), name="idempotency_caller_key_unique")
+                ],
             },
         ),
     ]

@@ -1,4 +1,5 @@
 """Create the role groups: club_admin, auditor, player (guts_backend.roles)."""
+
 from django.db import migrations
 
 ROLE_GROUPS = ("club_admin", "auditor", "player")

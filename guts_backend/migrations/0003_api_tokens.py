@@ -6,25 +6,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('guts_backend', '0002_role_groups'),
+        ("guts_backend", "0002_role_groups"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ApiToken',
+            name="ApiToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('digest', models.CharField(help_text='SHA-256 of the key, hex.', max_length=64, unique=True)),
-                ('prefix', models.CharField(help_text="The key's first characters.", max_length=8)),
-                ('created_at', models.DateTimeField()),
-                ('expires_at', models.DateTimeField(db_index=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "digest",
+                    models.CharField(help_text="SHA-256 of the key, hex.", max_length=64, unique=True),
+                ),
+                ("prefix", models.CharField(help_text="The key's first characters.", max_length=8)),
+                ("created_at", models.DateTimeField()),
+                ("expires_at", models.DateTimeField(db_index=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'API token',
+                "verbose_name": "API token",
             },
         ),
     ]

@@ -3,6 +3,7 @@
 Created whatever CACHE_URL says today, so switching a deployment to `db://` needs no extra step.
 Django's `createcachetable` builds it; the name is the one settings.CACHES uses for `db://`.
 """
+
 from django.core.management.commands.createcachetable import Command as CreateCacheTable
 from django.db import migrations
 

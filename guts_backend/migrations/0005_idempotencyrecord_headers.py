@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('guts_backend', '0004_cache_table'),
+        ("guts_backend", "0004_cache_table"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='idempotencyrecord',
-            name='headers',
-            field=models.JSONField(blank=True, default=dict, help_text="The first answer's ETag, Location and Content-Type, if set."),
+            model_name="idempotencyrecord",
+            name="headers",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="The first answer's ETag, Location and Content-Type, if set.",
+            ),
         ),
     ]

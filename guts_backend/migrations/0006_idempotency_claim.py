@@ -8,6 +8,7 @@ after the lock is tried and sees the commit of the lock's previous holder. Sent 
 transaction's BEGIN (`ledger.dbapi.first_statement`), the lock, the read and the BEGIN cost one
 round trip. Other backends: no-op (SQLite serialises writers at BEGIN).
 """
+
 from django.db import migrations
 
 FORWARD = """

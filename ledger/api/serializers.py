@@ -1,4 +1,5 @@
 """Serializers of the ledger API: players, the caller, event references."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,7 +52,8 @@ class MeOutputSerializer(serializers.Serializer):
     display_name = serializers.CharField(source="first_name")
     roles = serializers.SerializerMethodField()
     player_id = serializers.SerializerMethodField(
-        help_text='Your player id, as a string ("3"); null if you are not a player.')
+        help_text='Your player id, as a string ("3"); null if you are not a player.'
+    )
 
     class Meta:
         ref_name = "Me"

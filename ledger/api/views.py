@@ -1,4 +1,5 @@
 """Ledger API views: parse, call a service or selector, serialise. Nothing else lives here."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -53,8 +54,12 @@ from ledger.proofs import statement_proof
 from ledger.selectors import player_balance, player_get, player_list, player_statement
 
 RETRY_AFTER_HEADER = OpenApiParameter(
-    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429],
-    description="Seconds until the username or address is unlocked (429 `throttled`).")
+    "Retry-After",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    response=[429],
+    description="Seconds until the username or address is unlocked (429 `throttled`).",
+)
 
 
 class TokenApi(APIView):
@@ -74,22 +79,35 @@ class TokenApi(APIView):
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField(help_text="Send as `Authorization: Token <token>`. Shown only here.")
         expires_at = serializers.DateTimeField(
-            help_text="The token stops working then (a fixed lifetime from login); log in again.")
+            help_text="The token stops working then (a fixed lifetime from login); log in again."
+        )
 
         class Meta:
             ref_name = "Token"
 
     @extend_schema(
-        operation_id="auth_token_create", tags=["auth"], auth=[],
-        request=InputSerializer, parameters=[RETRY_AFTER_HEADER],
-        responses={200: OutputSerializer,
-                   **problem_responses(*BODY_PROBLEMS, "invalid_credentials", "throttled")},
+        operation_id="auth_token_create",
+        tags=["auth"],
+        auth=[],
+        request=InputSerializer,
+        parameters=[RETRY_AFTER_HEADER],
+        responses={
+            200: OutputSerializer,
+            **problem_responses(*BODY_PROBLEMS, "invalid_credentials", "throttled"),
+        },
         examples=[
-            OpenApiExample("Log in", request_only=True,
-                           value={"username": "alice", "password": "alice-demo"}),
-            OpenApiExample("Token", response_only=True, status_codes=["200"],
-                           value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
-                                  "expires_at": "2026-12-06T12:00:00Z"}),
+            OpenApiExample(
+                "Log in", request_only=True, value={"username": "alice", "password": "alice-demo"}
+            ),
+            OpenApiExample(
+                "Token",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+                    "expires_at": "2026-12-06T12:00:00Z",
+                },
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -105,9 +123,13 @@ class LogoutApi(APIView):
     authentication_classes = (ApiTokenAuthentication,)
 
     @extend_schema(
-        operation_id="auth_logout_create", tags=["auth"], request=None,
-        responses={204: OpenApiResponse(description="The token is revoked."),
-                   **problem_responses("not_authenticated", *IDEMPOTENCY_PROBLEMS)},
+        operation_id="auth_logout_create",
+        tags=["auth"],
+        request=None,
+        responses={
+            204: OpenApiResponse(description="The token is revoked."),
+            **problem_responses("not_authenticated", *IDEMPOTENCY_PROBLEMS),
+        },
     )
     @idempotent
     def post(self, request: Request) -> Response:
@@ -119,17 +141,35 @@ class MeApi(APIView):
     """Who am I: id, roles and player id of the caller."""
 
     @extend_schema(
-        operation_id="me_retrieve", tags=["auth"],
+        operation_id="me_retrieve",
+        tags=["auth"],
         responses={200: MeOutputSerializer, **problem_responses("not_authenticated")},
-        examples=[OpenApiExample("A player", response_only=True, status_codes=["200"], value={
-            "id": "3", "username": "alice", "display_name": "Alice", "roles": ["player"], "player_id": "3"})],
+        examples=[
+            OpenApiExample(
+                "A player",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "id": "3",
+                    "username": "alice",
+                    "display_name": "Alice",
+                    "roles": ["player"],
+                    "player_id": "3",
+                },
+            )
+        ],
     )
     def get(self, request: Request) -> Response:
         return Response(MeOutputSerializer(request.user).data)
 
 
-PLAYER_EXAMPLE = {"id": "3", "username": "alice", "display_name": "Alice", "account": "player:3",
-                  "date_joined": "2026-11-29T12:00:00Z"}
+PLAYER_EXAMPLE = {
+    "id": "3",
+    "username": "alice",
+    "display_name": "Alice",
+    "account": "player:3",
+    "date_joined": "2026-11-29T12:00:00Z",
+}
 
 
 class PlayerCollectionApi(APIView):
@@ -138,10 +178,12 @@ class PlayerCollectionApi(APIView):
     parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
-        username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150,
-                                          help_text="Letters, digits and @.+-_ only.")
-        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False,
-                                         max_length=128)
+        username = serializers.RegexField(
+            r"^[\w.@+-]{1,150}$", max_length=150, help_text="Letters, digits and @.+-_ only."
+        )
+        password = serializers.CharField(
+            style={"input_type": "password"}, trim_whitespace=False, max_length=128
+        )
         display_name = serializers.CharField(max_length=150, required=False, default="", allow_blank=True)
 
         class Meta:
@@ -158,33 +200,53 @@ class PlayerCollectionApi(APIView):
         return [IsClubAdmin()] if self.request.method == "POST" else [IsAuditorOrAdmin()]
 
     @extend_schema(
-        operation_id="players_list", tags=["players"], parameters=PAGE_PARAMETERS,
-        responses={200: page_serializer(PlayerOutputSerializer, "PlayerPage"),
-                   **problem_responses("invalid_query", *AUTH_PROBLEMS)},
-        examples=[OpenApiExample("A page", response_only=True, status_codes=["200"], value={
-            "count": 1, "next": None, "previous": None, "results": [PLAYER_EXAMPLE]})],
+        operation_id="players_list",
+        tags=["players"],
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: page_serializer(PlayerOutputSerializer, "PlayerPage"),
+            **problem_responses("invalid_query", *AUTH_PROBLEMS),
+        },
+        examples=[
+            OpenApiExample(
+                "A page",
+                response_only=True,
+                status_codes=["200"],
+                value={"count": 1, "next": None, "previous": None, "results": [PLAYER_EXAMPLE]},
+            )
+        ],
     )
     def get(self, request: Request) -> Response:
-        return paginated_response(queryset=player_list(), serializer_class=PlayerOutputSerializer,
-                                  request=request, view=self)
+        return paginated_response(
+            queryset=player_list(), serializer_class=PlayerOutputSerializer, request=request, view=self
+        )
 
     @extend_schema(
-        operation_id="players_create", tags=["players"],
+        operation_id="players_create",
+        tags=["players"],
         request=InputSerializer,
-        responses={201: PlayerOutputSerializer,
-                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "username_taken",
-                                       *IDEMPOTENCY_PROBLEMS)},
+        responses={
+            201: PlayerOutputSerializer,
+            **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "username_taken", *IDEMPOTENCY_PROBLEMS),
+        },
         examples=[
-            OpenApiExample("Register Alice", request_only=True,
-                           value={"username": "alice", "password": "alice-demo", "display_name": "Alice"}),
+            OpenApiExample(
+                "Register Alice",
+                request_only=True,
+                value={"username": "alice", "password": "alice-demo", "display_name": "Alice"},
+            ),
             OpenApiExample("Registered", value=PLAYER_EXAMPLE, response_only=True, status_codes=["201"]),
         ],
     )
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request)
-        player = player_create(username=data["username"], password=data["password"],
-                               display_name=data["display_name"], meta=request_meta(request))
+        player = player_create(
+            username=data["username"],
+            password=data["password"],
+            display_name=data["display_name"],
+            meta=request_meta(request),
+        )
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -194,7 +256,8 @@ class PlayerDetailApi(APIView):
     permission_classes = (IsSelfOrAuditorOrAdmin,)
 
     @extend_schema(
-        operation_id="players_retrieve", tags=["players"],
+        operation_id="players_retrieve",
+        tags=["players"],
         responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
     )
@@ -215,11 +278,18 @@ class PlayerRevokeTokensApi(APIView):
             ref_name = "RevokedTokens"
 
     @extend_schema(
-        operation_id="players_revoke_tokens_create", tags=["players"], request=None,
-        responses={200: OutputSerializer,
-                   **problem_responses(*AUTH_PROBLEMS, "unknown_player", *IDEMPOTENCY_PROBLEMS)},
-        examples=[OpenApiExample("Revoked", response_only=True, status_codes=["200"],
-                                 value={"player_id": "3", "revoked": 2})],
+        operation_id="players_revoke_tokens_create",
+        tags=["players"],
+        request=None,
+        responses={
+            200: OutputSerializer,
+            **problem_responses(*AUTH_PROBLEMS, "unknown_player", *IDEMPOTENCY_PROBLEMS),
+        },
+        examples=[
+            OpenApiExample(
+                "Revoked", response_only=True, status_codes=["200"], value={"player_id": "3", "revoked": 2}
+            )
+        ],
     )
     @idempotent
     def post(self, request: Request, player_id: int) -> Response:
@@ -242,8 +312,9 @@ class CashierOutputSerializer(serializers.Serializer):
 
 
 class CashierInputSerializer(serializers.Serializer):
-    amount = ChipAmountField(min_value=1, max_value=MAX_CASHIER_AMOUNT,
-                             help_text="Chips, a JSON integer from 1 to 10^12.")
+    amount = ChipAmountField(
+        min_value=1, max_value=MAX_CASHIER_AMOUNT, help_text="Chips, a JSON integer from 1 to 10^12."
+    )
     note = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
 
     class Meta:
@@ -254,10 +325,16 @@ def cashier_response(*, player_id: int, result: CashierResult) -> Response:
     """201 with the event and the bankroll the command returned: nothing is read again."""
     event = result.event
     body = {
-        "player_id": player_id, "amount": event.data["amount"], "note": event.data["note"],
+        "player_id": player_id,
+        "amount": event.data["amount"],
+        "note": event.data["note"],
         "balance": result.balance,
-        "event": {"position": event.position, "stream": event.stream, "version": event.version,
-                  "type": event.type},
+        "event": {
+            "position": event.position,
+            "stream": event.stream,
+            "version": event.version,
+            "type": event.type,
+        },
     }
     return Response(CashierOutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -265,9 +342,18 @@ def cashier_response(*, player_id: int, result: CashierResult) -> Response:
 def cashier_examples(event_type: str, amount: int, balance: int) -> list[OpenApiExample]:
     return [
         OpenApiExample(event_type, request_only=True, value={"amount": amount, "note": "cash at the desk"}),
-        OpenApiExample(event_type, response_only=True, status_codes=["201"], value={
-            "player_id": "3", "amount": amount, "note": "cash at the desk", "balance": balance,
-            "event": {"position": 42, "stream": "player-3", "version": 2, "type": event_type}}),
+        OpenApiExample(
+            event_type,
+            response_only=True,
+            status_codes=["201"],
+            value={
+                "player_id": "3",
+                "amount": amount,
+                "note": "cash at the desk",
+                "balance": balance,
+                "event": {"position": 42, "stream": "player-3", "version": 2, "type": event_type},
+            },
+        ),
     ]
 
 
@@ -278,18 +364,27 @@ class DepositApi(APIView):
     parser_classes = (JSONParser,)
 
     @extend_schema(
-        operation_id="players_deposits_create", tags=["cashier"],
+        operation_id="players_deposits_create",
+        tags=["cashier"],
         request=CashierInputSerializer,
-        responses={201: CashierOutputSerializer,
-                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_player",
-                                       "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)},
+        responses={
+            201: CashierOutputSerializer,
+            **problem_responses(
+                *BODY_PROBLEMS,
+                *AUTH_PROBLEMS,
+                "unknown_player",
+                "concurrency_conflict",
+                *IDEMPOTENCY_PROBLEMS,
+            ),
+        },
         examples=cashier_examples("DepositMade", 500, 1500),
     )
     @idempotent
     def post(self, request: Request, player_id: int) -> Response:
         data = validated(CashierInputSerializer, request)
-        result = cashier_deposit(player_id=player_id, amount=data["amount"], note=data["note"],
-                                meta=request_meta(request))
+        result = cashier_deposit(
+            player_id=player_id, amount=data["amount"], note=data["note"], meta=request_meta(request)
+        )
         return cashier_response(player_id=player_id, result=result)
 
 
@@ -300,19 +395,29 @@ class WithdrawalApi(APIView):
     parser_classes = (JSONParser,)
 
     @extend_schema(
-        operation_id="players_withdrawals_create", tags=["cashier"],
+        operation_id="players_withdrawals_create",
+        tags=["cashier"],
         request=CashierInputSerializer,
-        responses={201: CashierOutputSerializer,
-                   **problem_responses(*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_player",
-                                       "insufficient_funds", "funds_held", "concurrency_conflict",
-                                       *IDEMPOTENCY_PROBLEMS)},
+        responses={
+            201: CashierOutputSerializer,
+            **problem_responses(
+                *BODY_PROBLEMS,
+                *AUTH_PROBLEMS,
+                "unknown_player",
+                "insufficient_funds",
+                "funds_held",
+                "concurrency_conflict",
+                *IDEMPOTENCY_PROBLEMS,
+            ),
+        },
         examples=cashier_examples("WithdrawalMade", 200, 800),
     )
     @idempotent
     def post(self, request: Request, player_id: int) -> Response:
         data = validated(CashierInputSerializer, request)
-        result = cashier_withdraw(player_id=player_id, amount=data["amount"], note=data["note"],
-                                 meta=request_meta(request))
+        result = cashier_withdraw(
+            player_id=player_id, amount=data["amount"], note=data["note"], meta=request_meta(request)
+        )
         return cashier_response(player_id=player_id, result=result)
 
 
@@ -335,11 +440,26 @@ class BalanceApi(APIView):
             ref_name = "Balance"
 
     @extend_schema(
-        operation_id="players_balance_retrieve", tags=["statements"],
+        operation_id="players_balance_retrieve",
+        tags=["statements"],
         responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
-        examples=[OpenApiExample("Balance", response_only=True, status_codes=["200"], value={
-            "player_id": "3", "account": "player:3", "unit": "chips", "balance": 1500, "posted": 1500,
-            "held": 80, "available": 1420, "version": 3})],
+        examples=[
+            OpenApiExample(
+                "Balance",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "player_id": "3",
+                    "account": "player:3",
+                    "unit": "chips",
+                    "balance": 1500,
+                    "posted": 1500,
+                    "held": 80,
+                    "available": 1420,
+                    "version": 3,
+                },
+            )
+        ],
     )
     def get(self, request: Request, player_id: int) -> Response:
         held = player_balance(player_id=player_id)
@@ -390,7 +510,8 @@ class StatementApi(APIView):
         unit = serializers.CharField()
         event = StatementEventSerializer(source="*", help_text="The event that made this transfer.")
         dispute = serializers.SerializerMethodField(
-            help_text="The dispute whose hold or correction this line is (null for any other line).")
+            help_text="The dispute whose hold or correction this line is (null for any other line)."
+        )
 
         class Meta:
             ref_name = "StatementLine"
@@ -401,30 +522,71 @@ class StatementApi(APIView):
 
     class QuerySerializer(PageQuerySerializer):
         checkpoint = QueryIntegerField(
-            min_value=1, max_value=2**31 - 1, required=False,
+            min_value=1,
+            max_value=2**31 - 1,
+            required=False,
             help_text="A checkpoint number: answer the verifiable statement at that checkpoint instead "
-                      "of a page (docs/audit.md, docs/verify_statement.py).")
+            "of a page (docs/audit.md, docs/verify_statement.py).",
+        )
 
         class Meta:
             ref_name = "PlayerStatementQuery"
 
     @extend_schema(
-        operation_id="players_statement_list", tags=["statements"], parameters=[QuerySerializer],
-        responses={200: PolymorphicProxySerializer(
-                       component_name="StatementOrProof", resource_type_field_name=None,
-                       serializers=[page_serializer(OutputSerializer, "StatementPage"),
-                                    VerifiableStatementSerializer]),
-                   **problem_responses("invalid_query", *AUTH_PROBLEMS, "unknown_player",
-                                       "unknown_checkpoint")},
-        examples=[OpenApiExample("Statement", response_only=True, status_codes=["200"], value={
-            "count": 2, "next": None, "previous": None, "results": [
-                {"amount": 1000, "balance_after": 1000, "counterparty": "cashier", "reason": "deposit",
-                 "unit": "chips", "event": {"position": 7, "stream": "player-3", "version": 2,
-                                            "type": "DepositMade"}},
-                {"amount": -200, "balance_after": 800, "counterparty": "cashier", "reason": "withdrawal",
-                 "unit": "chips", "event": {"position": 9, "stream": "player-3", "version": 3,
-                                            "type": "WithdrawalMade"}},
-            ]})],
+        operation_id="players_statement_list",
+        tags=["statements"],
+        parameters=[QuerySerializer],
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="StatementOrProof",
+                resource_type_field_name=None,
+                serializers=[
+                    page_serializer(OutputSerializer, "StatementPage"),
+                    VerifiableStatementSerializer,
+                ],
+            ),
+            **problem_responses("invalid_query", *AUTH_PROBLEMS, "unknown_player", "unknown_checkpoint"),
+        },
+        examples=[
+            OpenApiExample(
+                "Statement",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "count": 2,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {
+                            "amount": 1000,
+                            "balance_after": 1000,
+                            "counterparty": "cashier",
+                            "reason": "deposit",
+                            "unit": "chips",
+                            "event": {
+                                "position": 7,
+                                "stream": "player-3",
+                                "version": 2,
+                                "type": "DepositMade",
+                            },
+                        },
+                        {
+                            "amount": -200,
+                            "balance_after": 800,
+                            "counterparty": "cashier",
+                            "reason": "withdrawal",
+                            "unit": "chips",
+                            "event": {
+                                "position": 9,
+                                "stream": "player-3",
+                                "version": 3,
+                                "type": "WithdrawalMade",
+                            },
+                        },
+                    ],
+                },
+            )
+        ],
     )
     def get(self, request: Request, player_id: int) -> Response:
         query = validated_query(self.QuerySerializer, request)
@@ -432,4 +594,3 @@ class StatementApi(APIView):
             return Response(statement_proof(player_id=player_id, number=query["checkpoint"]))
         paginator, page = paginate(player_statement(player_id=player_id), request, query=query)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
-

@@ -4,67 +4,88 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='ProjectionCheckpoint',
+            name="ProjectionCheckpoint",
             fields=[
-                ('name', models.CharField(max_length=100, primary_key=True, serialize=False)),
-                ('position', models.BigIntegerField(default=0)),
+                ("name", models.CharField(max_length=100, primary_key=True, serialize=False)),
+                ("position", models.BigIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='AccountBalance',
+            name="AccountBalance",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('account', models.CharField(max_length=200)),
-                ('unit', models.CharField(max_length=100)),
-                ('balance', models.BigIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("account", models.CharField(max_length=200)),
+                ("unit", models.CharField(max_length=100)),
+                ("balance", models.BigIntegerField(default=0)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('account', 'unit'), name='ledger_balance_account_unit')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("account", "unit"), name="ledger_balance_account_unit")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='AccountEntry',
+            name="AccountEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('account', models.CharField(max_length=200)),
-                ('unit', models.CharField(max_length=100)),
-                ('position', models.BigIntegerField()),
-                ('stream', models.CharField(max_length=200)),
-                ('event_type', models.CharField(max_length=100)),
-                ('recorded_at', models.DateTimeField()),
-                ('amount', models.BigIntegerField(help_text='Signed: positive when the account receives chips.')),
-                ('balance_after', models.BigIntegerField()),
-                ('counterparty', models.CharField(max_length=200)),
-                ('reason', models.TextField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("account", models.CharField(max_length=200)),
+                ("unit", models.CharField(max_length=100)),
+                ("position", models.BigIntegerField()),
+                ("stream", models.CharField(max_length=200)),
+                ("event_type", models.CharField(max_length=100)),
+                ("recorded_at", models.DateTimeField()),
+                (
+                    "amount",
+                    models.BigIntegerField(help_text="Signed: positive when the account receives chips."),
+                ),
+                ("balance_after", models.BigIntegerField()),
+                ("counterparty", models.CharField(max_length=200)),
+                ("reason", models.TextField()),
             ],
             options={
-                'indexes': [models.Index(fields=['account', 'unit', 'position'], name='ledger_entry_account_pos'), models.Index(fields=['position'], name='ledger_entry_position')],
+                "indexes": [
+                    models.Index(fields=["account", "unit", "position"], name="ledger_entry_account_pos"),
+                    models.Index(fields=["position"], name="ledger_entry_position"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('position', models.BigAutoField(primary_key=True, serialize=False)),
-                ('stream', models.CharField(max_length=200)),
-                ('version', models.PositiveIntegerField()),
-                ('type', models.CharField(max_length=100)),
-                ('data', models.JSONField()),
-                ('meta', models.JSONField()),
-                ('recorded_at', models.DateTimeField()),
-                ('prev_hash', models.CharField(max_length=64)),
-                ('hash', models.CharField(max_length=64)),
+                ("position", models.BigAutoField(primary_key=True, serialize=False)),
+                ("stream", models.CharField(max_length=200)),
+                ("version", models.PositiveIntegerField()),
+                ("type", models.CharField(max_length=100)),
+                ("data", models.JSONField()),
+                ("meta", models.JSONField()),
+                ("recorded_at", models.DateTimeField()),
+                ("prev_hash", models.CharField(max_length=64)),
+                ("hash", models.CharField(max_length=64)),
             ],
             options={
-                'indexes': [models.Index(fields=['type', 'position'], name='ledger_event_type_position')],
-                'constraints': [models.UniqueConstraint(fields=('stream', 'version'), name='ledger_event_stream_version'), models.CheckConstraint(condition=models.Q(('version__gte', 1)), name='ledger_event_version_positive')],
+                "indexes": [models.Index(fields=["type", "position"], name="ledger_event_type_position")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("stream", "version"), name="ledger_event_stream_version"),
+                    models.CheckConstraint(
+                        condition=models.Q(("version__gte", 1)), name="ledger_event_version_positive"
+                    ),
+                ],
             },
         ),
     ]

@@ -13,6 +13,7 @@ the previous lock holder. `ledger_append_known(lock_key, heads, events)` is the 
 append: it takes the same lock, checks that each stream's head is the (version, hash) the caller
 hashed from, and inserts the events (returning nothing if a head differs). Other backends: no-op.
 """
+
 from django.db import migrations
 
 FORWARD = """

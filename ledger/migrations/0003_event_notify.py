@@ -9,6 +9,7 @@ is delivered only when the transaction commits (never for a rolled-back append),
 finds the events; PostgreSQL also folds identical notifications of one transaction into one.
 Other backends: no-op (readers poll there).
 """
+
 from django.db import migrations
 
 FORWARD = """

@@ -30,6 +30,7 @@ of Emmett and of Marten's "high water mark", made exact):
 its transaction is not newer than ours) and inserts, in one round trip. Other backends: no-op
 (SQLite serialises writers with BEGIN IMMEDIATE).
 """
+
 import importlib
 
 from django.db import migrations
@@ -120,7 +121,7 @@ def uninstall(apps, schema_editor):
 def _functions_of_0002() -> str:
     """0002's append functions (with the global lock), which this migration replaced."""
     forward = importlib.import_module("ledger.migrations.0002_append_only_triggers").FORWARD
-    return forward[forward.index("CREATE FUNCTION ledger_append_begin"):forward.index("CREATE TRIGGER")]
+    return forward[forward.index("CREATE FUNCTION ledger_append_begin") : forward.index("CREATE TRIGGER")]
 
 
 class Migration(migrations.Migration):

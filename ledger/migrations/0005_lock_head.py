@@ -6,6 +6,7 @@ lock_key)` (a table's lock, a bankroll's lock: held to commit) and then returns 
 head query takes its snapshot after the lock is granted and sees the commit of the previous lock
 holder. Other backends: no-op (SQLite serialises writers at BEGIN).
 """
+
 from django.db import migrations
 
 FORWARD = """

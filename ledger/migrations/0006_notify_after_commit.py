@@ -6,6 +6,7 @@ database of the server) at commit and holds it until its commit is flushed: with
 transactions in 3 s without it, bench/event_store.py). The wake-up is now sent after the commit,
 by `ledger.notify.Publisher`, in transactions of its own that write nothing.
 """
+
 import importlib
 
 from django.db import migrations

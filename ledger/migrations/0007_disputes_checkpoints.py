@@ -55,7 +55,10 @@ class Migration(migrations.Migration):
                 ("subject", models.JSONField()),
                 ("opened_by", models.BigIntegerField()),
                 ("parties", models.JSONField(help_text="Player ids of the disputed deal or transaction.")),
-                ("party_keys", models.TextField(help_text='The parties as ",3,4,": "is 3 a party" on every backend.')),
+                (
+                    "party_keys",
+                    models.TextField(help_text='The parties as ",3,4,": "is 3 a party" on every backend.'),
+                ),
                 ("status", models.CharField(max_length=20)),
                 ("deadline", models.DateTimeField()),
                 ("opened_at", models.DateTimeField()),

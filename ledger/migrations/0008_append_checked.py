@@ -13,6 +13,7 @@ the COMMIT) then do nothing, and the caller reloads, re-decides and retries.
 projection calls it for a move that leaves an account below zero that may not go negative).
 Other backends: no-op.
 """
+
 from django.db import migrations
 
 FORWARD = """

@@ -1,4 +1,5 @@
 """Output shapes of the tables API (the engine builds the values; these describe and render them)."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -8,12 +9,14 @@ class SeatSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The player id (user id) as a string.")
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
-    legs = serializers.IntegerField(help_text="Legs (tokens) of the current game (357-03); 0 in games "
-                                              "without legs.")
+    legs = serializers.IntegerField(
+        help_text="Legs (tokens) of the current game (357-03); 0 in games without legs."
+    )
     sitting_out = serializers.BooleanField(help_text="Keeps the seat; not dealt in.")
     timeouts = serializers.IntegerField(help_text="Consecutive declare timeouts.")
-    waiting = serializers.BooleanField(help_text="Seated during a Monte Carlo or Survivor round: "
-                                                 "dealt in from the next round (MC-07).")
+    waiting = serializers.BooleanField(
+        help_text="Seated during a Monte Carlo or Survivor round: dealt in from the next round (MC-07)."
+    )
 
     class Meta:
         ref_name = "TableSeat"
@@ -21,32 +24,41 @@ class SeatSerializer(serializers.Serializer):
 
 class DealPlayerSerializer(serializers.Serializer):
     player = serializers.CharField()
-    cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                  help_text="Your own cards; others' only once shown to you (null "
-                                            "otherwise).")
-    face_up = serializers.ListField(child=serializers.CharField(),
-                                    help_text="The player's face-up cards: public (422-05).")
+    cards = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="Your own cards; others' only once shown to you (null otherwise).",
+    )
+    face_up = serializers.ListField(
+        child=serializers.CharField(), help_text="The player's face-up cards: public (422-05)."
+    )
     card_count = serializers.IntegerField()
-    declared = serializers.CharField(allow_null=True,
-                                     help_text='"in", "out", "sealed" (declared, not yet revealed) or null.')
+    declared = serializers.CharField(
+        allow_null=True, help_text='"in", "out", "sealed" (declared, not yet revealed) or null.'
+    )
     timed_out = serializers.BooleanField()
     forced_in = serializers.BooleanField()
-    folded = serializers.BooleanField(help_text="Folded in the betting round (D-BET): not shown, still "
-                                                "matches the pot at its pre-betting size.")
+    folded = serializers.BooleanField(
+        help_text="Folded in the betting round (D-BET): not shown, still "
+        "matches the pot at its pre-betting size."
+    )
 
     class Meta:
         ref_name = "TableDealPlayer"
 
 
 class GhostSerializer(serializers.Serializer):
-    cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                  help_text="Null until a showdown shows the ghost (GH-03); auditors see "
-                                            "it once the deal is over.")
+    cards = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="Null until a showdown shows the ghost (GH-03); auditors see it once the deal is over.",
+    )
     card_count = serializers.IntegerField()
     shown = serializers.BooleanField(help_text="The ghost took part in the showdown (GH-04, GH-08).")
-    won = serializers.BooleanField(help_text="No \"in\" player beat it: each matched (GH-05, D-GH-02).")
-    face_up = serializers.BooleanField(help_text="Monte Carlo's open hand to beat (MCA-05): dealt face "
-                                                 "up, its cards public at once.")
+    won = serializers.BooleanField(help_text='No "in" player beat it: each matched (GH-05, D-GH-02).')
+    face_up = serializers.BooleanField(
+        help_text="Monte Carlo's open hand to beat (MCA-05): dealt face up, its cards public at once."
+    )
 
     class Meta:
         ref_name = "TableGhost"
@@ -103,28 +115,44 @@ class BettingSerializer(serializers.Serializer):
     """D-BET: the deal's betting, public."""
 
     total = serializers.IntegerField(help_text="Chips in the deal's bets account, apart from the pot.")
-    stakes = serializers.DictField(child=serializers.IntegerField(),
-                                   help_text="Each player's stake in the current (or last) round.")
-    bets = serializers.DictField(child=serializers.IntegerField(),
-                                 help_text="Each player's bets in this deal.")
+    stakes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each player's stake in the current (or last) round."
+    )
+    bets = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each player's bets in this deal."
+    )
     high = serializers.IntegerField(help_text="The highest stake of the round; 0 = no bet open.")
     raises = serializers.IntegerField(help_text="Raises made in the round (at most three).")
-    unit = serializers.IntegerField(allow_null=True, help_text="The bet and raise size while the round "
-                                                               "is open.")
+    unit = serializers.IntegerField(
+        allow_null=True, help_text="The bet and raise size while the round is open."
+    )
     folded = serializers.ListField(child=serializers.CharField())
     open = serializers.BooleanField(help_text="The betting round is under way.")
-    opener = serializers.CharField(required=False, allow_null=True,
-                                   help_text="Italian poker: who opened the first round (IT-07).")
-    passed = serializers.BooleanField(required=False, help_text="Italian poker: nobody opened, the deal "
-                                                                "is passed and the pot stays (IT-11).")
-    round = serializers.IntegerField(required=False, allow_null=True,
-                                     help_text="Italian poker: the open round, 1 or 2 (IT-17).")
+    opener = serializers.CharField(
+        required=False, allow_null=True, help_text="Italian poker: who opened the first round (IT-07)."
+    )
+    passed = serializers.BooleanField(
+        required=False,
+        help_text="Italian poker: nobody opened, the deal is passed and the pot stays (IT-11).",
+    )
+    round = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Italian poker: the open round, 1 or 2 (IT-17)."
+    )
     limit = serializers.ChoiceField(choices=["fixed", "pot"], required=False, help_text="D-IT-02.")
-    all_in = serializers.ListField(child=serializers.CharField(), required=False,
-                                   help_text="Italian poker: the players all in (D-IT-02).")
-    pots = PotSerializer(many=True, required=False, allow_null=True, help_text=(
-        "Italian poker: the main pot and the side pots as standard poker forms them from the stakes "
-        "so far, each with its contributors and the players still in who may win it (D-IT-02)."))
+    all_in = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Italian poker: the players all in (D-IT-02).",
+    )
+    pots = PotSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Italian poker: the main pot and the side pots as standard poker forms them from the stakes "
+            "so far, each with its contributors and the players still in who may win it (D-IT-02)."
+        ),
+    )
 
     class Meta:
         ref_name = "TableBetting"
@@ -143,8 +171,9 @@ class OfferSerializer(serializers.Serializer):
     """Buddha's Folly's middle card (BF-02..04, D-BF-01): public."""
 
     middle = serializers.CharField(help_text="The face-up card in the middle now.")
-    turn = serializers.CharField(allow_null=True, help_text="Whose offer it is; null once the offering "
-                                                             "is over.")
+    turn = serializers.CharField(
+        allow_null=True, help_text="Whose offer it is; null once the offering is over."
+    )
     declined = serializers.IntegerField(help_text="How many players in a row left the middle card.")
     exchanges = OfferExchangeSerializer(many=True, help_text="Every take so far, in order.")
 
@@ -174,8 +203,9 @@ class TricksSerializer(serializers.Serializer):
 
     finished = TrickSerializer(many=True)
     current = TrickCardSerializer(many=True, help_text="The trick being played: its cards so far.")
-    won = serializers.DictField(child=serializers.IntegerField(),
-                                help_text="Tricks won so far by each player of the tricks.")
+    won = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Tricks won so far by each player of the tricks."
+    )
 
     class Meta:
         ref_name = "TableTricks"
@@ -186,93 +216,165 @@ class DealSerializer(serializers.Serializer):
     game_no = serializers.IntegerField()
     dealer = serializers.CharField()
     over = serializers.BooleanField()
-    stage = serializers.IntegerField(allow_null=True, help_text="The program's stage, 1-based "
-                                                                "(Three-Five-Seven: 1, 2, 3).")
-    board = serializers.ListField(child=serializers.CharField(),
-                                  help_text="Community cards, face up (423-02).")
+    stage = serializers.IntegerField(
+        allow_null=True, help_text="The program's stage, 1-based (Three-Five-Seven: 1, 2, 3)."
+    )
+    board = serializers.ListField(
+        child=serializers.CharField(), help_text="Community cards, face up (423-02)."
+    )
     mode = serializers.CharField(allow_null=True, help_text="sequential | simultaneous while declaring.")
     turn = serializers.ListField(child=serializers.CharField())
-    deadline = serializers.CharField(allow_null=True, help_text=(
-        "ISO-8601 UTC deadline of the open declare turn, window or pass; when it passes the timer "
-        "applies the table's timeout effect (default: out)."))
+    deadline = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "ISO-8601 UTC deadline of the open declare turn, window or pass; when it passes the timer "
+            "applies the table's timeout effect (default: out)."
+        ),
+    )
     players = DealPlayerSerializer(many=True)
-    ghost = GhostSerializer(allow_null=True, help_text="The ghost hand (option ghost, GH-01..08); null "
-                                                       "when none is dealt.")
-    auction = AuctionSerializer(allow_null=True, help_text="The open hand's auction while it runs "
-                                                           "(MCA-04, D-MC-04); null otherwise.")
-    escalation = EscalationSerializer(allow_null=True, help_text="Thirty Eight's escalation once it has "
-                                                                 "started (T38-03); null otherwise.")
-    sides = SidesSerializer(allow_null=True, help_text="Four-Three: the High and the Low winners once "
-                                                       "shown (43-05, D-43-01); null otherwise.")
-    draws = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
-        "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
-        "before any draw."))
-    betting = BettingSerializer(allow_null=True, help_text="The betting of the deal (D-BET); null in "
-                                                           "games without betting.")
-    offer = OfferSerializer(allow_null=True, help_text="Buddha's Folly's middle card and its offers "
-                                                       "(BF-02..04); null in other games.")
-    trump = serializers.CharField(allow_null=True, help_text="Wolfie's Lou's trump once chosen: c, d, "
-                                                             "h, s, no_trump or reverse (WL-06).")
-    trump_chooser = serializers.CharField(allow_null=True, help_text="Who chooses trump: the best "
-                                          "poker hand among the \"in\" players (WL-04/05, D-WL-02).")
-    tricks = TricksSerializer(allow_null=True, help_text="Wolfie's Lou's tricks once the first card is "
-                                                         "played (WL-07..11); null otherwise.")
+    ghost = GhostSerializer(
+        allow_null=True, help_text="The ghost hand (option ghost, GH-01..08); null when none is dealt."
+    )
+    auction = AuctionSerializer(
+        allow_null=True, help_text="The open hand's auction while it runs (MCA-04, D-MC-04); null otherwise."
+    )
+    escalation = EscalationSerializer(
+        allow_null=True, help_text="Thirty Eight's escalation once it has started (T38-03); null otherwise."
+    )
+    sides = SidesSerializer(
+        allow_null=True,
+        help_text="Four-Three: the High and the Low winners once shown (43-05, D-43-01); null otherwise.",
+    )
+    draws = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=(
+            "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
+            "before any draw."
+        ),
+    )
+    betting = BettingSerializer(
+        allow_null=True, help_text="The betting of the deal (D-BET); null in games without betting."
+    )
+    offer = OfferSerializer(
+        allow_null=True,
+        help_text="Buddha's Folly's middle card and its offers (BF-02..04); null in other games.",
+    )
+    trump = serializers.CharField(
+        allow_null=True,
+        help_text="Wolfie's Lou's trump once chosen: c, d, h, s, no_trump or reverse (WL-06).",
+    )
+    trump_chooser = serializers.CharField(
+        allow_null=True,
+        help_text='Who chooses trump: the best poker hand among the "in" players (WL-04/05, D-WL-02).',
+    )
+    tricks = TricksSerializer(
+        allow_null=True,
+        help_text="Wolfie's Lou's tricks once the first card is played (WL-07..11); null otherwise.",
+    )
     winners = serializers.ListField(child=serializers.CharField())
     outcome = serializers.CharField(allow_null=True)
     stacked = serializers.BooleanField()
     commitment = serializers.CharField(allow_null=True, help_text="sha256 of the deal's secret seed.")
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the deal is over.")
-    results = serializers.JSONField(help_text=(
-        "Every stage's results so far, in order: {stage, type, data} for each AntesPosted, "
-        "ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the "
-        "caller (a private comparison's hands only for the players compared)."))
+    results = serializers.JSONField(
+        help_text=(
+            "Every stage's results so far, in order: {stage, type, data} for each AntesPosted, "
+            "ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for "
+            "the "
+            "caller (a private comparison's hands only for the players compared)."
+        )
+    )
 
     class Meta:
         ref_name = "TableDeal"
 
 
 class LegalActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["sit_down", "top_up", "leave", "start_deal", "declare",
-                                              "pass", "bid", "exchange", "escalate", "bet", "offer",
-                                              "trump", "play", "sit_out", "sit_in"])
+    action = serializers.ChoiceField(
+        choices=[
+            "sit_down",
+            "top_up",
+            "leave",
+            "start_deal",
+            "declare",
+            "pass",
+            "bid",
+            "exchange",
+            "escalate",
+            "bet",
+            "offer",
+            "trump",
+            "play",
+            "sit_out",
+            "sit_in",
+        ]
+    )
     min = serializers.IntegerField(required=False)
-    max = serializers.IntegerField(required=False, allow_null=True,
-                                   help_text="exchange: the most cards you may replace (EXC-01/02).")
+    max = serializers.IntegerField(
+        required=False, allow_null=True, help_text="exchange: the most cards you may replace (EXC-01/02)."
+    )
     cash_out = serializers.IntegerField(required=False)
     deal_no = serializers.IntegerField(required=False)
     stage = serializers.IntegerField(required=False, help_text="The open declare's stage.")
-    choices = serializers.ListField(child=serializers.CharField(), required=False,
-                                    help_text="declare, offer, trump: the choices; pass, exchange: "
-                                              "your cards; play: exactly the cards you may play "
-                                              "(D-WL-04).")
+    choices = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="declare, offer, trump: the choices; pass, exchange: "
+        "your cards; play: exactly the cards you may play "
+        "(D-WL-04).",
+    )
     card = serializers.CharField(required=False, help_text="offer: the middle card offered (BF-02).")
-    give = serializers.ListField(child=serializers.CharField(), required=False,
-                                 help_text="offer: the cards you may put in its place if you take it.")
+    give = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="offer: the cards you may put in its place if you take it.",
+    )
     trick = serializers.IntegerField(required=False, help_text="play: the trick, 1..5 (WL-07).")
-    direction = serializers.ChoiceField(choices=["left"], required=False,
-                                        help_text="pass: to your left (EXC-03); absent: to your right "
-                                                  "(AO-06).")
+    direction = serializers.ChoiceField(
+        choices=["left"],
+        required=False,
+        help_text="pass: to your left (EXC-03); absent: to your right (AO-06).",
+    )
     in_cost = serializers.IntegerField(required=False, help_text="The most declaring in can cost.")
-    deadline = serializers.CharField(required=False, allow_null=True,
-                                     help_text="ISO-8601 UTC deadline by which to act.")
+    deadline = serializers.CharField(
+        required=False, allow_null=True, help_text="ISO-8601 UTC deadline by which to act."
+    )
     overdue = serializers.BooleanField(required=False)
     high_bid = serializers.IntegerField(required=False, help_text="bid: the standing bid (MCA-04).")
     high_bidder = serializers.CharField(required=False, allow_null=True)
     level = serializers.CharField(required=False, help_text="escalate: the pot's level now (T38-03).")
     accepted = serializers.CharField(required=False, help_text="escalate: the highest level you accepted.")
-    risks = serializers.DictField(child=serializers.IntegerField(), required=False, help_text=(
-        "escalate: chips each choice risks: a level, what losing there costs; fold, what you pay (T38-04)."))
-    amounts = serializers.DictField(child=serializers.IntegerField(), required=False,
-                                    help_text="bet: the chips each choice moves (D-BET).")
+    risks = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=(
+            "escalate: chips each choice risks: a level, what losing there costs; fold, what you pay "
+            "(T38-04)."
+        ),
+    )
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="bet: the chips each choice moves (D-BET).",
+    )
     to_call = serializers.IntegerField(required=False, help_text="bet: chips to match the highest stake.")
     unit = serializers.IntegerField(required=False, help_text="bet: the bet and raise size (bet_unit).")
     raises_left = serializers.IntegerField(required=False, help_text="bet: raises left in the round.")
-    most = serializers.DictField(child=serializers.IntegerField(), required=False, help_text=(
-        "bet (Italian poker): the most chips each choice may move; `amounts` is the least (pot limit, "
-        "or all in for less, D-IT-02)."))
+    most = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=(
+            "bet (Italian poker): the most chips each choice may move; `amounts` is the least (pot limit, "
+            "or all in for less, D-IT-02)."
+        ),
+    )
     limit = serializers.ChoiceField(choices=["fixed", "pot"], required=False, help_text="bet: D-IT-02.")
-    openers = serializers.ListField(child=serializers.CharField(), required=False, help_text=(
-        "exchange (Italian poker): your openers; discarding any needs split_openers (IT-16)."))
+    openers = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text=("exchange (Italian poker): your openers; discarding any needs split_openers (IT-16)."),
+    )
 
     class Meta:
         ref_name = "TableLegalAction"
@@ -332,12 +434,19 @@ class TableSummarySerializer(serializers.Serializer):
 
 
 # "from" is a Python keyword, hence the type() call.
-TransferSerializer = type("TransferSerializer", (serializers.Serializer,), {
-    "__doc__": "A chip movement between two accounts (DESIGN §2.4).",
-    "from": serializers.CharField(), "to": serializers.CharField(), "amount": serializers.IntegerField(),
-    "unit": serializers.CharField(), "reason": serializers.CharField(),
-    "Meta": type("Meta", (), {"ref_name": "Transfer"}),
-})
+TransferSerializer = type(
+    "TransferSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A chip movement between two accounts (DESIGN §2.4).",
+        "from": serializers.CharField(),
+        "to": serializers.CharField(),
+        "amount": serializers.IntegerField(),
+        "unit": serializers.CharField(),
+        "reason": serializers.CharField(),
+        "Meta": type("Meta", (), {"ref_name": "Transfer"}),
+    },
+)
 
 
 class DealHandSerializer(serializers.Serializer):
@@ -375,10 +484,13 @@ class DealHistorySerializer(serializers.Serializer):
     reserve_after = serializers.IntegerField(allow_null=True)
     transfers = TransferSerializer(many=True)
     board = serializers.ListField(child=serializers.CharField(), help_text="Community cards (423-02).")
-    results = serializers.JSONField(help_text=(
-        "Every stage's results in order: {stage, type, data} for each AntesPosted, ShowdownHeld, "
-        "DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the caller "
-        "(a private comparison's hands only for the players compared, and auditors after the deal)."))
+    results = serializers.JSONField(
+        help_text=(
+            "Every stage's results in order: {stage, type, data} for each AntesPosted, ShowdownHeld, "
+            "DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the caller "
+            "(a private comparison's hands only for the players compared, and auditors after the deal)."
+        )
+    )
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
 

@@ -7,6 +7,7 @@ caller may see it, its version as a strong ETag. Every command is `@idempotent` 
 `If-Match: "<version>"` (412 `stale_version` when the table has moved on). Error codes and their
 statuses: `guts_backend.api.errors.PROBLEM_STATUS` (reproduced in docs/api.md).
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -42,11 +43,22 @@ from tables.engine.variants import variant_catalog
 
 MAX_CHIPS = 10**12
 IF_MATCH = OpenApiParameter(
-    name="If-Match", type=OpenApiTypes.STR, location=OpenApiParameter.HEADER, required=False,
+    name="If-Match",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
     description='The table version you acted on, as its ETag (`"12"`). If the table has moved on the '
-                "command is refused with 412 `stale_version` and nothing is appended.")
-COMMAND_PROBLEMS = (*BODY_PROBLEMS, *AUTH_PROBLEMS, "unknown_table", "table_closed", "stale_version",
-                    "concurrency_conflict", *IDEMPOTENCY_PROBLEMS)
+    "command is refused with 412 `stale_version` and nothing is appended.",
+)
+COMMAND_PROBLEMS = (
+    *BODY_PROBLEMS,
+    *AUTH_PROBLEMS,
+    "unknown_table",
+    "table_closed",
+    "stale_version",
+    "concurrency_conflict",
+    *IDEMPOTENCY_PROBLEMS,
+)
 
 
 def if_match_version(request: Request) -> int | None:
@@ -69,8 +81,12 @@ def acting_player(request: Request) -> str:
 
 
 def table_response(result: service.CommandResult, request: Request, *, code: int = 200) -> Response:
-    sight = selectors.table_sight(state=result.state, version=result.version,
-                                  viewer=selectors.viewer_of(request.user), now=timezone.now())
+    sight = selectors.table_sight(
+        state=result.state,
+        version=result.version,
+        viewer=selectors.viewer_of(request.user),
+        now=timezone.now(),
+    )
     return sight_response(sight, code=code)
 
 
@@ -84,10 +100,12 @@ class SeededInput(serializers.Serializer):
     """A player's command body with his optional entropy for the next committed deck."""
 
     client_seed = serializers.RegexField(
-        r"^[0-9a-fA-F]{32,128}$", required=False,
+        r"^[0-9a-fA-F]{32,128}$",
+        required=False,
         help_text="Optional: 32 to 128 random hex digits (clients send a fresh one with each action). "
-                  "Your first seed while the next deal's deck is committed keys its permutation "
-                  "(docs/deck.md); it stays sealed until that deal starts.")
+        "Your first seed while the next deal's deck is committed keys its permutation "
+        "(docs/deck.md); it stays sealed until that deal starts.",
+    )
 
     class Meta:
         ref_name = "SeededInput"
@@ -121,31 +139,51 @@ class TableCommandApi(APIView, ABC):
     def post(self, request: Request, table_id: str) -> Response:
         data = validated(self.InputSerializer, request) if self.InputSerializer is not None else {}
         seed = client_seed_of(request, data)
-        result = service.table_command(table_id=table_id, command=self.command(request, data),
-                                       meta=request_meta(request), expected_version=if_match_version(request),
-                                       client_seed=seed)
+        result = service.table_command(
+            table_id=table_id,
+            command=self.command(request, data),
+            meta=request_meta(request),
+            expected_version=if_match_version(request),
+            client_seed=seed,
+        )
         return table_response(result, request)
 
 
-def command_operation(operation_id: str, summary: str, request: Any, example: dict[str, Any] | None,
-                      problems: tuple[str, ...], code: int = 200) -> Any:
+def command_operation(
+    operation_id: str,
+    summary: str,
+    request: Any,
+    example: dict[str, Any] | None,
+    problems: tuple[str, ...],
+    code: int = 200,
+) -> Any:
     """The OpenAPI operation of a command: its body, the If-Match header, the table it answers with
     and the problems it may answer (beside the ones every command may)."""
-    request_examples = ([OpenApiExample(summary, value=example, request_only=True)]
-                        if example is not None else [])
+    request_examples = (
+        [OpenApiExample(summary, value=example, request_only=True)] if example is not None else []
+    )
     return extend_schema(
-        operation_id=operation_id, tags=["tables"], summary=summary, request=request,
+        operation_id=operation_id,
+        tags=["tables"],
+        summary=summary,
+        request=request,
         parameters=[IF_MATCH],
         responses={code: TableOutputSerializer, **problem_responses(*COMMAND_PROBLEMS, *problems)},
-        examples=[*request_examples, OpenApiExample("The table after it", value=examples.TABLE,
-                                                    response_only=True, status_codes=[str(code)])])
+        examples=[
+            *request_examples,
+            OpenApiExample(
+                "The table after it", value=examples.TABLE, response_only=True, status_codes=[str(code)]
+            ),
+        ],
+    )
 
 
 CommandView = type[TableCommandApi]
 
 
-def command_schema(operation_id: str, summary: str, *, example: dict[str, Any] | None = None,
-                   problems: tuple[str, ...] = ()) -> Callable[[CommandView], CommandView]:
+def command_schema(
+    operation_id: str, summary: str, *, example: dict[str, Any] | None = None, problems: tuple[str, ...] = ()
+) -> Callable[[CommandView], CommandView]:
     """Class decorator: the operation of a TableCommandApi's `post`, its body the view's InputSerializer."""
 
     def decorate(view: CommandView) -> CommandView:
@@ -168,10 +206,12 @@ class VariantsApi(APIView):
         cards_per_player = serializers.IntegerField()
         max_seats = serializers.IntegerField()
         game_ends = serializers.CharField()
-        new_players_wait = serializers.BooleanField(help_text="Players seated during a game (a Monte "
-                                                    "Carlo round) are dealt in from the next (MC-07).")
-        min_buy_in_antes = serializers.IntegerField(help_text="The smallest buy-in in antes, 0 = no "
-                                                    "such rule (MC-08: 100).")
+        new_players_wait = serializers.BooleanField(
+            help_text="Players seated during a game (a Monte Carlo round) are dealt in from the next (MC-07)."
+        )
+        min_buy_in_antes = serializers.IntegerField(
+            help_text="The smallest buy-in in antes, 0 = no such rule (MC-08: 100)."
+        )
         stages = serializers.JSONField()
         options = serializers.JSONField()
         defaults = serializers.JSONField()
@@ -180,17 +220,24 @@ class VariantsApi(APIView):
         class Meta:
             ref_name = "Variant"
 
-    @extend_schema(operation_id="variants_list", tags=["tables"],
-                   responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
-                   examples=[OpenApiExample("Two-card Guts", value=[examples.VARIANT], response_only=True,
-                                            status_codes=["200"])])
+    @extend_schema(
+        operation_id="variants_list",
+        tags=["tables"],
+        responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
+        examples=[
+            OpenApiExample(
+                "Two-card Guts", value=[examples.VARIANT], response_only=True, status_codes=["200"]
+            )
+        ],
+    )
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer(variant_catalog(), many=True).data)
 
 
 class TableListQuerySerializer(PageQuerySerializer):
-    status = serializers.ChoiceField(choices=list(selectors.TABLE_STATUSES), required=False,
-                                     help_text="Only tables of this status.")
+    status = serializers.ChoiceField(
+        choices=list(selectors.TABLE_STATUSES), required=False, help_text="Only tables of this status."
+    )
 
     class Meta:
         ref_name = "TableListQuery"
@@ -203,13 +250,18 @@ class TableCollectionApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         variant = serializers.CharField(max_length=50, help_text="A name from GET /variants.")
-        options = serializers.DictField(required=False, default=dict,
-                                        help_text="Table options (stakes included); see GET /variants.")
+        options = serializers.DictField(
+            required=False, default=dict, help_text="Table options (stakes included); see GET /variants."
+        )
         stacked_decks = serializers.ListField(
             child=serializers.ListField(child=serializers.CharField(max_length=4), max_length=52),
-            required=False, allow_null=True, default=None, max_length=1000,
+            required=False,
+            allow_null=True,
+            default=None,
+            max_length=1000,
             help_text="Only while the server setting GUTS_ALLOW_STACKED_DECKS is on: card orders, "
-                      "deal n uses deck (n-1) mod len.")
+            "deal n uses deck (n-1) mod len.",
+        )
 
         class Meta:
             ref_name = "TableOpenInput"
@@ -218,25 +270,44 @@ class TableCollectionApi(APIView):
         return [IsClubAdmin()] if self.request.method == "POST" else [IsAuthenticated()]
 
     @extend_schema(
-        operation_id="tables_list", tags=["tables"],
+        operation_id="tables_list",
+        tags=["tables"],
         parameters=[TableListQuerySerializer],
-        responses={200: page_serializer(TableSummarySerializer, "TablePage"),
-                   **problem_responses("not_authenticated", "invalid_query")},
-        examples=[OpenApiExample("Open tables", response_only=True, status_codes=["200"], value={
-            "count": 1, "next": None, "previous": None, "results": [examples.TABLE_SUMMARY]})])
+        responses={
+            200: page_serializer(TableSummarySerializer, "TablePage"),
+            **problem_responses("not_authenticated", "invalid_query"),
+        },
+        examples=[
+            OpenApiExample(
+                "Open tables",
+                response_only=True,
+                status_codes=["200"],
+                value={"count": 1, "next": None, "previous": None, "results": [examples.TABLE_SUMMARY]},
+            )
+        ],
+    )
     def get(self, request: Request) -> Response:
         query = validated_query(TableListQuerySerializer, request)
         paginator, page = paginate(selectors.table_list(status=query.get("status")), request, query=query)
         return paginator.get_paginated_response(TableSummarySerializer(page, many=True).data)
 
-    @command_operation("tables_create", "Open a table", InputSerializer, examples.OPEN_TABLE,
-                       ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
-                       code=201)
+    @command_operation(
+        "tables_create",
+        "Open a table",
+        InputSerializer,
+        examples.OPEN_TABLE,
+        ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
+        code=201,
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(self.InputSerializer, request)
-        result = service.table_open(variant=data["variant"], options=data["options"],
-                                    stacked_decks=data["stacked_decks"], meta=request_meta(request))
+        result = service.table_open(
+            variant=data["variant"],
+            options=data["options"],
+            stacked_decks=data["stacked_decks"],
+            meta=request_meta(request),
+        )
         return table_response(result, request, code=status.HTTP_201_CREATED)
 
 
@@ -246,25 +317,51 @@ class TableDetailApi(APIView):
     permission_classes = (IsAuthenticated,)
 
     @extend_schema(
-        operation_id="tables_retrieve", tags=["tables"],
-        parameters=[OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                                     required=False, description="A version's ETag: 304 if unchanged.")],
-        responses={200: TableOutputSerializer, 304: None,
-                   **problem_responses("not_authenticated", "unknown_table")},
-        examples=[OpenApiExample("A table in a declare", value=examples.TABLE, response_only=True,
-                                 status_codes=["200"])])
+        operation_id="tables_retrieve",
+        tags=["tables"],
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="A version's ETag: 304 if unchanged.",
+            )
+        ],
+        responses={
+            200: TableOutputSerializer,
+            304: None,
+            **problem_responses("not_authenticated", "unknown_table"),
+        },
+        examples=[
+            OpenApiExample(
+                "A table in a declare", value=examples.TABLE, response_only=True, status_codes=["200"]
+            )
+        ],
+    )
     def get(self, request: Request, table_id: str) -> Response:
         seen = request.headers.get("If-None-Match")
         if seen is not None and seen == etag(selectors.table_version(table_id=table_id) or -1):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": seen})
-        sight = selectors.table_get(table_id=table_id, viewer=selectors.viewer_of(request.user),
-                                    now=timezone.now())
+        sight = selectors.table_get(
+            table_id=table_id, viewer=selectors.viewer_of(request.user), now=timezone.now()
+        )
         return sight_response(sight)
 
 
-@command_schema("tables_seats_create", "Sit down", example={"buy_in": 500},
-                problems=("forbidden", "invalid_amount", "already_seated", "table_full",
-                          "insufficient_funds", "tournament_table"))
+@command_schema(
+    "tables_seats_create",
+    "Sit down",
+    example={"buy_in": 500},
+    problems=(
+        "forbidden",
+        "invalid_amount",
+        "already_seated",
+        "table_full",
+        "insufficient_funds",
+        "tournament_table",
+    ),
+)
 class SeatsApi(TableCommandApi):
     """Sit down: take the lowest free seat, buying in from your bankroll."""
 
@@ -278,9 +375,19 @@ class SeatsApi(TableCommandApi):
         return cmd.SitDown(acting_player(request), data["buy_in"])
 
 
-@command_schema("tables_top_ups_create", "Top up", example={"amount": 200},
-                problems=("forbidden", "not_seated", "invalid_amount", "deal_in_progress",
-                          "insufficient_funds", "tournament_table"))
+@command_schema(
+    "tables_top_ups_create",
+    "Top up",
+    example={"amount": 200},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "invalid_amount",
+        "deal_in_progress",
+        "insufficient_funds",
+        "tournament_table",
+    ),
+)
 class TopUpsApi(TableCommandApi):
     """Bring more chips from your bankroll to your stack, between deals."""
 
@@ -294,8 +401,9 @@ class TopUpsApi(TableCommandApi):
         return cmd.TopUp(acting_player(request), data["amount"])
 
 
-@command_schema("tables_leave_create", "Leave",
-                problems=("forbidden", "not_seated", "liability_open", "tournament_table"))
+@command_schema(
+    "tables_leave_create", "Leave", problems=("forbidden", "not_seated", "liability_open", "tournament_table")
+)
 class LeaveApi(TableCommandApi):
     """Leave the table: your stack goes back to your bankroll."""
 
@@ -303,8 +411,11 @@ class LeaveApi(TableCommandApi):
         return cmd.Leave(acting_player(request))
 
 
-@command_schema("tables_sit_out_create", "Sit out",
-                problems=("forbidden", "not_seated", "already_sitting_out", "tournament_table"))
+@command_schema(
+    "tables_sit_out_create",
+    "Sit out",
+    problems=("forbidden", "not_seated", "already_sitting_out", "tournament_table"),
+)
 class SitOutApi(TableCommandApi):
     """Sit out: keep your seat and stack, skip the coming deals."""
 
@@ -334,20 +445,33 @@ class CloseApi(TableCommandApi):
         return cmd.CloseTable()
 
 
-@command_schema("tables_deals_create", "Start a deal (a seated player or a club admin)",
-                problems=("forbidden", "not_seated", "deal_in_progress", "not_enough_players",
-                          "tournament_table"))
+@command_schema(
+    "tables_deals_create",
+    "Start a deal (a seated player or a club admin)",
+    problems=("forbidden", "not_seated", "deal_in_progress", "not_enough_players", "tournament_table"),
+)
 class DealsApi(TableCommandApi):
     """A table's deals: the history (newest first, redacted for you), or start the next one."""
 
     InputSerializer = SeededInput
 
     @extend_schema(
-        operation_id="tables_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
-        responses={200: page_serializer(DealHistorySerializer, "DealPage"),
-                   **problem_responses("not_authenticated", "invalid_query", "unknown_table")},
-        examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
-            "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
+        operation_id="tables_deals_list",
+        tags=["deals"],
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: page_serializer(DealHistorySerializer, "DealPage"),
+            **problem_responses("not_authenticated", "invalid_query", "unknown_table"),
+        },
+        examples=[
+            OpenApiExample(
+                "A finished deal",
+                response_only=True,
+                status_codes=["200"],
+                value={"count": 1, "next": None, "previous": None, "results": [examples.DEAL]},
+            )
+        ],
+    )
     def get(self, request: Request, table_id: str) -> Response:
         return deal_page(selectors.table_deals(table_id=table_id), request, self)
 
@@ -356,26 +480,47 @@ class DealsApi(TableCommandApi):
         if by is None and not is_club_admin(request.user):
             raise Problem("forbidden", "Only a seated player or a club admin starts a deal.")
         if by is not None and is_club_admin(request.user):
-            by = None                      # an admin who also plays starts deals as the admin
+            by = None  # an admin who also plays starts deals as the admin
         return cmd.StartDeal(by_player_id=None if by is None else str(by))
 
 
-@command_schema("tables_declares_create", "Declare", example={"deal_no": 4, "choice": "in"},
-                problems=("invalid_choice", "forbidden", "not_seated", "not_your_turn", "deal_over",
-                          "wrong_deal", "wrong_stage", "no_deal", "already_declared", "insufficient_stack"))
+@command_schema(
+    "tables_declares_create",
+    "Declare",
+    example={"deal_no": 4, "choice": "in"},
+    problems=(
+        "invalid_choice",
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "wrong_stage",
+        "no_deal",
+        "already_declared",
+        "insufficient_stack",
+    ),
+)
 class DeclaresApi(TableCommandApi):
     """Declare in or out in the live deal (in turn, or sealed in a simultaneous window). In games of
     several stages (Three-Five-Seven, Two plus One) `stage` may name the declare meant: a declare
     sent for a stage that has passed is refused with 409 wrong_stage instead of landing in the next."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
-        choice = serializers.ChoiceField(choices=["in", "out", "high", "low", "both"],
-                                         help_text="in | out; Four-Three's second declare: high | low "
-                                                   "| both (43-03), as your legal action offers.")
-        stage = JsonIntegerField(min_value=1, max_value=99, required=False,
-                                 help_text="The open declare's stage (1-based), if given.")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
+        choice = serializers.ChoiceField(
+            choices=["in", "out", "high", "low", "both"],
+            help_text="in | out; Four-Three's second declare: high | low "
+            "| both (43-03), as your legal action offers.",
+        )
+        stage = JsonIntegerField(
+            min_value=1,
+            max_value=99,
+            required=False,
+            help_text="The open declare's stage (1-based), if given.",
+        )
 
         class Meta:
             ref_name = "DeclareInput"
@@ -384,16 +529,29 @@ class DeclaresApi(TableCommandApi):
         return cmd.Declare(acting_player(request), data["deal_no"], data["choice"], data.get("stage"))
 
 
-@command_schema("tables_passes_create", "Pass a card", example={"deal_no": 4, "card": "Ks"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "already_passed", "invalid_card"))
+@command_schema(
+    "tables_passes_create",
+    "Pass a card",
+    example={"deal_no": 4, "card": "Ks"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "already_passed",
+        "invalid_card",
+    ),
+)
 class PassesApi(TableCommandApi):
     """Pass one card: to the player on your right (all_out=pass_right, AO-06: everyone was out), or
     to your left before the declare (exchange=pass_left, EXC-03); all choose sealed."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
         card = serializers.CharField(max_length=3, help_text="A card in your hand, e.g. 'Ks' or '10d'.")
 
         class Meta:
@@ -403,19 +561,38 @@ class PassesApi(TableCommandApi):
         return cmd.PassCard(acting_player(request), data["deal_no"], data["card"])
 
 
-@command_schema("tables_bids_create", "Bid for the open hand, or pass", example={"deal_no": 4, "amount": 20},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "bid_too_low", "invalid_amount", "insufficient_stack"))
+@command_schema(
+    "tables_bids_create",
+    "Bid for the open hand, or pass",
+    example={"deal_no": 4, "amount": 20},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "bid_too_low",
+        "invalid_amount",
+        "insufficient_stack",
+    ),
+)
 class BidsApi(TableCommandApi):
     """Monte Carlo's open-hand auction (open_hand=auction, MCA-04, D-MC-04): on your turn bid more
     than the standing bid, or pass (no amount). When everyone else has passed after a bid, the
     high bidder pays it into the pot and swaps hands with the open hand."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
-        amount = ChipAmountField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
-                                 help_text="Chips bid (JSON integer); absent or null to pass.")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
+        amount = ChipAmountField(
+            min_value=1,
+            max_value=2**31 - 1,
+            required=False,
+            allow_null=True,
+            help_text="Chips bid (JSON integer); absent or null to pass.",
+        )
 
         class Meta:
             ref_name = "BidInput"
@@ -424,10 +601,23 @@ class BidsApi(TableCommandApi):
         return cmd.Bid(acting_player(request), data["deal_no"], data.get("amount"))
 
 
-@command_schema("tables_exchanges_create", "Exchange cards (draw)",
-                example={"deal_no": 4, "discards": ["7h"]},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "already_exchanged", "invalid_card", "invalid_discards", "invalid_split"))
+@command_schema(
+    "tables_exchanges_create",
+    "Exchange cards (draw)",
+    example={"deal_no": 4, "discards": ["7h"]},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "already_exchanged",
+        "invalid_card",
+        "invalid_discards",
+        "invalid_split",
+    ),
+)
 class ExchangesApi(TableCommandApi):
     """Your draw before the declare (table option exchange=draw, EXC-01/02): in turn from the
     dealer's left, discard up to the number your legal action's `max` allows and take as many
@@ -437,29 +627,52 @@ class ExchangesApi(TableCommandApi):
     openers says so with `split_openers` (else 409 invalid_split)."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
-        discards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=4,
-                                         allow_empty=True,
-                                         help_text="Cards of your hand to replace, e.g. ['7h', '2c']; "
-                                                   "[] stands pat.")
-        split_openers = serializers.BooleanField(required=False, default=False, help_text=(
-            "Italian poker: the opener discards cards of his openers (IT-16, D-IT-03)."))
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
+        discards = serializers.ListField(
+            child=serializers.CharField(max_length=3),
+            max_length=4,
+            allow_empty=True,
+            help_text="Cards of your hand to replace, e.g. ['7h', '2c']; [] stands pat.",
+        )
+        split_openers = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=("Italian poker: the opener discards cards of his openers (IT-16, D-IT-03)."),
+        )
 
         class Meta:
             ref_name = "ExchangeInput"
 
     def command(self, request: Request, data: dict[str, Any]) -> cmd.Exchange:
-        return cmd.Exchange(acting_player(request), data["deal_no"], list(data["discards"]),
-                            split_openers=data["split_openers"])
+        return cmd.Exchange(
+            acting_player(request),
+            data["deal_no"],
+            list(data["discards"]),
+            split_openers=data["split_openers"],
+        )
 
 
 # --- Thirty Eight's escalation (T38-03/04, D-T38-01) -------------------------------------
 
-@command_schema("tables_escalations_create", "Accept, raise or fold in the escalation",
-                example={"deal_no": 4, "action": "double"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "invalid_choice", "level_too_low", "insufficient_stack"))
+
+@command_schema(
+    "tables_escalations_create",
+    "Accept, raise or fold in the escalation",
+    example={"deal_no": 4, "action": "double"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_choice",
+        "level_too_low",
+        "insufficient_stack",
+    ),
+)
 class EscalationsApi(TableCommandApi):
     """Thirty Eight's escalation instead of betting (T38-03/04, D-T38-01): on your turn (clockwise
     among the "in" players from the dealer's left, round again after a raise) accept the pot's
@@ -468,10 +681,13 @@ class EscalationsApi(TableCommandApi):
     each risks."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
-        action = serializers.ChoiceField(choices=["single", "double", "triple", "fold"],
-                                         help_text="A level at or above the pot's (accept, raise), or fold.")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
+        action = serializers.ChoiceField(
+            choices=["single", "double", "triple", "fold"],
+            help_text="A level at or above the pot's (accept, raise), or fold.",
+        )
 
         class Meta:
             ref_name = "EscalationInput"
@@ -480,11 +696,25 @@ class EscalationsApi(TableCommandApi):
         return cmd.Escalate(acting_player(request), data["deal_no"], data["action"])
 
 
-@command_schema("tables_bets_create", "Bet: check, bet, call, raise or fold",
-                example={"deal_no": 4, "action": "raise"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "invalid_choice", "bet_not_allowed", "raise_limit", "insufficient_stack",
-                          "invalid_amount", "cannot_open"))
+@command_schema(
+    "tables_bets_create",
+    "Bet: check, bet, call, raise or fold",
+    example={"deal_no": 4, "action": "raise"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_choice",
+        "bet_not_allowed",
+        "raise_limit",
+        "insufficient_stack",
+        "invalid_amount",
+        "cannot_open",
+    ),
+)
 class BetsApi(TableCommandApi):
     """Your turn in the betting round (D-BET: Jacks and Piss, Three to Five): fixed limit, the size
     is the table's bet_unit (default the ante); with no bet open check, bet or fold; facing a bet
@@ -496,13 +726,19 @@ class BetsApi(TableCommandApi):
     is all in, with side pots."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                   help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
         action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])
-        amount = ChipAmountField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True,
-                                 help_text="Optional: the chips the action moves (JSON integer), as your "
-                                           "legal action's `amounts` says; another value is refused "
-                                           "(400 invalid_amount).")
+        amount = ChipAmountField(
+            min_value=0,
+            max_value=2**31 - 1,
+            required=False,
+            allow_null=True,
+            help_text="Optional: the chips the action moves (JSON integer), as your "
+            "legal action's `amounts` says; another value is refused "
+            "(400 invalid_amount).",
+        )
 
         class Meta:
             ref_name = "BetInput"
@@ -513,22 +749,39 @@ class BetsApi(TableCommandApi):
 
 # --- Buddha's Folly's offer and Wolfie's Lou's trump and tricks (BF, WL) ----------------------------
 
-@command_schema("tables_offers_create", "Take or leave the middle card",
-                example={"deal_no": 4, "action": "take", "card": "7c"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "invalid_choice", "invalid_card", "card_not_held"))
+
+@command_schema(
+    "tables_offers_create",
+    "Take or leave the middle card",
+    example={"deal_no": 4, "action": "take", "card": "7c"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_choice",
+        "invalid_card",
+        "card_not_held",
+    ),
+)
 class OffersApi(TableCommandApi):
     """Buddha's Folly's offer (BF-02..04, D-BF-01): on your turn leave the face-up middle card, or
     take it and name one of your cards to put face up in its place. The offer goes on to your
     left; it ends when the middle card has gone round untaken."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
         action = serializers.ChoiceField(choices=["take", "leave"])
-        card = serializers.CharField(max_length=3, required=False, allow_null=True,
-                                     help_text="take: a card of your hand to put in the middle card's "
-                                               "place; leave: absent.")
+        card = serializers.CharField(
+            max_length=3,
+            required=False,
+            allow_null=True,
+            help_text="take: a card of your hand to put in the middle card's place; leave: absent.",
+        )
 
         class Meta:
             ref_name = "OfferInput"
@@ -537,17 +790,29 @@ class OffersApi(TableCommandApi):
         return cmd.Offer(acting_player(request), data["deal_no"], data["action"], data.get("card"))
 
 
-@command_schema("tables_trump_create", "Choose the trump", example={"deal_no": 4, "trump": "h"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "invalid_choice"))
+@command_schema(
+    "tables_trump_create",
+    "Choose the trump",
+    example={"deal_no": 4, "trump": "h"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_choice",
+    ),
+)
 class TrumpApi(TableCommandApi):
     """Wolfie's Lou (WL-05, WL-06, D-WL-05): the holder of the best poker hand among the "in"
     players (named by the server's questioning, D-WL-02) names a suit, no_trump (the highest card
     wins) or reverse (twos highest, no suit)."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
         trump = serializers.ChoiceField(choices=["c", "d", "h", "s", "no_trump", "reverse"])
 
         class Meta:
@@ -557,17 +822,31 @@ class TrumpApi(TableCommandApi):
         return cmd.ChooseTrump(acting_player(request), data["deal_no"], data["trump"])
 
 
-@command_schema("tables_plays_create", "Play a card to the trick", example={"deal_no": 4, "card": "Ah"},
-                problems=("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal",
-                          "invalid_card", "card_not_held", "must_play_trump"))
+@command_schema(
+    "tables_plays_create",
+    "Play a card to the trick",
+    example={"deal_no": 4, "card": "Ah"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_card",
+        "card_not_held",
+        "must_play_trump",
+    ),
+)
 class PlaysApi(TableCommandApi):
     """Wolfie's Lou's tricks (WL-07..09, D-WL-03/04): on your turn play a card of your hand; holding
     a trump you must play one (409 must_play_trump). Your legal action `play` lists exactly the
     cards the server accepts. The card is public at once."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(min_value=1, max_value=2**31 - 1,
-                                           help_text="The live deal's number (stale ones are refused).")
+        deal_no = JsonIntegerField(
+            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+        )
         card = serializers.CharField(max_length=3, help_text="A card of your hand, e.g. 'Ah' or '10d'.")
 
         class Meta:
@@ -583,10 +862,21 @@ class PlayerDealsApi(APIView):
     permission_classes = (IsSelfOrAuditorOrAdmin,)
 
     @extend_schema(
-        operation_id="players_deals_list", tags=["deals"], parameters=PAGE_PARAMETERS,
-        responses={200: page_serializer(DealHistorySerializer, "PlayerDealPage"),
-                   **problem_responses(*AUTH_PROBLEMS, "invalid_query", "unknown_player")},
-        examples=[OpenApiExample("A finished deal", response_only=True, status_codes=["200"], value={
-            "count": 1, "next": None, "previous": None, "results": [examples.DEAL]})])
+        operation_id="players_deals_list",
+        tags=["deals"],
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: page_serializer(DealHistorySerializer, "PlayerDealPage"),
+            **problem_responses(*AUTH_PROBLEMS, "invalid_query", "unknown_player"),
+        },
+        examples=[
+            OpenApiExample(
+                "A finished deal",
+                response_only=True,
+                status_codes=["200"],
+                value={"count": 1, "next": None, "previous": None, "results": [examples.DEAL]},
+            )
+        ],
+    )
     def get(self, request: Request, player_id: int) -> Response:
         return deal_page(selectors.player_deals(player_id=player_id), request, self)

@@ -4,6 +4,7 @@ Browsers' EventSource cannot set an Authorization header, so `GET .../stream?tok
 accepted too. Tokens in URLs reach access logs: front ends that can send headers should.
 The key is resolved by `guts_backend.tokens.token_authenticate`, as for the header.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,5 +32,9 @@ class QueryTokenScheme(OpenApiAuthenticationExtension):
     name = "queryTokenAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
-        return {"type": "apiKey", "in": "query", "name": "token",
-                "description": "The API token in the query string (for EventSource)."}
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": "token",
+            "description": "The API token in the query string (for EventSource).",
+        }

@@ -9,6 +9,7 @@ Finding where deal N starts without an index on event data: deal numbers grow by
 stream and deals are about the same size, so an interpolation search over versions finds its
 DealStarted in one or two indexed reads of a small window (`deal_start_version`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,11 +25,11 @@ from tables.errors import UnknownDeal, UnknownTable
 from tables.models import TableView
 from tables.state import load_table_at, table_stream
 
-SEARCH_SLACK_DEALS = 4     # the search window: the guessed deal, this many deals either side,
-SEARCH_SLACK_EVENTS = 16   # and this many events more
+SEARCH_SLACK_DEALS = 4  # the search window: the guessed deal, this many deals either side,
+SEARCH_SLACK_EVENTS = 16  # and this many events more
 MAX_SEARCHES = 64
-READ_CHUNK = 64            # events read at a time while collecting one deal
-TABLE_CHUNK = 5000         # events read at a time while walking a whole table
+READ_CHUNK = 64  # events read at a time while collecting one deal
+TABLE_CHUNK = 5000  # events read at a time while walking a whole table
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +74,18 @@ def deal_start_version(stream: str, deal_no: int, *, head_version: int, head_dea
     finds it; each miss moves an anchor past the window."""
     if not 1 <= deal_no <= head_deal:
         return None
-    low, high = (0, 0), (head_version, head_deal)        # deal number at low < deal_no <= at high
+    low, high = (0, 0), (head_version, head_deal)  # deal number at low < deal_no <= at high
     for _ in range(MAX_SEARCHES):
         if low[0] >= high[0]:
             return None
         first, last = _window(low, high, deal_no)
-        starts = list(EventRow.objects.filter(stream=stream, type=ev.DEAL_STARTED, version__gte=first,
-                                              version__lte=last)
-                      .order_by("version").values_list("version", "data__deal_no"))
+        starts = list(
+            EventRow.objects.filter(
+                stream=stream, type=ev.DEAL_STARTED, version__gte=first, version__lte=last
+            )
+            .order_by("version")
+            .values_list("version", "data__deal_no")
+        )
         found = [version for version, number in starts if number == deal_no]
         if found:
             return found[0]
@@ -95,26 +100,36 @@ def _window(low: tuple[int, int], high: tuple[int, int], deal_no: int) -> tuple[
     return max(low[0] + 1, int(guess - slack)), min(high[0], int(guess + per_deal + slack))
 
 
-def _narrowed(stream: str, low: tuple[int, int], high: tuple[int, int], starts: list[tuple[int, int]],
-              window: tuple[int, int], deal_no: int) -> tuple[tuple[int, int], tuple[int, int]]:
+def _narrowed(
+    stream: str,
+    low: tuple[int, int],
+    high: tuple[int, int],
+    starts: list[tuple[int, int]],
+    window: tuple[int, int],
+    deal_no: int,
+) -> tuple[tuple[int, int], tuple[int, int]]:
     """New anchors after a window without deal `deal_no`'s start."""
     first, last = window
     below = [start for start in starts if start[1] < deal_no]
     above = [start for start in starts if start[1] > deal_no]
-    if below and above:                       # no such deal between its neighbours
+    if below and above:  # no such deal between its neighbours
         return low, low
     if above:
         return low, (above[0][0] - 1, above[0][1] - 1)
     if below:
         return (last, below[-1][1]), high
-    number = _deal_number_at(stream, last)    # no deal started in the window: which side is it?
+    number = _deal_number_at(stream, last)  # no deal started in the window: which side is it?
     return ((last, number), high) if number < deal_no else (low, (first - 1, number))
 
 
 def _deal_number_at(stream: str, version: int) -> int:
     """The number of the last deal started at or before `version` (0 before the first deal)."""
-    number = (EventRow.objects.filter(stream=stream, type=ev.DEAL_STARTED, version__lte=version)
-              .order_by("-version").values_list("data__deal_no", flat=True).first())
+    number = (
+        EventRow.objects.filter(stream=stream, type=ev.DEAL_STARTED, version__lte=version)
+        .order_by("-version")
+        .values_list("data__deal_no", flat=True)
+        .first()
+    )
     return number or 0
 
 

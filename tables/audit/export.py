@@ -5,6 +5,7 @@ engine's `redact_event`) and the engine's fold; the text is rendered from that J
 two can never disagree and the text can never show what the JSON hides. The JSON's `proof`
 section is `fairness.proof_json`, the input of `docs/verify_deal.py`.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,10 +22,21 @@ from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer
 
-FORMAT = "guts-deal-history/2"     # /2: every stage's results in order
-RESULT_TYPES = frozenset({ev.ANTES_POSTED, ev.SHOWDOWN_HELD, ev.DECK_COMPARED, ev.POT_SETTLED,
-                          ev.LEG_AWARDED, ev.POT_AWARDED, ev.BETS_AWARDED,
-                          ev.NOBODY_OPENED, ev.POTS_AWARDED, ev.OPENERS_SHOWN})      # D-IT-02, D-IT-03
+FORMAT = "guts-deal-history/2"  # /2: every stage's results in order
+RESULT_TYPES = frozenset(
+    {
+        ev.ANTES_POSTED,
+        ev.SHOWDOWN_HELD,
+        ev.DECK_COMPARED,
+        ev.POT_SETTLED,
+        ev.LEG_AWARDED,
+        ev.POT_AWARDED,
+        ev.BETS_AWARDED,
+        ev.NOBODY_OPENED,
+        ev.POTS_AWARDED,
+        ev.OPENERS_SHOWN,
+    }
+)  # D-IT-02, D-IT-03
 
 
 def player_names(players: Iterable[str]) -> dict[str, str]:
@@ -40,30 +52,47 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     started = events[0]["data"]
     after = fold([ev.parse(event.type, event.data) for event in record.events], record.before)
     return {
-        "format": FORMAT, "table_id": record.table_id, "deal_no": record.deal_no,
-        "game_no": started["game_no"], "finished": record.over,
+        "format": FORMAT,
+        "table_id": record.table_id,
+        "deal_no": record.deal_no,
+        "game_no": started["game_no"],
+        "finished": record.over,
         "started_at": events[0]["recorded_at"].isoformat(),
         "ended_at": events[-1]["recorded_at"].isoformat() if record.over else None,
-        "variant": record.before.variant, "options": dict(record.before.options),
+        "variant": record.before.variant,
+        "options": dict(record.before.options),
         "players": player_names(started["participants"] + [s.player for s in record.before.seats]),
-        "dealer": started["dealer"], "participants": started["participants"],
+        "dealer": started["dealer"],
+        "participants": started["participants"],
         "sat_out": started.get("sat_out", []),
-        "before": {"pot": record.before.pot, "reserve": record.before.reserve,
-                   "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack}
-                             for s in record.before.seats]},
+        "before": {
+            "pot": record.before.pot,
+            "reserve": record.before.reserve,
+            "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in record.before.seats],
+        },
         "hands": _hands(events, started["participants"], _card_counts(after)),
-        "board": [card for event in events if event["type"] == ev.BOARD_DEALT
-                  for card in event["data"]["cards"]],
+        "board": [
+            card for event in events if event["type"] == ev.BOARD_DEALT for card in event["data"]["cards"]
+        ],
         "results": _results(events),
-        "betting": _betting(events),                                                  # D-BET, public
-        "draws": [{"player": e["data"]["player"], "count": e["data"]["count"],
-                   "deferred": bool(e["data"].get("deferred")),
-                   "split_openers": bool(e["data"].get("split_openers")),
-                   "timed_out": bool(e["data"].get("timed_out"))}
-                  for e in events if e["type"] == ev.CARDS_DRAWN],                    # counts: public
-        **_play(events),                                                  # BF, WL: all public
-        "after": {"pot": after.pot, "reserve": after.reserve,
-                  "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats]},
+        "betting": _betting(events),  # D-BET, public
+        "draws": [
+            {
+                "player": e["data"]["player"],
+                "count": e["data"]["count"],
+                "deferred": bool(e["data"].get("deferred")),
+                "split_openers": bool(e["data"].get("split_openers")),
+                "timed_out": bool(e["data"].get("timed_out")),
+            }
+            for e in events
+            if e["type"] == ev.CARDS_DRAWN
+        ],  # counts: public
+        **_play(events),  # BF, WL: all public
+        "after": {
+            "pot": after.pot,
+            "reserve": after.reserve,
+            "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack} for s in after.seats],
+        },
         "proof": proof_json(record, viewer) if record.over else None,
         "events": [{**event, "recorded_at": event["recorded_at"].isoformat()} for event in events],
     }
@@ -74,7 +103,7 @@ def _staged(events: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]
     stage = 1
     for event in events:
         at = event["data"].get("at_step")
-        if at:                                    # the first event of a step names its position
+        if at:  # the first event of a step names its position
             stage = at[0]
         if event["type"] == ev.STAGE_STARTED:
             stage = event["data"]["stage"]
@@ -83,16 +112,25 @@ def _staged(events: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]
 
 def _betting(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every betting action (public), with its stage (Italian poker: 1 before the draw, 2 after)."""
-    return [{**{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")},
-             "all_in": bool(event["data"].get("all_in")), "stage": stage}
-            for stage, event in _staged(events) if event["type"] == ev.BET_MADE]
+    return [
+        {
+            **{key: event["data"][key] for key in ("player", "action", "amount", "timed_out")},
+            "all_in": bool(event["data"].get("all_in")),
+            "stage": stage,
+        }
+        for stage, event in _staged(events)
+        if event["type"] == ev.BET_MADE
+    ]
 
 
 def _results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every stage's antes, showdowns, deck comparisons, settlements, legs and awards, in order,
     as the reader may see them (the same {stage, type, data} as the deal summaries)."""
-    return [{"stage": stage, "type": event["type"], "data": event["data"]}
-            for stage, event in _staged(events) if event["type"] in RESULT_TYPES]
+    return [
+        {"stage": stage, "type": event["type"], "data": event["data"]}
+        for stage, event in _staged(events)
+        if event["type"] in RESULT_TYPES
+    ]
 
 
 def _play(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -104,15 +142,17 @@ def _play(events: list[dict[str, Any]]) -> dict[str, Any]:
         if kind == ev.MIDDLE_CARD_TURNED:
             out.setdefault("offers", {"middle": data["card"], "answers": []})
         elif kind == ev.OFFER_ANSWERED:
-            out["offers"]["answers"].append({key: data.get(key) for key in
-                                             ("player", "action", "card", "gave", "timed_out")})
+            out["offers"]["answers"].append(
+                {key: data.get(key) for key in ("player", "action", "card", "gave", "timed_out")}
+            )
         elif kind == ev.TRUMP_CHOOSER_NAMED:
             out["trump"] = {"chooser": data["chooser"], "trump": None, "timed_out": False}
         elif kind == ev.TRUMP_CHOSEN:
             out["trump"].update(trump=data["trump"], timed_out=bool(data.get("timed_out")))
         elif kind == ev.TRICK_WON:
-            out.setdefault("tricks", []).append({"trick": data["trick"], "winner": data["winner"],
-                                                 "cards": data["cards"]})
+            out.setdefault("tricks", []).append(
+                {"trick": data["trick"], "winner": data["winner"], "cards": data["cards"]}
+            )
     return out
 
 
@@ -124,23 +164,34 @@ def _card_counts(after: TableState) -> dict[str, int]:
     return {player: len(hand) for player, hand in zip(deal.order, deal.hands, strict=True)}
 
 
-_NEW_HAND = (ev.CARDS_EXCHANGED, ev.CARDS_DRAWN)       # events whose `cards` are the new hand
+_NEW_HAND = (ev.CARDS_EXCHANGED, ev.CARDS_DRAWN)  # events whose `cards` are the new hand
 
 
-def _hands(events: list[dict[str, Any]], participants: list[str],
-           counts: dict[str, int]) -> list[dict[str, Any]]:
+def _hands(
+    events: list[dict[str, Any]], participants: list[str], counts: dict[str, int]
+) -> list[dict[str, Any]]:
     """Each participant's cards (as the reader may see them) and declare, from the events."""
-    hands = {player: {"player": player, "cards": None, "face_up": [], "card_count": counts.get(player, 0),
-                      "declared": None, "forced": False, "timed_out": False} for player in participants}
+    hands = {
+        player: {
+            "player": player,
+            "cards": None,
+            "face_up": [],
+            "card_count": counts.get(player, 0),
+            "declared": None,
+            "forced": False,
+            "timed_out": False,
+        }
+        for player in participants
+    }
     for event in events:
         data, kind = event["data"], event["type"]
-        if kind == ev.CARDS_DEALT and data.get("face") == "up":                  # public (422-05)
+        if kind == ev.CARDS_DEALT and data.get("face") == "up":  # public (422-05)
             hands[data["player"]]["face_up"] += data["cards"]
             if hands[data["player"]]["cards"] is not None:
                 hands[data["player"]]["cards"] += data["cards"]
         elif kind == ev.CARDS_DEALT or (kind in _NEW_HAND and data.get("cards") is not None):
-            hands[data["player"]]["cards"] = data["cards"]        # AO-06, EXC-01..03 exchanges too
-        elif kind == ev.OPEN_HAND_BOUGHT:                    # MCA-04: the open hand was face up
+            hands[data["player"]]["cards"] = data["cards"]  # AO-06, EXC-01..03 exchanges too
+        elif kind == ev.OPEN_HAND_BOUGHT:  # MCA-04: the open hand was face up
             hands[data["player"]]["cards"] = data["received"]
         elif kind == ev.DECLARED:
             hands[data["player"]].update(declared=data["choice"], forced=bool(data.get("forced")))
@@ -160,6 +211,7 @@ def canonical(document: Any) -> str:
 
 # --- text ----------------------------------------------------------------------------------------
 
+
 def deal_text(history: dict[str, Any]) -> str:
     """A readable hand history, rendered from `deal_history` (never from the raw events)."""
     names = history["players"]
@@ -167,11 +219,13 @@ def deal_text(history: dict[str, Any]) -> str:
     def who(player: str) -> str:
         return f"{names.get(player, 'player')} (#{player})"
 
-    lines = [f"Deal {history['deal_no']} (game {history['game_no']}) at table {history['table_id']}",
-             f"Variant {history['variant']}; started {history['started_at']}"
-             + (f", ended {history['ended_at']}" if history["finished"] else ", still being played"),
-             f"Dealer: {who(history['dealer'])}",
-             f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}"]
+    lines = [
+        f"Deal {history['deal_no']} (game {history['game_no']}) at table {history['table_id']}",
+        f"Variant {history['variant']}; started {history['started_at']}"
+        + (f", ended {history['ended_at']}" if history["finished"] else ", still being played"),
+        f"Dealer: {who(history['dealer'])}",
+        f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}",
+    ]
     lines += _seat_lines(history["before"]["seats"], who)
     lines.append("Cards and declares (dealing order from the dealer's left):")
     for hand in history["hands"]:
@@ -182,9 +236,9 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append(f"  {who(hand['player'])}: {cards}{up}; declared {declared}{notes}")
     if history["board"]:
         lines.append(f"Board: {' '.join(history['board'])}")
-    if any(b["action"] == "open" for b in history.get("betting") or ()):          # D-IT-02
+    if any(b["action"] == "open" for b in history.get("betting") or ()):  # D-IT-02
         lines += _poker_lines(history, who)
-    elif history.get("betting"):                                                 # D-BET
+    elif history.get("betting"):  # D-BET
         lines.append("Betting (bets apart from the pot):")
         lines += [_bet_line(b, who) for b in history["betting"]]
     elif history.get("draws"):
@@ -205,13 +259,18 @@ def _play_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]
     if history.get("offers"):
         lines.append(f"Middle card: {history['offers']['middle']}")
         for a in history["offers"]["answers"]:
-            took = f"takes {a['card']}, puts {a['gave']} in its place" if a["action"] == "take" else \
-                f"leaves {a['card']}"
+            took = (
+                f"takes {a['card']}, puts {a['gave']} in its place"
+                if a["action"] == "take"
+                else f"leaves {a['card']}"
+            )
             lines.append(f"  {who(a['player'])} {took}" + (" (timed out)" if a["timed_out"] else ""))
     if history.get("trump"):
         trump = history["trump"]
-        lines.append(f"Trump chooser: {who(trump['chooser'])}; trump {trump['trump'] or '-'}"
-                     + (" (timed out)" if trump["timed_out"] else ""))
+        lines.append(
+            f"Trump chooser: {who(trump['chooser'])}; trump {trump['trump'] or '-'}"
+            + (" (timed out)" if trump["timed_out"] else "")
+        )
     for trick in history.get("tricks", ()):
         cards = ", ".join(f"{who(c['player'])} {c['card']}" for c in trick["cards"])
         lines.append(f"Trick {trick['trick']}: {cards}; won by {who(trick['winner'])}")
@@ -219,8 +278,12 @@ def _play_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]
 
 
 def _bet_line(b: dict[str, Any], who: Callable[[str], str]) -> str:
-    return (f"  {who(b['player'])} {b['action']}s" + (f" {b['amount']}" if b["amount"] else "")
-            + (" (all in)" if b.get("all_in") else "") + (" (timed out)" if b["timed_out"] else ""))
+    return (
+        f"  {who(b['player'])} {b['action']}s"
+        + (f" {b['amount']}" if b["amount"] else "")
+        + (" (all in)" if b.get("all_in") else "")
+        + (" (timed out)" if b["timed_out"] else "")
+    )
 
 
 def _poker_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]:
@@ -245,7 +308,8 @@ def _draw_lines(draws: list[dict[str, Any]], who: Callable[[str], str]) -> list[
             continue
         took = f"draws {d['count']}" if d["count"] else "stands pat"
         notes = (" and splits his openers" if d["split_openers"] else "") + (
-            " (timed out)" if d["timed_out"] else "")
+            " (timed out)" if d["timed_out"] else ""
+        )
         lines.append(f"  {who(d['player'])} {took}{notes}")
     return lines
 
@@ -254,8 +318,9 @@ def _pots_lines(stage: str, data: dict[str, Any], who: Callable[[str], str]) -> 
     """D-IT-02: the uncalled bet, then each pot with who could win it and who did."""
     lines = []
     if data.get("returned"):
-        lines.append(f"{stage}Uncalled bet of {data['returned']['amount']} back to "
-                     f"{who(data['returned']['player'])}")
+        lines.append(
+            f"{stage}Uncalled bet of {data['returned']['amount']} back to {who(data['returned']['player'])}"
+        )
     for pot in data["pots"]:
         name = "Main pot" if pot["pot"] == 0 else f"Side pot {pot['pot']}"
         among = ", ".join(who(p) for p in pot["eligible"])
@@ -279,34 +344,46 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
         lines = [f"{stage}Showdown{private} ({data['reason']}):"]
         if data.get("hands") is None:
             lines.append("  hands compared privately (not shown to you)")
-        lines += [f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}"
-                  for h in data.get("hands") or ()]
+        lines += [
+            f"  {who(h['player'])} shows {' '.join(h['cards'])}: {h['value']}"
+            for h in data.get("hands") or ()
+        ]
         ghost = data.get("ghost")
-        if ghost:                                                              # GH-03
+        if ghost:  # GH-03
             lines.append(f"  the ghost hand shows {' '.join(ghost['cards'])}: {ghost['value']}")
         winners = ", ".join(who(p) for p in data["winners"]) or (
-            "the ghost hand" if ghost and ghost["won"] else "nobody")
+            "the ghost hand" if ghost and ghost["won"] else "nobody"
+        )
         return [*lines, f"  best hand: {winners}"]
     if kind == ev.DECK_COMPARED:
-        return [f"{stage}{who(data['player'])} {' '.join(data['cards'])} ({data['player_value']}) against "
-                f"the deck {' '.join(data['deck_cards'])} ({data['deck_value']}): {data['winner']} wins"]
+        return [
+            f"{stage}{who(data['player'])} {' '.join(data['cards'])} ({data['player_value']}) against "
+            f"the deck {' '.join(data['deck_cards'])} ({data['deck_value']}): {data['winner']} wins"
+        ]
     if kind == ev.LEG_AWARDED:
         return [f"{stage}{who(data['player'])} earns a leg ({data['legs']} in all)"]
-    if kind == ev.NOBODY_OPENED:                                                 # IT-11
+    if kind == ev.NOBODY_OPENED:  # IT-11
         return [f"{stage}Nobody opened: the pot of {data['pot']} stays; the next dealer deals again"]
-    if kind == ev.POTS_AWARDED:                                                  # D-IT-02
+    if kind == ev.POTS_AWARDED:  # D-IT-02
         return _pots_lines(stage, data, who)
-    if kind == ev.OPENERS_SHOWN:                                                 # D-IT-03
+    if kind == ev.OPENERS_SHOWN:  # D-IT-03
         split = " (split in the draw)" if data["split"] else ""
         return [f"{stage}{who(data['player'])} shows his openers: {' '.join(data['openers'])}{split}"]
-    if kind == ev.BETS_AWARDED:                                                  # D-BET
+    if kind == ev.BETS_AWARDED:  # D-BET
         takers = ", ".join(who(p) for p in data["winners"]) or "the pot (nobody won)"
-        return [f"{stage}Bets of {data['amount']} to {takers}",
-                *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})" for t in data["transfers"])]
-    title = f"Settlement: {data['outcome']}" if kind == ev.POT_SETTLED else \
-        f"{who(data['player'])} takes the pot with {data['legs']} legs"
-    return [f"{stage}{title}", *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})"
-                                 for t in data["transfers"])]
+        return [
+            f"{stage}Bets of {data['amount']} to {takers}",
+            *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})" for t in data["transfers"]),
+        ]
+    title = (
+        f"Settlement: {data['outcome']}"
+        if kind == ev.POT_SETTLED
+        else f"{who(data['player'])} takes the pot with {data['legs']} legs"
+    )
+    return [
+        f"{stage}{title}",
+        *(f"  {t['from']} -> {t['to']}: {t['amount']} ({t['reason']})" for t in data["transfers"]),
+    ]
 
 
 def _proof_lines(proof: dict[str, Any] | None) -> list[str]:
@@ -319,8 +396,11 @@ def _proof_lines(proof: dict[str, Any] | None) -> list[str]:
     if proof.get("deck_schema", 1) >= 2:
         seeds = len(proof["entropy"])
         entropy = f"{seeds} player seed(s)" if seeds else "no player entropy"
-        return [f"Deck: committed card by card, Merkle root {proof['root']}",
-                f"      permuted by {entropy}; {len(proof['openings'])} card(s) opened to you", check]
+        return [
+            f"Deck: committed card by card, Merkle root {proof['root']}",
+            f"      permuted by {entropy}; {len(proof['openings'])} card(s) opened to you",
+            check,
+        ]
     return [f"Deck: commitment {proof['commitment']}", f"      seed {proof['seed']}", check]
 
 

@@ -12,6 +12,7 @@ What the reader sees of the cards follows `redact_event`: an auditor every card 
 recomputed deck; a player their own cards and the shown ones. Every card still gets its verdict
 (`matches`), so a player learns that the deal was honest without learning hidden hands from us.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,12 +36,12 @@ from tables.errors import DealNotFinished
 
 @dataclass(frozen=True, slots=True)
 class DealtCard:
-    index: int          # 0 = the top card of the deck, the first card dealt
-    player: str         # the holder; "board" for community cards, "deck" for 42X-03's deck cards,
-                        # "ghost" for the ghost hand (GH-02)
+    index: int  # 0 = the top card of the deck, the first card dealt
+    player: str  # the holder; "board" for community cards, "deck" for 42X-03's deck cards,
+    # "ghost" for the ghost hand (GH-02)
     card: str
-    public: bool = False    # dealt face up, to the board, or turned against a lone "in" player
-    version: int = 0        # the stream version of the event that dealt it
+    public: bool = False  # dealt face up, to the board, or turned against a lone "in" player
+    version: int = 0  # the stream version of the event that dealt it
 
 
 def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[DealtCard]:
@@ -64,7 +65,7 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
             step = []
         if holder is not None:
             player, cards, up = holder, data["cards"], data.get("face") == "up"
-            new = cards if up else cards[held.get(player, 0):]
+            new = cards if up else cards[held.get(player, 0) :]
             step.append((player, new, up, event.version))
             held[player] = held.get(player, 0) + len(new)
         elif event.type == ev.BOARD_DEALT:
@@ -74,8 +75,10 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
         elif event.type == ev.CARDS_DRAWN:
             order += [(data["player"], card, False, event.version) for card in data["drawn"]]
     order += _round_robin(step)
-    return [DealtCard(index, player, card, public, version)
-            for index, (player, card, public, version) in enumerate(order)]
+    return [
+        DealtCard(index, player, card, public, version)
+        for index, (player, card, public, version) in enumerate(order)
+    ]
 
 
 def _recipient(event: StoredEvent) -> str | None:
@@ -87,8 +90,12 @@ def _recipient(event: StoredEvent) -> str | None:
 
 def _round_robin(step: list[tuple[str, list[str], bool, int]]) -> list[tuple[str, str, bool, int]]:
     rounds = max((len(cards) for _, cards, _, _ in step), default=0)
-    return [(player, cards[r], up, version) for r in range(rounds) for player, cards, up, version in step
-            if r < len(cards)]
+    return [
+        (player, cards[r], up, version)
+        for r in range(rounds)
+        for player, cards, up, version in step
+        if r < len(cards)
+    ]
 
 
 def reshuffled(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[list[str]]:
@@ -99,9 +106,13 @@ def reshuffled(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[list
 def visible_hands(events: tuple[StoredEvent, ...], viewer: Viewer, *, deal_over: bool) -> set[str]:
     """The players (and the ghost) whose face-down cards this viewer may see (per the engine's
     redact_event; a face-up event shows only its own cards, which `DealtCard.public` covers)."""
-    return {holder for event in events
-            if (holder := _recipient(event)) is not None and event.data.get("face") != "up"
-            and redact_event(event.type, event.data, viewer, deal_over=deal_over)["cards"] is not None}
+    return {
+        holder
+        for event in events
+        if (holder := _recipient(event)) is not None
+        and event.data.get("face") != "up"
+        and redact_event(event.type, event.data, viewer, deal_over=deal_over)["cards"] is not None
+    }
 
 
 def deal_pack(record: DealRecord) -> tuple[Card, ...]:
@@ -118,33 +129,56 @@ def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     seen = visible_hands(record.events, viewer, deal_over=True)
     schema = started.get("deck_schema", 1)
     pack = STANDARD_PACK if schema >= fairdeck.SCHEMA else deal_pack(record)
-    common = {"table_id": record.table_id, "deal_no": record.deal_no, "stacked": started["stacked"],
-              "commitment": started.get("commitment"), "seed": ended.get("seed"),
-              "pack": [str(card) for card in pack], "deck_schema": schema}
+    common = {
+        "table_id": record.table_id,
+        "deal_no": record.deal_no,
+        "stacked": started["stacked"],
+        "commitment": started.get("commitment"),
+        "seed": ended.get("seed"),
+        "pack": [str(card) for card in pack],
+        "deck_schema": schema,
+    }
     if schema >= fairdeck.SCHEMA and not started["stacked"]:
         return fair_proof(record, dealt, viewer, common)
     if started["stacked"] or ended.get("seed") is None:
-        return {**common, "provable": False, "ok": None, "commitment_ok": None, "deck": None,
-                "reshuffles": None,
-                "reason": "This table was opened with a stacked deck (tests and demos): the card "
-                          "order was chosen, not shuffled from a seed, so there is nothing to prove.",
-                "dealt": [_dealt_json(card, None, None, card.public or card.player in seen)
-                          for card in dealt]}
+        return {
+            **common,
+            "provable": False,
+            "ok": None,
+            "commitment_ok": None,
+            "deck": None,
+            "reshuffles": None,
+            "reason": "This table was opened with a stacked deck (tests and demos): the card "
+            "order was chosen, not shuffled from a seed, so there is nothing to prove.",
+            "dealt": [_dealt_json(card, None, None, card.public or card.player in seen) for card in dealt],
+        }
     batches = reshuffled(record.events)
-    proof = verify_deal(ended["seed"], started["commitment"], [card.card for card in dealt], pack,
-                        batches)
+    proof = verify_deal(ended["seed"], started["commitment"], [card.card for card in dealt], pack, batches)
     everything = viewer.role == "auditor"
     deck = [str(card) for card in Deck.shuffled(ended["seed"], pack, reshuffles=batches).stock]
-    return {**common, "provable": True, "ok": proof.ok, "commitment_ok": proof.commitment_ok,
-            "reason": None, "deck": deck if everything else None,
-            "reshuffles": batches if everything else None,
-            "dealt": [_dealt_json(card, str(expected), match, card.public or card.player in seen)
-                      for card, expected, match in zip(dealt, proof.expected, proof.matches, strict=True)]}
+    return {
+        **common,
+        "provable": True,
+        "ok": proof.ok,
+        "commitment_ok": proof.commitment_ok,
+        "reason": None,
+        "deck": deck if everything else None,
+        "reshuffles": batches if everything else None,
+        "dealt": [
+            _dealt_json(card, str(expected), match, card.public or card.player in seen)
+            for card, expected, match in zip(dealt, proof.expected, proof.matches, strict=True)
+        ],
+    }
 
 
 def _dealt_json(card: DealtCard, expected: str | None, match: bool | None, visible: bool) -> dict[str, Any]:
-    return {"index": card.index, "player": card.player, "card": card.card if visible else None,
-            "expected": expected if visible else None, "matches": match}
+    return {
+        "index": card.index,
+        "player": card.player,
+        "card": card.card if visible else None,
+        "expected": expected if visible else None,
+        "matches": match,
+    }
 
 
 def deal_proof(*, table_id: UUID | str, deal_no: int, viewer: Viewer) -> dict[str, Any]:

@@ -16,6 +16,7 @@ facts were sealed, whose hidden facts the hash covers in the clear: its `hash` a
 event's `prev_hash` are withheld from a reader who may not see it (two hidden cards are only
 2,652 guesses).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -60,8 +61,13 @@ def events_page(*, query: FeedQuery, stream: str | None = None) -> list[StoredEv
     behind a cursor). One stream needs none: its events commit one after another, so its positions
     are its commit order; this reads the Event table and upcasts like the store."""
     if stream is None:
-        return read_all(after=query.after, limit=query.limit, types=query.types or None,
-                        since=query.since, until=query.until)
+        return read_all(
+            after=query.after,
+            limit=query.limit,
+            types=query.types or None,
+            since=query.since,
+            until=query.until,
+        )
     rows = Event.objects.filter(stream=stream, position__gt=query.after)
     if query.types:
         rows = rows.filter(type__in=query.types)
@@ -69,20 +75,32 @@ def events_page(*, query: FeedQuery, stream: str | None = None) -> list[StoredEv
         rows = rows.filter(recorded_at__gte=query.since)
     if query.until is not None:
         rows = rows.filter(recorded_at__lte=query.until)
-    return [stored_event(row) for row in rows.order_by("position")[:query.limit]]
+    return [stored_event(row) for row in rows.order_by("position")[: query.limit]]
 
 
 def stored_event(row: Event) -> StoredEvent:
     """An Event row as the store returns it: data upcast to the current schema."""
     data = registry.upcast(row.type, row.data, row.meta.get("schema_version", 1))
-    return StoredEvent(row.position, row.stream, row.version, row.type, data, row.meta,
-                       row.recorded_at, row.prev_hash, row.hash)
+    return StoredEvent(
+        row.position,
+        row.stream,
+        row.version,
+        row.type,
+        data,
+        row.meta,
+        row.recorded_at,
+        row.prev_hash,
+        row.hash,
+    )
 
 
 def current_tables(streams: Collection[str]) -> dict[str, TableState]:
     """The current state of every table among `streams` (what deal_is_over needs)."""
-    return {stream: load_table(table).state for stream in set(streams)
-            if (table := table_of_stream(stream)) is not None}
+    return {
+        stream: load_table(table).state
+        for stream in set(streams)
+        if (table := table_of_stream(stream)) is not None
+    }
 
 
 def deal_no_of(event: StoredEvent) -> int | None:
@@ -91,8 +109,9 @@ def deal_no_of(event: StoredEvent) -> int | None:
     return deal_no if type(deal_no) is int else None
 
 
-def event_json(event: StoredEvent, viewer: Viewer, *, deal_over: bool,
-               prev_withheld: bool = False) -> dict[str, Any]:
+def event_json(
+    event: StoredEvent, viewer: Viewer, *, deal_over: bool, prev_withheld: bool = False
+) -> dict[str, Any]:
     """One event for the API: where it is in the log, its deal, its data as the engine's
     redact_event lets this viewer see it (`deal_over`: has the event's deal ended by now), and
     what re-checks its link of the chain (`prev_withheld`: the previous event of its stream is a
@@ -100,10 +119,16 @@ def event_json(event: StoredEvent, viewer: Viewer, *, deal_over: bool,
     data = redact_event(event.type, event.data, viewer, deal_over=deal_over)
     sealed = commitments(event.data)
     return {
-        "position": event.position, "stream": event.stream, "version": event.version,
-        "type": event.type, "recorded_at": event.recorded_at,
-        "table_id": table_of_stream(event.stream), "deal_no": deal_no_of(event), "data": data,
-        "meta": event.meta, "commitments": sealed,
+        "position": event.position,
+        "stream": event.stream,
+        "version": event.version,
+        "type": event.type,
+        "recorded_at": event.recorded_at,
+        "table_id": table_of_stream(event.stream),
+        "deal_no": deal_no_of(event),
+        "data": data,
+        "meta": event.meta,
+        "commitments": sealed,
         "prev_hash": None if prev_withheld else event.prev_hash,
         "hash": None if _withheld(event, data, sealed) else event.hash,
     }
@@ -114,22 +139,28 @@ def _withheld(event: StoredEvent, data: dict[str, Any], sealed: dict[str, str]) 
     return not sealed and data != event.data
 
 
-def events_json(events: Sequence[StoredEvent], viewer: Viewer,
-                over: Callable[[StoredEvent], bool]) -> list[dict[str, Any]]:
+def events_json(
+    events: Sequence[StoredEvent], viewer: Viewer, over: Callable[[StoredEvent], bool]
+) -> list[dict[str, Any]]:
     """Events for `viewer`, each redacted as `over(event)` says, with each served hash and
     prev_hash withheld where a legacy hidden event would give it away."""
     withheld = _legacy_withheld_before(events, viewer, over)
     served = []
     for event in events:
-        body = event_json(event, viewer, deal_over=over(event),
-                          prev_withheld=withheld.get((event.stream, event.version - 1), False))
+        body = event_json(
+            event,
+            viewer,
+            deal_over=over(event),
+            prev_withheld=withheld.get((event.stream, event.version - 1), False),
+        )
         withheld[(event.stream, event.version)] = body["hash"] is None
         served.append(body)
     return served
 
 
-def _legacy_withheld_before(events: Sequence[StoredEvent], viewer: Viewer,
-                            over: Callable[[StoredEvent], bool]) -> dict[tuple[str, int], bool]:
+def _legacy_withheld_before(
+    events: Sequence[StoredEvent], viewer: Viewer, over: Callable[[StoredEvent], bool]
+) -> dict[tuple[str, int], bool]:
     """Whether the event just before the first one of each stream in `events` is withheld (one
     indexed read; events before it are not needed)."""
     first: dict[str, int] = {}
@@ -142,10 +173,14 @@ def _legacy_withheld_before(events: Sequence[StoredEvent], viewer: Viewer,
     for stream, version in wanted:
         condition |= Q(stream=stream, version=version)
     previous = [stored_event(row) for row in Event.objects.filter(condition)]
-    return {(event.stream, event.version): _withheld(
-                event, redact_event(event.type, event.data, viewer, deal_over=over(event)),
-                commitments(event.data))
-            for event in previous}
+    return {
+        (event.stream, event.version): _withheld(
+            event,
+            redact_event(event.type, event.data, viewer, deal_over=over(event)),
+            commitments(event.data),
+        )
+        for event in previous
+    }
 
 
 def feed_json(events: Iterable[StoredEvent], viewer: Viewer) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 DRF negotiates them like any other (`Accept:` or `?format=`). They render only errors
 (problem details) themselves, as JSON text; successful bodies are built by the views.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,12 @@ from rest_framework.utils.encoders import JSONEncoder
 class _ProblemAsJson(BaseRenderer):
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: dict[str, Any] | None = None) -> bytes:
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
         if isinstance(data, str):
             return data.encode(self.charset)
         return json.dumps(data, cls=JSONEncoder).encode(self.charset)

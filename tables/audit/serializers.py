@@ -4,6 +4,7 @@ The bodies are built by the audit modules as plain JSON (redacted already); outp
 pin down their shape for clients. Free-form parts (an event's data, the engine's table view)
 are JSON objects whose fields the event catalogue (DESIGN §5.2) and the table API describe.
 """
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -14,12 +15,24 @@ from tables.audit.feeds import DEFAULT_PAGE
 
 
 class FeedQuerySerializer(QuerySerializer):
-    after = QueryIntegerField(min_value=0, max_value=MAX_POSITION, default=0,
-                              help_text="Cursor: only events with a position above this one.")
-    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=DEFAULT_PAGE,
-                              help_text=f"Events per page, 1 to {MAX_PAGE_SIZE} (default {DEFAULT_PAGE}).")
-    type = serializers.ListField(child=serializers.CharField(max_length=100), default=list, max_length=50,
-                                 help_text="Event types to keep (repeatable: ?type=A&type=B).")
+    after = QueryIntegerField(
+        min_value=0,
+        max_value=MAX_POSITION,
+        default=0,
+        help_text="Cursor: only events with a position above this one.",
+    )
+    limit = QueryIntegerField(
+        min_value=1,
+        max_value=MAX_PAGE_SIZE,
+        default=DEFAULT_PAGE,
+        help_text=f"Events per page, 1 to {MAX_PAGE_SIZE} (default {DEFAULT_PAGE}).",
+    )
+    type = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        default=list,
+        max_length=50,
+        help_text="Event types to keep (repeatable: ?type=A&type=B).",
+    )
     since = serializers.DateTimeField(required=False, help_text="Recorded at or after (ISO-8601).")
     until = serializers.DateTimeField(required=False, help_text="Recorded at or before (ISO-8601).")
 
@@ -35,18 +48,28 @@ class FeedEventSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
     table_id = serializers.CharField(allow_null=True)
     deal_no = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField(help_text="The event's data, redacted for the reader: each secret "
-                                           "key (`data.secret`) the reader may not see yet is null, and "
-                                           "`data.salt` appears only with the values it seals.")
-    meta = serializers.JSONField(help_text="The event's meta as stored and hashed (actor, "
-                                           "schema_version, idempotency key, ...).")
+    data = serializers.JSONField(
+        help_text="The event's data, redacted for the reader: each secret "
+        "key (`data.secret`) the reader may not see yet is null, and "
+        "`data.salt` appears only with the values it seals."
+    )
+    meta = serializers.JSONField(
+        help_text="The event's meta as stored and hashed (actor, schema_version, idempotency key, ...)."
+    )
     commitments = serializers.DictField(
-        child=serializers.CharField(), help_text="{secret key: sha256(salt:key:canonical value)} for an "
-        "event that seals secret facts ({} otherwise): the hash covers these instead of the values.")
-    prev_hash = serializers.CharField(allow_null=True, help_text="The previous event's hash in the stream "
-                                      "(null only after a legacy event hidden from the reader).")
-    hash = serializers.CharField(allow_null=True, help_text="sha256 over the event's chain form "
-                                 "(null only for a legacy event hidden from the reader).")
+        child=serializers.CharField(),
+        help_text="{secret key: sha256(salt:key:canonical value)} for an "
+        "event that seals secret facts ({} otherwise): the hash covers these instead of the values.",
+    )
+    prev_hash = serializers.CharField(
+        allow_null=True,
+        help_text="The previous event's hash in the stream "
+        "(null only after a legacy event hidden from the reader).",
+    )
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="sha256 over the event's chain form (null only for a legacy event hidden from the reader).",
+    )
 
     class Meta:
         ref_name = "FeedEvent"
@@ -63,16 +86,21 @@ class FeedPageSerializer(serializers.Serializer):
 
 
 class StreamQuerySerializer(QuerySerializer):
-    last_event_id = QueryIntegerField(min_value=0, max_value=MAX_POSITION, default=0,
-                                      help_text="Resume after this position (the Last-Event-ID header wins).")
+    last_event_id = QueryIntegerField(
+        min_value=0,
+        max_value=MAX_POSITION,
+        default=0,
+        help_text="Resume after this position (the Last-Event-ID header wins).",
+    )
 
     class Meta:
         ref_name = "StreamQuery"
 
 
 class ReplayQuerySerializer(QuerySerializer):
-    at = QueryIntegerField(min_value=1, max_value=MAX_POSITION, required=False,
-                           help_text="Only the step at this stream version.")
+    at = QueryIntegerField(
+        min_value=1, max_value=MAX_POSITION, required=False, help_text="Only the step at this stream version."
+    )
 
     class Meta:
         ref_name = "ReplayQuery"
@@ -80,9 +108,11 @@ class ReplayQuerySerializer(QuerySerializer):
 
 class ReplayStepSerializer(serializers.Serializer):
     event = FeedEventSerializer()
-    state = serializers.JSONField(help_text="The table after this event as the reader may see it: "
-                                            "pot, reserve, seats and stacks, the deal (cards, declares, "
-                                            "whose turn).")
+    state = serializers.JSONField(
+        help_text="The table after this event as the reader may see it: "
+        "pot, reserve, seats and stacks, the deal (cards, declares, "
+        "whose turn)."
+    )
 
     class Meta:
         ref_name = "ReplayStep"
@@ -114,13 +144,15 @@ class DealtCardSerializer(serializers.Serializer):
 class OpeningSerializer(serializers.Serializer):
     index = serializers.IntegerField(help_text="The dealing index: 0 is the first card dealt.")
     player = serializers.CharField(allow_null=True, help_text="Who it was dealt to (null: the stock).")
-    tree = serializers.IntegerField(help_text="0: the deck committed before the deal; g: the g-th "
-                                              "reshuffled stock (D-GEN-02).")
+    tree = serializers.IntegerField(
+        help_text="0: the deck committed before the deal; g: the g-th reshuffled stock (D-GEN-02)."
+    )
     position = serializers.IntegerField(help_text="The committed position in that tree.")
     card = serializers.CharField()
     salt = serializers.CharField(help_text="128 bits: sha256(salt || card) is the committed leaf.")
-    path = serializers.ListField(child=serializers.CharField(),
-                                 help_text="The RFC 9162 inclusion path of the leaf, sibling first.")
+    path = serializers.ListField(
+        child=serializers.CharField(), help_text="The RFC 9162 inclusion path of the leaf, sibling first."
+    )
 
     class Meta:
         ref_name = "CardOpening"
@@ -147,8 +179,10 @@ class EntropySerializer(serializers.Serializer):
 class ProofSerializer(serializers.Serializer):
     table_id = serializers.CharField()
     deal_no = serializers.IntegerField()
-    deck_schema = serializers.IntegerField(help_text="1: the seed recipe (old deals, the seed is "
-                                           "public); 2: per-card commitments opened selectively.")
+    deck_schema = serializers.IntegerField(
+        help_text="1: the seed recipe (old deals, the seed is "
+        "public); 2: per-card commitments opened selectively."
+    )
     provable = serializers.BooleanField(help_text="False for stacked decks (tests and demos).")
     stacked = serializers.BooleanField()
     ok = serializers.BooleanField(allow_null=True)
@@ -156,28 +190,39 @@ class ProofSerializer(serializers.Serializer):
     commitment = serializers.CharField(allow_null=True)
     seed = serializers.CharField(allow_null=True)
     pack = serializers.ListField(child=serializers.CharField())
-    deck = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                 help_text="The recomputed deck, top first (auditors).")
+    deck = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="The recomputed deck, top first (auditors)."
+    )
     reshuffles = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()), allow_null=True, required=False,
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        required=False,
         help_text="The discards shuffled into the stock when it ran out (D-GEN-02), each batch as "
-                  "recorded; the deck continues with each batch shuffled by its sub-seed (auditors).")
+        "recorded; the deck continues with each batch shuffled by its sub-seed (auditors).",
+    )
     reason = serializers.CharField(allow_null=True)
     dealt = DealtCardSerializer(many=True)
     # deck schema 2
     root = serializers.CharField(required=False, help_text="The Merkle root of the committed deck.")
     size = serializers.IntegerField(required=False)
-    entropy = EntropySerializer(many=True, required=False,
-                                help_text="The players' seeds that keyed the permutation, in order.")
-    player_entropy = serializers.BooleanField(required=False, help_text="False: no player contributed "
-                                              "a seed, so the house alone fixed the order.")
+    entropy = EntropySerializer(
+        many=True, required=False, help_text="The players' seeds that keyed the permutation, in order."
+    )
+    player_entropy = serializers.BooleanField(
+        required=False, help_text="False: no player contributed a seed, so the house alone fixed the order."
+    )
     permutation_key = serializers.CharField(required=False)
-    permutation = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                        help_text="permutation[k]: the committed position dealt k-th.")
-    stocks = ReshuffleProofSerializer(many=True, required=False,
-                                      help_text="Each reshuffled stock's committed tree (public).")
-    openings = OpeningSerializer(many=True, required=False,
-                                 help_text="The cards you may see, opened (auditors: every position).")
+    permutation = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="permutation[k]: the committed position dealt k-th.",
+    )
+    stocks = ReshuffleProofSerializer(
+        many=True, required=False, help_text="Each reshuffled stock's committed tree (public)."
+    )
+    openings = OpeningSerializer(
+        many=True, required=False, help_text="The cards you may see, opened (auditors: every position)."
+    )
 
     class Meta:
         ref_name = "DealProof"
@@ -247,9 +292,13 @@ class StatementLineSerializer(serializers.Serializer):
     event = StatementEventSerializer()
     table_id = serializers.CharField(allow_null=True)
     deal = DealRefSerializer(allow_null=True, help_text="The deal this transfer belongs to, if any.")
-    dispute = serializers.JSONField(allow_null=True, help_text=(
-        "The dispute whose hold posting or correction this transfer is: its id, the URL and the "
-        "disputed events it corrects (null for any other line)."))
+    dispute = serializers.JSONField(
+        allow_null=True,
+        help_text=(
+            "The dispute whose hold posting or correction this transfer is: its id, the URL and the "
+            "disputed events it corrects (null for any other line)."
+        ),
+    )
     explanation = serializers.CharField()
 
     class Meta:
@@ -262,9 +311,12 @@ class StatementPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StatementLineSerializer(many=True)
-    holds = serializers.JSONField(help_text=(
-        "The account's dispute holds (pending transfers: they move nothing until posted), each with "
-        "its dispute, amount, status, deadline and an explanation."))
+    holds = serializers.JSONField(
+        help_text=(
+            "The account's dispute holds (pending transfers: they move nothing until posted), each with "
+            "its dispute, amount, status, deadline and an explanation."
+        )
+    )
 
     class Meta:
         ref_name = "AuditStatementPage"

@@ -20,6 +20,7 @@ Settings (seconds unless named otherwise): GUTS_SSE_HEARTBEAT (15), GUTS_SSE_POL
 without notifications), GUTS_SSE_SAFETY_POLL (10, with them), GUTS_SSE_MAX_DURATION (300),
 GUTS_SSE_RETRY_MS (2000, the reconnect delay sent to the browser), GUTS_SSE_READERS (4 threads).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,11 +58,13 @@ class StreamSettings:
 
     @classmethod
     def current(cls) -> StreamSettings:
-        return cls(heartbeat=float(getattr(settings, "GUTS_SSE_HEARTBEAT", 15.0)),
-                   poll=float(getattr(settings, "GUTS_SSE_POLL", 0.5)),
-                   safety_poll=float(getattr(settings, "GUTS_SSE_SAFETY_POLL", 10.0)),
-                   max_duration=float(getattr(settings, "GUTS_SSE_MAX_DURATION", 300.0)),
-                   retry_ms=int(getattr(settings, "GUTS_SSE_RETRY_MS", 2000)))
+        return cls(
+            heartbeat=float(getattr(settings, "GUTS_SSE_HEARTBEAT", 15.0)),
+            poll=float(getattr(settings, "GUTS_SSE_POLL", 0.5)),
+            safety_poll=float(getattr(settings, "GUTS_SSE_SAFETY_POLL", 10.0)),
+            max_duration=float(getattr(settings, "GUTS_SSE_MAX_DURATION", 300.0)),
+            retry_ms=int(getattr(settings, "GUTS_SSE_RETRY_MS", 2000)),
+        )
 
 
 HEARTBEAT = ": heartbeat\n\n"
@@ -104,7 +107,7 @@ class StreamReaders:
         with self._lock:
             opened = list(self._opened)
         for wrapper in opened:
-            wrapper.inc_thread_sharing()     # closing from this thread is safe: its thread is gone
+            wrapper.inc_thread_sharing()  # closing from this thread is safe: its thread is gone
             try:
                 wrapper.close()
             finally:
@@ -142,8 +145,15 @@ async def _sleep(timeout: float) -> bool:
 class TableEventSource:
     """The messages of one table stream for one reader, after a position."""
 
-    def __init__(self, *, stream: str, viewer: Viewer, after: int,
-                 config: StreamSettings | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        stream: str,
+        viewer: Viewer,
+        after: int,
+        config: StreamSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream
         self.viewer = viewer
         self.after = after
@@ -192,7 +202,7 @@ class TableEventSource:
         heartbeat after `heartbeat` quiet seconds; stop after `max_duration`."""
         readers = stream_readers()
         started = quiet_since = next_read = self.clock()
-        due = True                               # the events after `after` may be there already
+        due = True  # the events after `after` may be there already
         while self.clock() - started < self.config.max_duration:
             if due or self.clock() >= next_read:
                 batch = await self._read(readers)
@@ -201,7 +211,7 @@ class TableEventSource:
                     yield message
                 if batch:
                     quiet_since = self.clock()
-                if len(batch) == BATCH:          # more are waiting: read on at once
+                if len(batch) == BATCH:  # more are waiting: read on at once
                     due = True
                     continue
             if self.clock() - quiet_since >= self.config.heartbeat:

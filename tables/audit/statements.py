@@ -6,6 +6,7 @@ account, with the running balance after it). Each line is joined to the event th
 (table id and deal number), so a reader can follow any balance back to the facts behind it; a
 dispute's hold posting or correction links to the dispute and the disputed events it corrects.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,7 +38,7 @@ def _owner(account: str) -> str | None:
         return parts[1]
     if parts[0] == "seat" and len(parts) == 3:
         return parts[2]
-    return None                      # no one's (also a malformed name such as "seat")
+    return None  # no one's (also a malformed name such as "seat")
 
 
 def account_entries(*, account: str, unit: str | None = None) -> QuerySet[AccountEntry]:
@@ -50,8 +51,12 @@ def account_entries(*, account: str, unit: str | None = None) -> QuerySet[Accoun
 
 def explained_lines(entries: list[AccountEntry]) -> list[dict[str, Any]]:
     """Statement lines with their event and deal, and a sentence saying what happened."""
-    events = {row["position"]: row for row in Event.objects.filter(
-        position__in={entry.position for entry in entries}).values("position", "version", "data")}
+    events = {
+        row["position"]: row
+        for row in Event.objects.filter(position__in={entry.position for entry in entries}).values(
+            "position", "version", "data"
+        )
+    }
     return [_line(entry, events[entry.position]) for entry in entries]
 
 
@@ -62,14 +67,28 @@ def _line(entry: AccountEntry, event: dict[str, Any]) -> dict[str, Any]:
     dispute = None
     if entry.stream.startswith(DISPUTE_PREFIX):
         dispute_id = entry.stream.removeprefix(DISPUTE_PREFIX)
-        dispute = {"id": dispute_id, "href": f"/api/v1/disputes/{dispute_id}",
-                   "outcome": event["data"].get("outcome"), "corrects": event["data"].get("corrects", [])}
+        dispute = {
+            "id": dispute_id,
+            "href": f"/api/v1/disputes/{dispute_id}",
+            "outcome": event["data"].get("outcome"),
+            "corrects": event["data"].get("corrects", []),
+        }
     return {
-        "amount": entry.amount, "balance_after": entry.balance_after, "unit": entry.unit,
-        "counterparty": entry.counterparty, "reason": entry.reason, "recorded_at": entry.recorded_at,
-        "event": {"position": entry.position, "stream": entry.stream, "version": event["version"],
-                  "type": entry.event_type},
-        "table_id": table_id, "deal": deal, "dispute": dispute,
+        "amount": entry.amount,
+        "balance_after": entry.balance_after,
+        "unit": entry.unit,
+        "counterparty": entry.counterparty,
+        "reason": entry.reason,
+        "recorded_at": entry.recorded_at,
+        "event": {
+            "position": entry.position,
+            "stream": entry.stream,
+            "version": event["version"],
+            "type": entry.event_type,
+        },
+        "table_id": table_id,
+        "deal": deal,
+        "dispute": dispute,
         "explanation": _explanation(entry, table_id, deal),
     }
 
@@ -84,12 +103,19 @@ def explained_holds(*, account: str, unit: str | None = None) -> list[dict[str, 
 
 def _hold(hold: DisputeHold) -> dict[str, Any]:
     dispute = str(hold.dispute_id)
-    what = {"pending": f"held until {iso_utc(hold.expires_at)}: still yours, not available",
-            "posted": "posted: paid out by the dispute's correction (see its lines)",
-            "voided": "voided: available again"}[hold.status]
-    return {"dispute": {"id": dispute, "href": f"/api/v1/disputes/{dispute}"}, "amount": hold.amount,
-            "unit": hold.unit, "status": hold.status, "expires_at": iso_utc(hold.expires_at),
-            "explanation": f"hold of {hold.amount} {hold.unit} for dispute {dispute}, {what}"}
+    what = {
+        "pending": f"held until {iso_utc(hold.expires_at)}: still yours, not available",
+        "posted": "posted: paid out by the dispute's correction (see its lines)",
+        "voided": "voided: available again",
+    }[hold.status]
+    return {
+        "dispute": {"id": dispute, "href": f"/api/v1/disputes/{dispute}"},
+        "amount": hold.amount,
+        "unit": hold.unit,
+        "status": hold.status,
+        "expires_at": iso_utc(hold.expires_at),
+        "explanation": f"hold of {hold.amount} {hold.unit} for dispute {dispute}, {what}",
+    }
 
 
 def _explanation(entry: AccountEntry, table_id: str | None, deal: dict[str, Any] | None) -> str:
@@ -99,5 +125,7 @@ def _explanation(entry: AccountEntry, table_id: str | None, deal: dict[str, Any]
         where = f" in deal {deal['deal_no']} at table {table_id}"
     elif table_id is not None:
         where = f" at table {table_id}"
-    return (f"{entry.reason}: {direction} {entry.counterparty}{where} ({entry.event_type}, "
-            f"event #{entry.position}); balance now {entry.balance_after} {entry.unit}")
+    return (
+        f"{entry.reason}: {direction} {entry.counterparty}{where} ({entry.event_type}, "
+        f"event #{entry.position}); balance now {entry.balance_after} {entry.unit}"
+    )

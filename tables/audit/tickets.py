@@ -13,6 +13,7 @@ EventSource reconnecting after a network blip), so a leaked ticket is worth at m
 one table's stream, as its user sees it. Access logs never record query strings
 (guts_backend.asgi).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,8 +50,9 @@ def ticket_ttl() -> int:
 def stream_ticket_issue(*, user: AbstractBaseUser, table_id: object) -> StreamTicket:
     """A new ticket for `user` to open the stream of `table_id` within the next minute."""
     ticket = signing.dumps({"user": user.pk, "table": str(table_id)}, salt=SALT)
-    return StreamTicket(ticket=ticket, table_id=str(table_id),
-                        expires_at=timezone.now() + timedelta(seconds=ticket_ttl()))
+    return StreamTicket(
+        ticket=ticket, table_id=str(table_id), expires_at=timezone.now() + timedelta(seconds=ticket_ttl())
+    )
 
 
 def stream_ticket_user(*, ticket: str, table_id: object) -> AbstractBaseUser:
@@ -87,7 +89,11 @@ class StreamTicketScheme(OpenApiAuthenticationExtension):
     name = "streamTicketAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
-        return {"type": "apiKey", "in": "query", "name": QUERY_PARAMETER,
-                "description": "A stream ticket from `POST /api/v1/tables/{table_id}/stream-tickets` "
-                               "(valid 60 s, for that table only): for EventSource, which cannot "
-                               "send headers."}
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": QUERY_PARAMETER,
+            "description": "A stream ticket from `POST /api/v1/tables/{table_id}/stream-tickets` "
+            "(valid 60 s, for that table only): for EventSource, which cannot "
+            "send headers.",
+        }

@@ -4,6 +4,7 @@ Every body is redacted for the caller by the engine's `redact_event` (through `f
 error is problem+json with a stable code (unknown_table, unknown_deal, deal_not_finished,
 forbidden, invalid_query, ...).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -65,8 +66,13 @@ DEAL_NO = OpenApiParameter("deal_no", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 def feed_query(request: Request) -> FeedQuery:
     data = validated_query(FeedQuerySerializer, request)
-    return FeedQuery(after=data["after"], limit=data["limit"], types=tuple(data["type"]),
-                     since=data.get("since"), until=data.get("until"))
+    return FeedQuery(
+        after=data["after"],
+        limit=data["limit"],
+        types=tuple(data["type"]),
+        since=data.get("since"),
+        until=data.get("until"),
+    )
 
 
 def feed_response(request: Request, events: list[StoredEvent], query: FeedQuery) -> Response:
@@ -74,8 +80,12 @@ def feed_response(request: Request, events: list[StoredEvent], query: FeedQuery)
     cursor = events[-1].position if events else query.after
     has_more = len(events) == query.limit
     next_url = replace_query_param(request.build_absolute_uri(), "after", cursor) if has_more else None
-    body = {"results": feed_json(events, viewer_of(request.user)), "cursor": cursor,
-            "has_more": has_more, "next": next_url}
+    body = {
+        "results": feed_json(events, viewer_of(request.user)),
+        "cursor": cursor,
+        "has_more": has_more,
+        "next": next_url,
+    }
     return Response(FeedPageSerializer(body).data)
 
 
@@ -86,10 +96,15 @@ class TableEventsApi(APIView):
     """A table's events in log order. Everyone signed in may read; each sees what they may."""
 
     @extend_schema(
-        operation_id="tables_events_list", tags=TAGS, parameters=[TABLE_ID, *FEED_PARAMETERS],
+        operation_id="tables_events_list",
+        tags=TAGS,
+        parameters=[TABLE_ID, *FEED_PARAMETERS],
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *TABLE)},
-        examples=[OpenApiExample("A player's page", value=examples.FEED_PAGE, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample(
+                "A player's page", value=examples.FEED_PAGE, response_only=True, status_codes=["200"]
+            )
+        ],
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         query = feed_query(request)
@@ -103,10 +118,13 @@ class AuditEventsApi(APIView):
     permission_classes = (IsAuditorOrAdmin,)
 
     @extend_schema(
-        operation_id="audit_events_list", tags=TAGS, parameters=FEED_PARAMETERS,
+        operation_id="audit_events_list",
+        tags=TAGS,
+        parameters=FEED_PARAMETERS,
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *AUTH)},
-        examples=[OpenApiExample("A page", value=examples.FEED_PAGE, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample("A page", value=examples.FEED_PAGE, response_only=True, status_codes=["200"])
+        ],
     )
     def get(self, request: Request) -> Response:
         query = feed_query(request)
@@ -115,13 +133,16 @@ class AuditEventsApi(APIView):
 
 # The schema of one SSE message (OpenAPI describes a text/event-stream body message by message).
 SSE_MESSAGE = {
-    "type": "object", "required": ["event", "data"],
+    "type": "object",
+    "required": ["event", "data"],
     "description": "One message; comment lines (`: heartbeat`) and the opening `retry:` carry no event.",
     "properties": {
         "id": {"type": "string", "description": "The event's position: send it back as Last-Event-ID."},
         "event": {"type": "string", "description": "The event's type, e.g. `CardsDealt`."},
-        "data": {"type": "string", "description": "The event as the feeds serve it (FeedEvent), as JSON, "
-                                                  "redacted for the reader."},
+        "data": {
+            "type": "string",
+            "description": "The event as the feeds serve it (FeedEvent), as JSON, redacted for the reader.",
+        },
         "retry": {"type": "integer", "description": "Reconnect delay in milliseconds."},
     },
 }
@@ -130,38 +151,61 @@ SSE_MESSAGE = {
 class TableStreamApi(APIView):
     """Server-Sent Events of one table, redacted for the reader; resume with Last-Event-ID."""
 
-    authentication_classes = (ApiTokenAuthentication, StreamTicketAuthentication, QueryTokenAuthentication,
-                              SessionAuthentication)
+    authentication_classes = (
+        ApiTokenAuthentication,
+        StreamTicketAuthentication,
+        QueryTokenAuthentication,
+        SessionAuthentication,
+    )
     renderer_classes = (JSONRenderer, EventStreamRenderer)
 
     @extend_schema(
-        operation_id="tables_stream", tags=TAGS,
+        operation_id="tables_stream",
+        tags=TAGS,
         parameters=[
             TABLE_ID,
-            OpenApiParameter("Last-Event-ID", OpenApiTypes.INT, OpenApiParameter.HEADER,
-                             description="Resume after this position (EventSource sends it)."),
-            OpenApiParameter("last_event_id", OpenApiTypes.INT,
-                             description="Same as the Last-Event-ID header (default 0: from the start)."),
-            OpenApiParameter("ticket", OpenApiTypes.STR,
-                             description="A stream ticket (`POST .../stream-tickets`, valid 60 s): how "
-                                         "EventSource, which cannot send headers, authenticates."),
-            OpenApiParameter("token", OpenApiTypes.STR, deprecated=True,
-                             description="The API token itself; deprecated: use a ticket."),
+            OpenApiParameter(
+                "Last-Event-ID",
+                OpenApiTypes.INT,
+                OpenApiParameter.HEADER,
+                description="Resume after this position (EventSource sends it).",
+            ),
+            OpenApiParameter(
+                "last_event_id",
+                OpenApiTypes.INT,
+                description="Same as the Last-Event-ID header (default 0: from the start).",
+            ),
+            OpenApiParameter(
+                "ticket",
+                OpenApiTypes.STR,
+                description="A stream ticket (`POST .../stream-tickets`, valid 60 s): how "
+                "EventSource, which cannot send headers, authenticates.",
+            ),
+            OpenApiParameter(
+                "token",
+                OpenApiTypes.STR,
+                deprecated=True,
+                description="The API token itself; deprecated: use a ticket.",
+            ),
         ],
-        responses={(200, "text/event-stream"): OpenApiResponse(
-                       response=SSE_MESSAGE,
-                       description="An SSE stream of messages; `id` is the event's position. It ends "
-                                   "after 300 s (reconnect with Last-Event-ID).",
-                       examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)]),
-                   **problem_responses("invalid_query", *TABLE, "not_acceptable")},
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                response=SSE_MESSAGE,
+                description="An SSE stream of messages; `id` is the event's position. It ends "
+                "after 300 s (reconnect with Last-Event-ID).",
+                examples=[OpenApiExample("Two events and a heartbeat", value=examples.SSE_TEXT)],
+            ),
+            **problem_responses("invalid_query", *TABLE, "not_acceptable"),
+        },
     )
     def get(self, request: Request, table_id: UUID) -> StreamingHttpResponse:
         after = last_event_id(request)
         check_table(table_id)
         source = TableEventSource(stream=table_stream(table_id), viewer=viewer_of(request.user), after=after)
         asgi = isinstance(request._request, ASGIRequest)
-        response = StreamingHttpResponse(source.async_messages() if asgi else source.messages(),
-                                         content_type="text/event-stream")
+        response = StreamingHttpResponse(
+            source.async_messages() if asgi else source.messages(), content_type="text/event-stream"
+        )
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"
         return response
@@ -181,18 +225,26 @@ class StreamTicketApi(APIView):
             ref_name = "StreamTicket"
 
     @extend_schema(
-        operation_id="tables_stream_tickets_create", tags=TAGS, parameters=[TABLE_ID], request=None,
+        operation_id="tables_stream_tickets_create",
+        tags=TAGS,
+        parameters=[TABLE_ID],
+        request=None,
         responses={201: OutputSerializer, **problem_responses(*TABLE, *IDEMPOTENCY_PROBLEMS)},
-        examples=[OpenApiExample("A ticket", response_only=True, status_codes=["201"],
-                                 value=examples.STREAM_TICKET)],
+        examples=[
+            OpenApiExample("A ticket", response_only=True, status_codes=["201"], value=examples.STREAM_TICKET)
+        ],
     )
     @idempotent
     def post(self, request: Request, table_id: UUID) -> Response:
         check_table(table_id)
         ticket = stream_ticket_issue(user=request.user, table_id=table_id)
         stream_url = f"{reverse('table-stream', kwargs={'table_id': table_id})}?ticket={ticket.ticket}"
-        body = {"ticket": ticket.ticket, "table_id": ticket.table_id, "expires_at": ticket.expires_at,
-                "stream_url": stream_url}
+        body = {
+            "ticket": ticket.ticket,
+            "table_id": ticket.table_id,
+            "expires_at": ticket.expires_at,
+            "stream_url": stream_url,
+        }
         return Response(self.OutputSerializer(body).data, status=201)
 
 
@@ -208,29 +260,39 @@ class DealReplayApi(APIView):
     """A deal event by event, with the table after each event, as the caller may see it."""
 
     @extend_schema(
-        operation_id="tables_deals_replay", tags=TAGS, parameters=[TABLE_ID, DEAL_NO, ReplayQuerySerializer],
+        operation_id="tables_deals_replay",
+        tags=TAGS,
+        parameters=[TABLE_ID, DEAL_NO, ReplayQuerySerializer],
         responses={200: ReplaySerializer, **problem_responses("invalid_query", *DEAL, "version_not_in_deal")},
-        examples=[OpenApiExample("One step (?at=)", value=examples.REPLAY, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample("One step (?at=)", value=examples.REPLAY, response_only=True, status_codes=["200"])
+        ],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
         at = validated_query(ReplayQuerySerializer, request).get("at")
-        return Response(deal_replay(table_id=table_id, deal_no=deal_no, viewer=viewer_of(request.user),
-                                    at=at))
+        return Response(
+            deal_replay(table_id=table_id, deal_no=deal_no, viewer=viewer_of(request.user), at=at)
+        )
 
 
 class DealProofApi(APIView):
     """The fairness proof of a finished deal: commitment, seed, and every dealt card checked."""
 
     @extend_schema(
-        operation_id="tables_deals_proof", tags=TAGS, parameters=[TABLE_ID, DEAL_NO],
+        operation_id="tables_deals_proof",
+        tags=TAGS,
+        parameters=[TABLE_ID, DEAL_NO],
         responses={200: ProofSerializer, **problem_responses(*DEAL, "deal_not_finished")},
-        examples=[OpenApiExample("A player's proof", value=examples.PROOF, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample("A player's proof", value=examples.PROOF, response_only=True, status_codes=["200"])
+        ],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:
-        return Response(ProofSerializer(deal_proof(table_id=table_id, deal_no=deal_no,
-                                                   viewer=viewer_of(request.user))).data)
+        return Response(
+            ProofSerializer(
+                deal_proof(table_id=table_id, deal_no=deal_no, viewer=viewer_of(request.user))
+            ).data
+        )
 
 
 class LedgerVerifyApi(APIView):
@@ -239,10 +301,14 @@ class LedgerVerifyApi(APIView):
     permission_classes = (IsAuditorOrAdmin,)
 
     @extend_schema(
-        operation_id="audit_verify", tags=TAGS,
+        operation_id="audit_verify",
+        tags=TAGS,
         responses={200: VerifyReportSerializer, **problem_responses(*AUTH)},
-        examples=[OpenApiExample("A tampered log", value=examples.VERIFY_BROKEN, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample(
+                "A tampered log", value=examples.VERIFY_BROKEN, response_only=True, status_codes=["200"]
+            )
+        ],
     )
     def get(self, request: Request) -> Response:
         return Response(VerifyReportSerializer(verify_ledger().to_json()).data)
@@ -252,22 +318,37 @@ class AccountStatementApi(APIView):
     """Every transfer of an account with its running balance, event and deal."""
 
     @extend_schema(
-        operation_id="audit_accounts_statement", tags=TAGS,
-        parameters=[OpenApiParameter("account", OpenApiTypes.STR, OpenApiParameter.PATH,
-                                     description="e.g. player:3 or seat:<table>:3"),
-                    StatementQuerySerializer],
+        operation_id="audit_accounts_statement",
+        tags=TAGS,
+        parameters=[
+            OpenApiParameter(
+                "account",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="e.g. player:3 or seat:<table>:3",
+            ),
+            StatementQuerySerializer,
+        ],
         responses={200: StatementPageSerializer, **problem_responses("invalid_query", *AUTH)},
-        examples=[OpenApiExample("A seat's statement", value=examples.STATEMENT, response_only=True,
-                                 status_codes=["200"])],
+        examples=[
+            OpenApiExample(
+                "A seat's statement", value=examples.STATEMENT, response_only=True, status_codes=["200"]
+            )
+        ],
     )
     def get(self, request: Request, account: str) -> Response:
         check_can_read_account(request.user, account)
         query = validated_query(StatementQuerySerializer, request)
         entries = account_entries(account=account, unit=query.get("unit"))
         paginator, page = paginate(entries, request, query=query)
-        body = {"account": account, "count": paginator.count, "next": paginator.get_next_link(),
-                "previous": paginator.get_previous_link(), "results": explained_lines(page),
-                "holds": explained_holds(account=account, unit=query.get("unit"))}
+        body = {
+            "account": account,
+            "count": paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "results": explained_lines(page),
+            "holds": explained_holds(account=account, unit=query.get("unit")),
+        }
         return Response(StatementPageSerializer(body).data)
 
 
@@ -285,8 +366,9 @@ def history_response(request: Request, *, json_body: Any, text: str, filename: s
 
 
 HISTORY_RESPONSES = {
-    (200, "application/json"): OpenApiResponse(response=OpenApiTypes.OBJECT,
-                                               description="Canonical JSON (sorted keys)."),
+    (200, "application/json"): OpenApiResponse(
+        response=OpenApiTypes.OBJECT, description="Canonical JSON (sorted keys)."
+    ),
     (200, "text/plain"): OpenApiResponse(response=OpenApiTypes.STR, description="A readable history."),
 }
 
@@ -297,11 +379,19 @@ class DealHistoryApi(APIView):
     renderer_classes = (JSONRenderer, PlainTextRenderer)
 
     @extend_schema(
-        operation_id="tables_deals_history", tags=TAGS,
+        operation_id="tables_deals_history",
+        tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
         responses={**HISTORY_RESPONSES, **problem_responses(*DEAL, "not_acceptable")},
-        examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
-                                 status_codes=["200"], media_type="text/plain")],
+        examples=[
+            OpenApiExample(
+                "Text",
+                value=examples.HISTORY_TEXT,
+                response_only=True,
+                status_codes=["200"],
+                media_type="text/plain",
+            )
+        ],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
         history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_of(request.user))
@@ -315,18 +405,27 @@ class TableHistoryApi(APIView):
     renderer_classes = (JSONRenderer, PlainTextRenderer)
 
     @extend_schema(
-        operation_id="tables_history", tags=TAGS,
+        operation_id="tables_history",
+        tags=TAGS,
         parameters=[TABLE_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
         responses={**HISTORY_RESPONSES, **problem_responses(*TABLE, "not_acceptable")},
-        examples=[OpenApiExample("Text", value=examples.HISTORY_TEXT, response_only=True,
-                                 status_codes=["200"], media_type="text/plain")],
+        examples=[
+            OpenApiExample(
+                "Text",
+                value=examples.HISTORY_TEXT,
+                response_only=True,
+                status_codes=["200"],
+                media_type="text/plain",
+            )
+        ],
     )
     def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
         viewer = viewer_of(request.user)
         histories = [deal_history(record, viewer) for record in table_deals(table_id)]
         document = {"format": "guts-table-history/1", "table_id": str(table_id), "deals": histories}
-        return history_response(request, json_body=document, text=table_text(histories),
-                                filename=f"table-{table_id}-history")
+        return history_response(
+            request, json_body=document, text=table_text(histories), filename=f"table-{table_id}-history"
+        )
 
 
 class TableHistoryDownloadApi(TableHistoryApi):

@@ -3,6 +3,7 @@
 `evaluate(cards, ranking, ...)` values a hand under a named ranking (see RANKINGS);
 `showdown(values)` says who wins, loses and holds the worst hand; the deck API deals provably.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -40,9 +41,14 @@ from tables.engine.rankings import (
 from tables.engine.showdown import Showdown, showdown
 
 
-def evaluate(cards: Iterable[str | Card] | str, ranking: str, *,
-             wild_ranks: Sequence[int | str] = (), wild_cards: Sequence[str | Card] = (),
-             **options: Any) -> HandValue:
+def evaluate(
+    cards: Iterable[str | Card] | str,
+    ranking: str,
+    *,
+    wild_ranks: Sequence[int | str] = (),
+    wild_cards: Sequence[str | Card] = (),
+    **options: Any,
+) -> HandValue:
     """The value of a hand under a ranking; larger `key` is better, `str()` describes it.
 
     Nothing is wild unless the caller says so: the games pass the ranks their rules make wild
@@ -130,9 +136,32 @@ def _evaluator(spec: Ranking) -> Evaluator:
 
 
 __all__ = [
-    "ALL_CARDS", "RANKINGS", "STANDARD_PACK", "Card", "CardError", "DealProof", "Deck", "DeckError",
-    "DeckExhausted", "HandValue", "InvalidHandSize", "InvalidOption", "InvalidSeed", "RankedValue",
-    "Ranking", "RankingError", "Showdown", "UnknownRanking", "commitment", "evaluate", "italian_pack",
-    "new_seed", "parse_card", "parse_cards", "reshuffle_seed", "showdown", "shuffled_deck",
+    "ALL_CARDS",
+    "RANKINGS",
+    "STANDARD_PACK",
+    "Card",
+    "CardError",
+    "DealProof",
+    "Deck",
+    "DeckError",
+    "DeckExhausted",
+    "HandValue",
+    "InvalidHandSize",
+    "InvalidOption",
+    "InvalidSeed",
+    "RankedValue",
+    "Ranking",
+    "RankingError",
+    "Showdown",
+    "UnknownRanking",
+    "commitment",
+    "evaluate",
+    "italian_pack",
+    "new_seed",
+    "parse_card",
+    "parse_cards",
+    "reshuffle_seed",
+    "showdown",
+    "shuffled_deck",
     "verify_deal",
 ]

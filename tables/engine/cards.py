@@ -3,15 +3,29 @@
 A card is one of 52 interned `Card` objects. `card.index` = (rank - 2) * 4 + suit index, so
 0..51 in rank-major order; rankings and the deck work on these indices.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-RANKS = "23456789TJQKA"            # rank value = position + 2 (2..14); ace is 14 (GEN-05)
-SUITS = "cdhs"                     # clubs, diamonds, hearts, spades (suit index 0..3)
+RANKS = "23456789TJQKA"  # rank value = position + 2 (2..14); ace is 14 (GEN-05)
+SUITS = "cdhs"  # clubs, diamonds, hearts, spades (suit index 0..3)
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-              9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace"}
+RANK_NAMES = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+}
 RANK_PLURALS = {r: ("sixes" if r == 6 else name + "s") for r, name in RANK_NAMES.items()}
 
 
@@ -29,9 +43,9 @@ class Card:
     """One playing card. Interned: `parse_card("As") is parse_card("as")`."""
 
     __slots__ = ("index", "rank", "suit")
-    rank: int      # 2..14
-    suit: str      # one of SUITS
-    index: int     # 0..51
+    rank: int  # 2..14
+    suit: str  # one of SUITS
+    index: int  # 0..51
 
     def __new__(cls, rank: int, suit: str) -> Card:
         try:

@@ -4,6 +4,7 @@ Each event is folded exactly once, as it is decided; the command runner, the sta
 projections read `state` instead of folding the same events again (DESIGN §2.2 "Fold once").
 A `Decision` is a list of its events, so code that only wants the events reads it as one.
 """
+
 from __future__ import annotations
 
 from typing import Generic, TypeVar

@@ -8,6 +8,7 @@ docs/deck.md specifies the algorithm for independent re-implementation.
 A `Deck` is cheap to rebuild from (seed, pack, reshuffled discards, number of cards dealt): the
 base shuffle is cached, so an immutable game state can store those four values only.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,7 +22,7 @@ from typing import TypeVar
 
 from tables.engine.cards import ALL_CARDS, Card, parse_cards
 
-STANDARD_PACK: tuple[Card, ...] = ALL_CARDS        # GEN-04: 52 cards, no jokers, index order
+STANDARD_PACK: tuple[Card, ...] = ALL_CARDS  # GEN-04: 52 cards, no jokers, index order
 SEED_BYTES = 32
 RESHUFFLE_LABEL = b"guts-reshuffle"
 T = TypeVar("T")
@@ -41,6 +42,7 @@ class DeckExhausted(DeckError):
 
 # --- packs --------------------------------------------------------------------------------------
 
+
 def italian_pack(players: int) -> tuple[Card, ...]:
     """D-IT-01: the lowest rank is 11 - players (4 -> 7s, 5 -> 6s, 6 -> 5s); 9 or 10 -> full pack."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
@@ -49,7 +51,7 @@ def italian_pack(players: int) -> tuple[Card, ...]:
     return tuple(card for card in STANDARD_PACK if card.rank >= lowest)
 
 
-PACKS = ("standard52", "italian")          # Variant.deck: the pack a deal is dealt from
+PACKS = ("standard52", "italian")  # Variant.deck: the pack a deal is dealt from
 
 
 def pack_for(deck: str, players: int) -> tuple[Card, ...]:
@@ -59,6 +61,7 @@ def pack_for(deck: str, players: int) -> tuple[Card, ...]:
 
 
 # --- seeds and the byte stream --------------------------------------------------------------------
+
 
 def new_seed() -> str:
     """A fresh secret seed: 32 random bytes as 64 lowercase hex digits."""
@@ -131,13 +134,14 @@ def reshuffle_seed(seed: str, generation: int) -> str:
 
 # --- verification ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class DealProof:
     """The result of checking a revealed seed against a commitment and the cards dealt."""
 
     commitment_ok: bool
-    matches: tuple[bool, ...]          # one per dealt card: is it the card the seed puts there?
-    expected: tuple[Card, ...]         # what the seed deals, as many cards as were claimed
+    matches: tuple[bool, ...]  # one per dealt card: is it the card the seed puts there?
+    expected: tuple[Card, ...]  # what the seed deals, as many cards as were claimed
     ok: bool
 
     @property
@@ -145,21 +149,26 @@ class DealProof:
         return next((i for i, match in enumerate(self.matches) if not match), None)
 
 
-def verify_deal(seed: str, commitment_hex: str, dealt: Sequence[str | Card],
-                pack: Sequence[Card] = STANDARD_PACK,
-                reshuffles: Iterable[Iterable[Card | str]] = ()) -> DealProof:
+def verify_deal(
+    seed: str,
+    commitment_hex: str,
+    dealt: Sequence[str | Card],
+    pack: Sequence[Card] = STANDARD_PACK,
+    reshuffles: Iterable[Iterable[Card | str]] = (),
+) -> DealProof:
     """Does the seed match the published commitment, and does it deal exactly these cards in
     this order from the top of the pack (and then of each batch of discards reshuffled into the
     stock, D-GEN-02)?"""
     cards = parse_cards(dealt, allow_duplicates=True)
     order = list(Deck.shuffled(seed, pack, reshuffles=reshuffles).stock)
-    expected = tuple(order[:len(cards)])
+    expected = tuple(order[: len(cards)])
     matches = tuple(i < len(order) and card is order[i] for i, card in enumerate(cards))
     commitment_ok = hmac.compare_digest(commitment(seed), commitment_hex.strip().lower())
     return DealProof(commitment_ok, matches, expected, commitment_ok and all(matches))
 
 
 # --- the deck in play ---------------------------------------------------------------------------------
+
 
 class Deck:
     """A stock dealt from the top. Its whole card sequence is the seed's shuffle of the pack,
@@ -171,8 +180,15 @@ class Deck:
 
     __slots__ = ("_sequence", "dealt", "pack", "reshuffles", "seed")
 
-    def __init__(self, sequence: Sequence[Card], *, seed: str | None, pack: tuple[Card, ...],
-                 dealt: int = 0, reshuffles: tuple[tuple[Card, ...], ...] = ()) -> None:
+    def __init__(
+        self,
+        sequence: Sequence[Card],
+        *,
+        seed: str | None,
+        pack: tuple[Card, ...],
+        dealt: int = 0,
+        reshuffles: tuple[tuple[Card, ...], ...] = (),
+    ) -> None:
         if not 0 <= dealt <= len(sequence):
             raise DeckError(f"cannot have dealt {dealt} of {len(sequence)} cards")
         self._sequence = list(sequence)
@@ -182,8 +198,14 @@ class Deck:
         self.reshuffles = reshuffles
 
     @classmethod
-    def shuffled(cls, seed: str, pack: Sequence[Card] = STANDARD_PACK, *, dealt: int = 0,
-                 reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
+    def shuffled(
+        cls,
+        seed: str,
+        pack: Sequence[Card] = STANDARD_PACK,
+        *,
+        dealt: int = 0,
+        reshuffles: Iterable[Iterable[Card | str]] = (),
+    ) -> Deck:
         pack = tuple(pack)
         deck = cls(_shuffled(seed_key(seed), pack), seed=seed, pack=pack)
         for batch in reshuffles:
@@ -192,8 +214,9 @@ class Deck:
         return deck
 
     @classmethod
-    def committed(cls, sequence: Sequence[Card], key: str, *,
-                  reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
+    def committed(
+        cls, sequence: Sequence[Card], key: str, *, reshuffles: Iterable[Iterable[Card | str]] = ()
+    ) -> Deck:
         """A committed deck (fairdeck) already in dealing order; its reshuffles are keyed by the
         deal's permutation key exactly as a seeded deck's by its seed (§6 of docs/deck.md)."""
         deck = cls(sequence, seed=key, pack=STANDARD_PACK)
@@ -202,8 +225,14 @@ class Deck:
         return deck
 
     @classmethod
-    def stacked(cls, cards: Iterable[Card | str], *, pack: Sequence[Card] | None = None,
-                dealt: int = 0, reshuffles: Iterable[Iterable[Card | str]] = ()) -> Deck:
+    def stacked(
+        cls,
+        cards: Iterable[Card | str],
+        *,
+        pack: Sequence[Card] | None = None,
+        dealt: int = 0,
+        reshuffles: Iterable[Iterable[Card | str]] = (),
+    ) -> Deck:
         """Cards dealt in exactly the given order; with `pack`, the rest of the pack follows in
         pack order so the deck never runs short of what a real deck would hold."""
         order = parse_cards(list(cards))
@@ -230,12 +259,12 @@ class Deck:
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first."""
-        return tuple(self._sequence[self.dealt:])
+        return tuple(self._sequence[self.dealt :])
 
     def peek(self, n: int) -> list[Card]:
         """The next n cards without dealing them."""
         self._check_available(n)
-        return self._sequence[self.dealt:self.dealt + n]
+        return self._sequence[self.dealt : self.dealt + n]
 
     def deal(self, n: int = 1) -> list[Card]:
         """Take n cards from the top, in order."""
@@ -253,12 +282,13 @@ class Deck:
         self._append_batch(parse_cards(list(discards)))
 
     def copy(self) -> Deck:
-        return Deck(self._sequence, seed=self.seed, pack=self.pack, dealt=self.dealt,
-                    reshuffles=self.reshuffles)
+        return Deck(
+            self._sequence, seed=self.seed, pack=self.pack, dealt=self.dealt, reshuffles=self.reshuffles
+        )
 
     def _append_batch(self, batch: list[Card], *, rebuilding: bool = False) -> None:
         # When rebuilding, the batch was checked against the stock of its time, now unknown.
-        in_stock = set() if rebuilding else set(self._sequence[self.dealt:])
+        in_stock = set() if rebuilding else set(self._sequence[self.dealt :])
         for card in batch:
             if card in in_stock:
                 raise DeckError(f"discard {card} is still in the stock")
@@ -287,6 +317,20 @@ class Deck:
         return f"<Deck {kind}, {self.remaining} of {len(self._sequence)} left>"
 
 
-__all__ = ["STANDARD_PACK", "DealProof", "Deck", "DeckError", "DeckExhausted", "InvalidSeed",
-           "commitment", "draw_below", "italian_pack", "new_seed", "random_words",
-           "reshuffle_seed", "shuffle", "shuffled_deck", "verify_deal"]
+__all__ = [
+    "STANDARD_PACK",
+    "DealProof",
+    "Deck",
+    "DeckError",
+    "DeckExhausted",
+    "InvalidSeed",
+    "commitment",
+    "draw_below",
+    "italian_pack",
+    "new_seed",
+    "random_words",
+    "reshuffle_seed",
+    "shuffle",
+    "shuffled_deck",
+    "verify_deal",
+]

@@ -1,15 +1,35 @@
 """HandValue: what every ranking returns. Comparable within one ranking, printable for humans."""
+
 from __future__ import annotations
 
 from typing import Literal
 
 from tables.engine.cards import RANK_NAMES, RANK_PLURALS, Card
 
-Category = Literal["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
-                   "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind"]
-CATEGORIES: tuple[Category, ...] = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight",
-                                    "flush", "full_house", "four_of_a_kind", "straight_flush",
-                                    "five_of_a_kind")
+Category = Literal[
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_of_a_kind",
+]
+CATEGORIES: tuple[Category, ...] = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_of_a_kind",
+)
 
 
 class RankingMismatch(TypeError):
@@ -26,12 +46,18 @@ class HandValue:
 
     __slots__ = ("_text", "cards", "category", "key", "ranking")
 
-    def __init__(self, ranking: str, key: int, category: Category, cards: tuple[Card, ...] = (),
-                 text: str | None = None) -> None:
+    def __init__(
+        self,
+        ranking: str,
+        key: int,
+        category: Category,
+        cards: tuple[Card, ...] = (),
+        text: str | None = None,
+    ) -> None:
         self.ranking = ranking
         self.key = key
         self.category = category
-        self.cards = cards        # the cards that make the value (e.g. the best five), if known
+        self.cards = cards  # the cards that make the value (e.g. the best five), if known
         self._text = text
 
     def beats(self, other: HandValue) -> bool:
@@ -77,7 +103,7 @@ class HandValue:
 
 # --- values described by their ranks ------------------------------------------------------------
 
-RANK_BITS = 4                      # ranks 1..14 fit in a nibble; ace-low plays as 1
+RANK_BITS = 4  # ranks 1..14 fit in a nibble; ace-low plays as 1
 
 
 def pack_ranks(ranks: tuple[int, ...], width: int = 5) -> int:
@@ -97,8 +123,17 @@ class RankedValue(HandValue):
 
     __slots__ = ("ranks", "size")
 
-    def __init__(self, ranking: str, key: int, category: Category, ranks: tuple[int, ...], *,
-                 size: int, cards: tuple[Card, ...] = (), text: str | None = None) -> None:
+    def __init__(
+        self,
+        ranking: str,
+        key: int,
+        category: Category,
+        ranks: tuple[int, ...],
+        *,
+        size: int,
+        cards: tuple[Card, ...] = (),
+        text: str | None = None,
+    ) -> None:
         super().__init__(ranking, key, category, cards, text)
         self.ranks = ranks
         self.size = size

@@ -6,6 +6,7 @@ some other (a cycle), the winners are the top cycle, who split. The worst hands 
 same way with the relation reversed (Survivor, SV-03). Against a ghost or open hand a player
 must strictly beat it (GH-04, D-GH-02).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence

@@ -4,109 +4,137 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='DealPlayer',
+            name="DealPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player', models.CharField(max_length=64)),
-                ('table_id', models.UUIDField()),
-                ('deal_no', models.PositiveIntegerField()),
-                ('started_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player", models.CharField(max_length=64)),
+                ("table_id", models.UUIDField()),
+                ("deal_no", models.PositiveIntegerField()),
+                ("started_at", models.DateTimeField()),
             ],
             options={
-                'indexes': [models.Index(fields=['player', 'started_at'], name='tables_dealplayer_player')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'table_id', 'deal_no'), name='tables_dealplayer_unique')],
+                "indexes": [models.Index(fields=["player", "started_at"], name="tables_dealplayer_player")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "table_id", "deal_no"), name="tables_dealplayer_unique"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='DealSummary',
+            name="DealSummary",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_id', models.UUIDField()),
-                ('deal_no', models.PositiveIntegerField()),
-                ('game_no', models.PositiveIntegerField()),
-                ('dealer', models.CharField(max_length=64)),
-                ('participants', models.JSONField()),
-                ('stacked', models.BooleanField(default=False)),
-                ('commitment', models.CharField(blank=True, default='', max_length=64)),
-                ('seed', models.CharField(blank=True, default='', max_length=128)),
-                ('declares', models.JSONField(default=dict)),
-                ('timed_out', models.JSONField(default=list)),
-                ('hands', models.JSONField(default=dict)),
-                ('shown', models.JSONField(default=list)),
-                ('winners', models.JSONField(default=list)),
-                ('losers', models.JSONField(default=list)),
-                ('outcome', models.CharField(blank=True, default='', max_length=30)),
-                ('pot_before', models.BigIntegerField()),
-                ('reserve_before', models.BigIntegerField()),
-                ('pot_after', models.BigIntegerField(null=True)),
-                ('reserve_after', models.BigIntegerField(null=True)),
-                ('antes', models.JSONField(default=list)),
-                ('settlement', models.JSONField(default=list)),
-                ('over', models.BooleanField(default=False)),
-                ('started_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_id", models.UUIDField()),
+                ("deal_no", models.PositiveIntegerField()),
+                ("game_no", models.PositiveIntegerField()),
+                ("dealer", models.CharField(max_length=64)),
+                ("participants", models.JSONField()),
+                ("stacked", models.BooleanField(default=False)),
+                ("commitment", models.CharField(blank=True, default="", max_length=64)),
+                ("seed", models.CharField(blank=True, default="", max_length=128)),
+                ("declares", models.JSONField(default=dict)),
+                ("timed_out", models.JSONField(default=list)),
+                ("hands", models.JSONField(default=dict)),
+                ("shown", models.JSONField(default=list)),
+                ("winners", models.JSONField(default=list)),
+                ("losers", models.JSONField(default=list)),
+                ("outcome", models.CharField(blank=True, default="", max_length=30)),
+                ("pot_before", models.BigIntegerField()),
+                ("reserve_before", models.BigIntegerField()),
+                ("pot_after", models.BigIntegerField(null=True)),
+                ("reserve_after", models.BigIntegerField(null=True)),
+                ("antes", models.JSONField(default=list)),
+                ("settlement", models.JSONField(default=list)),
+                ("over", models.BooleanField(default=False)),
+                ("started_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(null=True)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('table_id', 'deal_no'), name='tables_deal_table_no')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table_id", "deal_no"), name="tables_deal_table_no")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SeatView',
+            name="SeatView",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_id', models.UUIDField()),
-                ('player', models.CharField(max_length=64)),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('stack', models.BigIntegerField()),
-                ('status', models.CharField(max_length=20)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_id", models.UUIDField()),
+                ("player", models.CharField(max_length=64)),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("stack", models.BigIntegerField()),
+                ("status", models.CharField(max_length=20)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('table_id', 'player'), name='tables_seat_table_player')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table_id", "player"), name="tables_seat_table_player")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TableSnapshot',
+            name="TableSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table_id', models.UUIDField()),
-                ('version', models.PositiveIntegerField()),
-                ('state', models.JSONField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table_id", models.UUIDField()),
+                ("version", models.PositiveIntegerField()),
+                ("state", models.JSONField()),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('table_id', 'version'), name='tables_snapshot_version')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table_id", "version"), name="tables_snapshot_version")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TableView',
+            name="TableView",
             fields=[
-                ('table_id', models.UUIDField(primary_key=True, serialize=False)),
-                ('variant', models.CharField(max_length=50)),
-                ('options', models.JSONField()),
-                ('stacked', models.BooleanField(default=False)),
-                ('status', models.CharField(max_length=20)),
-                ('deal_no', models.PositiveIntegerField(default=0)),
-                ('game_no', models.PositiveIntegerField(default=0)),
-                ('phase', models.CharField(max_length=20)),
-                ('pot', models.BigIntegerField(default=0)),
-                ('reserve', models.BigIntegerField(default=0)),
-                ('dealer', models.CharField(blank=True, default='', max_length=64)),
-                ('turn', models.JSONField(default=list)),
-                ('deadline', models.DateTimeField(db_index=True, null=True)),
-                ('seated', models.PositiveIntegerField(default=0)),
-                ('version', models.PositiveIntegerField()),
-                ('opened_at', models.DateTimeField()),
-                ('updated_at', models.DateTimeField()),
+                ("table_id", models.UUIDField(primary_key=True, serialize=False)),
+                ("variant", models.CharField(max_length=50)),
+                ("options", models.JSONField()),
+                ("stacked", models.BooleanField(default=False)),
+                ("status", models.CharField(max_length=20)),
+                ("deal_no", models.PositiveIntegerField(default=0)),
+                ("game_no", models.PositiveIntegerField(default=0)),
+                ("phase", models.CharField(max_length=20)),
+                ("pot", models.BigIntegerField(default=0)),
+                ("reserve", models.BigIntegerField(default=0)),
+                ("dealer", models.CharField(blank=True, default="", max_length=64)),
+                ("turn", models.JSONField(default=list)),
+                ("deadline", models.DateTimeField(db_index=True, null=True)),
+                ("seated", models.PositiveIntegerField(default=0)),
+                ("version", models.PositiveIntegerField()),
+                ("opened_at", models.DateTimeField()),
+                ("updated_at", models.DateTimeField()),
             ],
             options={
-                'indexes': [models.Index(fields=['status', 'opened_at'], name='tables_view_status_opened')],
+                "indexes": [models.Index(fields=["status", "opened_at"], name="tables_view_status_opened")],
             },
         ),
     ]

@@ -4,35 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='dealsummary',
-            name='board',
+            model_name="dealsummary",
+            name="board",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='dealsummary',
-            name='compared',
+            model_name="dealsummary",
+            name="compared",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='dealsummary',
-            name='face_up',
+            model_name="dealsummary",
+            name="face_up",
             field=models.JSONField(default=dict),
         ),
         migrations.AddField(
-            model_name='dealsummary',
-            name='results',
+            model_name="dealsummary",
+            name="results",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='seatview',
-            name='legs',
+            model_name="seatview",
+            name="legs",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

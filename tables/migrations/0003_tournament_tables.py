@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0002_stage_results'),
+        ("tables", "0002_stage_results"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tableview',
-            name='tournament_id',
+            model_name="tableview",
+            name="tournament_id",
             field=models.UUIDField(blank=True, db_index=True, null=True),
         ),
         migrations.AddField(
-            model_name='tableview',
-            name='unit',
-            field=models.CharField(default='chips', max_length=80),
+            model_name="tableview",
+            name="unit",
+            field=models.CharField(default="chips", max_length=80),
         ),
     ]

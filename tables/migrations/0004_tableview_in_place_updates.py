@@ -5,6 +5,7 @@ page: `deadline` (moved by nearly every command) loses its index, and the table 
 each page free. The timer dispatcher's read (`tables.timers.deadlines_between`) filters the open
 tables instead, a few thousand rows at most.
 """
+
 from django.db import migrations, models
 
 
@@ -12,6 +13,7 @@ def fillfactor(value: int):
     def run(apps, schema_editor):
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(f"ALTER TABLE tables_tableview SET (fillfactor = {value})")
+
     return run
 
 

@@ -189,8 +189,14 @@ def _bet(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
 
 
 def _trump(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
-    return Control(title="Choose the trump", path="trump", kind="choice", field="trump",
-                   options=_choices(action), **common)
+    return Control(
+        title="Choose the trump",
+        path="trump",
+        kind="choice",
+        field="trump",
+        options=_choices(action),
+        **common,
+    )
 
 
 def _play(action: Mapping[str, Any], common: dict[str, Any]) -> Control:

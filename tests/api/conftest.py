@@ -1,4 +1,5 @@
 """Fixtures for the API tests: users in each role and API clients authenticated by token."""
+
 from __future__ import annotations
 
 import itertools
@@ -37,8 +38,10 @@ def event_count() -> int:
 def private_cache(settings: Any) -> None:
     """Login throttling counts in Redis or a cache table, which outlive a test and are shared by
     parallel workers (whose fixtures reuse usernames): each test gets a key prefix of its own."""
-    settings.CACHES = {alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
-                       for alias, config in settings.CACHES.items()}
+    settings.CACHES = {
+        alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+        for alias, config in settings.CACHES.items()
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -53,14 +56,17 @@ def make_staff(db: Any) -> Callable[[str], AbstractUser]:
         user = get_user_model().objects.create_user(username=unique_name(role), password="pw-not-used")
         grant_role(user, role)
         return user
+
     return make
 
 
 @pytest.fixture
 def make_player(db: Any) -> Callable[..., AbstractUser]:
     def make(display_name: str = "") -> AbstractUser:
-        return player_create(username=unique_name("player"), password="player-pass",
-                             display_name=display_name)
+        return player_create(
+            username=unique_name("player"), password="player-pass", display_name=display_name
+        )
+
     return make
 
 

@@ -1,5 +1,6 @@
 """The Django admin shows events and balances read-only: nobody, superusers included, may add,
 change or delete them there."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,10 @@ def test_superuser_can_list_and_view_events(superuser_client: Client, event: Eve
 
 
 def test_superuser_cannot_change_an_event(superuser_client: Client, event: Event) -> None:
-    response = superuser_client.post(f"/admin/ledger/event/{event.pk}/change/",
-                                     {"type": "Forged", "stream": event.stream, "version": event.version})
+    response = superuser_client.post(
+        f"/admin/ledger/event/{event.pk}/change/",
+        {"type": "Forged", "stream": event.stream, "version": event.version},
+    )
     assert response.status_code == 403
     assert Event.objects.get(pk=event.pk).type == "DepositMade"
 

@@ -6,6 +6,7 @@
 2. A user with chips or ledger history cannot be deleted (admin view, bulk action, plain ORM);
    the admin deactivates him instead, with an event on his stream.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -69,21 +70,25 @@ def funded(make_player: Callable[..., AbstractUser]) -> Funded:
         user = make_player()
         cashier_deposit(player_id=user.pk, amount=chips)
         return user
+
     return make
 
 
 @dataclass(frozen=True)
 class LiveDeal:
     table_id: str
-    hands: dict[str, tuple[str, ...]]       # player -> hole cards, still hidden from everyone
-    dealt: Event                            # the first CardsDealt event of the deal
+    hands: dict[str, tuple[str, ...]]  # player -> hole cards, still hidden from everyone
+    dealt: Event  # the first CardsDealt event of the deal
 
     def hand_of_dealt(self) -> tuple[str, ...]:
         return self.hands[self.dealt_player()]
 
     def dealt_player(self) -> str:
-        return next(player for player, hand in self.hands.items()
-                    if Event.objects.filter(position=self.dealt.position, data__player=player).exists())
+        return next(
+            player
+            for player, hand in self.hands.items()
+            if Event.objects.filter(position=self.dealt.position, data__player=player).exists()
+        )
 
 
 @pytest.fixture
@@ -124,7 +129,8 @@ def result_pks(response: Any) -> list[Any]:
 
 @pytest.mark.postgres
 def test_a_json_lookup_on_event_data_answers_the_same_for_the_right_and_a_wrong_card(
-        root_client: Client, live_deal: LiveDeal) -> None:
+    root_client: Client, live_deal: LiveDeal
+) -> None:
     position, card = live_deal.dealt.position, live_deal.hand_of_dealt()[1]
     wrong = next(c for c in NOT_DEALT if c != card)
     # The lookup is a perfect oracle against the table itself: the admin must not pass it on.
@@ -133,22 +139,28 @@ def test_a_json_lookup_on_event_data_answers_the_same_for_the_right_and_a_wrong_
 
     url = changelist(Event)
     for lookup in ("data__cards__1", "data__cards__contains", "data__icontains", "data__contains"):
-        response = same_answer(root_client, url, {"position": str(position), lookup: card},
-                               {"position": str(position), lookup: wrong})
+        response = same_answer(
+            root_client,
+            url,
+            {"position": str(position), lookup: card},
+            {"position": str(position), lookup: wrong},
+        )
         assert response.status_code == 400, lookup
     response = same_answer(root_client, url, {"data__cards__1": card}, {"data__cards__1": wrong})
     assert response.status_code == 400
 
 
 @pytest.mark.postgres
-def test_hidden_hands_in_the_deal_summary_cannot_be_filtered_on(root_client: Client,
-                                                                 live_deal: LiveDeal) -> None:
+def test_hidden_hands_in_the_deal_summary_cannot_be_filtered_on(
+    root_client: Client, live_deal: LiveDeal
+) -> None:
     player, hand = live_deal.dealt_player(), live_deal.hand_of_dealt()
     wrong = next(c for c in NOT_DEALT if c != hand[0])
     summaries = DealSummary.objects.filter(table_id=live_deal.table_id)
     assert summaries.filter(**{f"hands__{player}__0": hand[0]}).exists()
-    response = same_answer(root_client, changelist(DealSummary),
-                           {f"hands__{player}__0": hand[0]}, {f"hands__{player}__0": wrong})
+    response = same_answer(
+        root_client, changelist(DealSummary), {f"hands__{player}__0": hand[0]}, {f"hands__{player}__0": wrong}
+    )
     assert response.status_code == 400
 
 
@@ -165,7 +177,8 @@ def test_searching_for_a_hidden_card_matches_nothing(root_client: Client, live_d
 
 
 def test_every_undeclared_lookup_on_every_admin_is_refused_whatever_its_value(
-        root_client: Client, funded: Funded) -> None:
+    root_client: Client, funded: Funded
+) -> None:
     funded(100)
     for model, model_admin in admin.site._registry.items():
         url = changelist(model)
@@ -199,8 +212,11 @@ def test_every_admin_declares_its_filters_and_never_filters_searches_or_sorts_on
     for model, model_admin in admin.site._registry.items():
         name = type(model_admin).__name__
         assert isinstance(model_admin, DeclaredFiltersOnly), name
-        paths = [item if isinstance(item, str) else item[0] for item in model_admin.list_filter
-                 if isinstance(item, str | tuple | list)]
+        paths = [
+            item if isinstance(item, str) else item[0]
+            for item in model_admin.list_filter
+            if isinstance(item, str | tuple | list)
+        ]
         paths += [term.lstrip("=^@") for term in model_admin.search_fields]
         paths += [item for item in model_admin.list_display if isinstance(item, str)]
         for path in paths:
@@ -213,7 +229,7 @@ def field_at(model: type[models.Model], path: str) -> Any:
     for part in path.split("__"):
         try:
             field = model._meta.get_field(part)
-        except Exception:       # a method or a lookup name: not a field
+        except Exception:  # a method or a lookup name: not a field
             return field
         if field.related_model is not None:
             model = field.related_model
@@ -249,14 +265,13 @@ def refused_delete(client: Client, user: AbstractUser) -> str:
     assert bulk.status_code == 200
     assert any(f"{user.username} (id {user.pk})" in text for text in messages_of(bulk))
     page = client.get(user_url(user, "change")).content.decode()
-    assert user_url(user, "delete") not in page          # no Delete button either
+    assert user_url(user, "delete") not in page  # no Delete button either
     assert get_user_model().objects.filter(pk=user.pk, is_active=True).exists()
     assert Event.objects.count() == before
     return message
 
 
-def test_a_funded_user_cannot_be_deleted_through_the_admin(root_client: Client,
-                                                           funded: Funded) -> None:
+def test_a_funded_user_cannot_be_deleted_through_the_admin(root_client: Client, funded: Funded) -> None:
     user = funded(1500)
     message = refused_delete(root_client, user)
     assert f"player:{user.pk} holds 1500 chips" in message
@@ -266,7 +281,8 @@ def test_a_funded_user_cannot_be_deleted_through_the_admin(root_client: Client,
 
 
 def test_chips_at_a_table_and_history_alone_also_prevent_deletion(
-        root_client: Client, funded: Funded) -> None:
+    root_client: Client, funded: Funded
+) -> None:
     seated, other = funded(300), funded(300)
     table = service.table_open(variant="guts2", options={"ante": 10}).table_id
     service.table_command(table_id=table, command=cmd.SitDown(str(seated.pk), 300))
@@ -279,8 +295,9 @@ def test_chips_at_a_table_and_history_alone_also_prevent_deletion(
     assert "history" in refused_delete(root_client, emptied)
 
 
-def test_a_staff_user_recorded_as_an_actor_cannot_be_deleted(root_client: Client, make_staff: Any,
-                                                              make_player: Any) -> None:
+def test_a_staff_user_recorded_as_an_actor_cannot_be_deleted(
+    root_client: Client, make_staff: Any, make_player: Any
+) -> None:
     cashier = make_staff("club_admin")
     cashier_deposit(player_id=make_player().pk, amount=10, meta={"actor": cashier.pk})
     assert "actor" in refused_delete(root_client, cashier)
@@ -296,8 +313,9 @@ def test_no_code_path_deletes_a_user_with_ledger_history(funded: Funded) -> None
     assert balance(player_account(user.pk)) == 10
 
 
-def test_a_user_without_chips_or_history_may_still_be_deleted(root_client: Client,
-                                                              django_user_model: type[AbstractUser]) -> None:
+def test_a_user_without_chips_or_history_may_still_be_deleted(
+    root_client: Client, django_user_model: type[AbstractUser]
+) -> None:
     single = django_user_model.objects.create_user(username="typo-single", password="pw-not-used")
     response = root_client.post(user_url(single, "delete"), {"post": "yes"})
     assert response.status_code == 302
@@ -310,7 +328,8 @@ def test_a_user_without_chips_or_history_may_still_be_deleted(root_client: Clien
 
 
 def test_one_funded_user_in_a_bulk_delete_stops_the_whole_delete(
-        root_client: Client, funded: Funded, django_user_model: type[AbstractUser]) -> None:
+    root_client: Client, funded: Funded, django_user_model: type[AbstractUser]
+) -> None:
     spare = django_user_model.objects.create_user(username="spare", password="pw-not-used")
     user = funded(5)
     response = run_action(root_client, "delete_selected", [spare, user], post="yes")
@@ -318,8 +337,9 @@ def test_one_funded_user_in_a_bulk_delete_stops_the_whole_delete(
     assert django_user_model.objects.filter(pk__in=[spare.pk, user.pk]).count() == 2
 
 
-def test_deactivation_appends_an_event_and_stops_the_users_tokens(root_client: Client, root: AbstractUser,
-                                                                  funded: Funded) -> None:
+def test_deactivation_appends_an_event_and_stops_the_users_tokens(
+    root_client: Client, root: AbstractUser, funded: Funded
+) -> None:
     user = funded(700)
     api = client_for(user)
     assert api.get("/api/v1/me").status_code == 200
@@ -333,12 +353,12 @@ def test_deactivation_appends_an_event_and_stops_the_users_tokens(root_client: C
     user.refresh_from_db()
     assert not user.is_active
     assert api.get("/api/v1/me").status_code == 401
-    assert balance(player_account(user.pk)) == 700          # his chips stay his, for a withdrawal
+    assert balance(player_account(user.pk)) == 700  # his chips stay his, for a withdrawal
     assert verify_ledger().ok
 
     again = Event.objects.count()
     run_action(root_client, "deactivate_users", [user])
-    assert Event.objects.count() == again                     # already inactive: nothing to record
+    assert Event.objects.count() == again  # already inactive: nothing to record
 
     run_action(root_client, "reactivate_users", [user])
     assert read_stream(f"player-{user.pk}")[-1].type == PLAYER_REACTIVATED
@@ -346,9 +366,7 @@ def test_deactivation_appends_an_event_and_stops_the_users_tokens(root_client: C
     assert verify_ledger().ok
 
 
-def test_the_change_form_cannot_flip_is_active_without_an_event(root_client: Client,
-                                                                funded: Funded) -> None:
+def test_the_change_form_cannot_flip_is_active_without_an_event(root_client: Client, funded: Funded) -> None:
     user = funded(1)
     page = root_client.get(user_url(user, "change")).content.decode()
     assert 'name="is_active"' not in page
-

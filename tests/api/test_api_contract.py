@@ -1,6 +1,7 @@
 """The schema and docs say what the server does: problems are application/problem+json, the
 Idempotency-Key header carries its limits, every problem code is documented, player ids are strings
 everywhere in JSON, `invalid_choice` is answered as documented, an unknown player is 404 everywhere."""
+
 from __future__ import annotations
 
 import re
@@ -29,13 +30,20 @@ def schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    return [(path, method, operation) for path, item in schema["paths"].items()
-            for method, operation in item.items()]
+    return [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+    ]
 
 
 def test_every_error_response_is_documented_as_problem_json(schema: dict[str, Any]) -> None:
-    errors = [(path, status, response) for path, _, operation in operations(schema)
-              for status, response in operation["responses"].items() if int(status) >= 400]
+    errors = [
+        (path, status, response)
+        for path, _, operation in operations(schema)
+        for status, response in operation["responses"].items()
+        if int(status) >= 400
+    ]
     assert len(errors) > 50
     for path, status, response in errors:
         assert set(response["content"]) == {PROBLEM_CONTENT_TYPE}, (path, status)
@@ -50,8 +58,13 @@ def test_success_responses_are_not_problems(schema: dict[str, Any]) -> None:
 
 
 def test_the_idempotency_key_header_states_its_limits(schema: dict[str, Any]) -> None:
-    headers = [parameter for _, method, operation in operations(schema) if method == "post"
-               for parameter in operation.get("parameters", []) if parameter["name"] == "Idempotency-Key"]
+    headers = [
+        parameter
+        for _, method, operation in operations(schema)
+        if method == "post"
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] == "Idempotency-Key"
+    ]
     assert headers
     for header in headers:
         assert header["schema"] == {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"}
@@ -59,8 +72,11 @@ def test_the_idempotency_key_header_states_its_limits(schema: dict[str, Any]) ->
 
 
 def test_every_401_documents_both_authentication_codes(schema: dict[str, Any]) -> None:
-    unauthorised = [(path, operation["responses"]["401"]) for path, _, operation in operations(schema)
-                    if "401" in operation["responses"]]
+    unauthorised = [
+        (path, operation["responses"]["401"])
+        for path, _, operation in operations(schema)
+        if "401" in operation["responses"]
+    ]
     assert len(unauthorised) > 20
     for path, response in unauthorised:
         examples = response["content"][PROBLEM_CONTENT_TYPE]["examples"]
@@ -75,8 +91,14 @@ def test_every_problem_code_is_in_the_docs() -> None:
 
 def test_the_documented_shapes_of_player_ids_are_strings(schema: dict[str, Any]) -> None:
     components = schema["components"]["schemas"]
-    for name, field in [("Me", "id"), ("Me", "player_id"), ("Player", "id"), ("Balance", "player_id"),
-                        ("CashierOperation", "player_id"), ("TableSeat", "player")]:
+    for name, field in [
+        ("Me", "id"),
+        ("Me", "player_id"),
+        ("Player", "id"),
+        ("Balance", "player_id"),
+        ("CashierOperation", "player_id"),
+        ("TableSeat", "player"),
+    ]:
         assert components[name]["properties"][field]["type"] == "string", (name, field)
 
 
@@ -99,11 +121,11 @@ def test_keys_within_the_limits_are_accepted(admin_api: APIClient, player: Abstr
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", ["", "x" * 256, "naïve", "tab\there", "del\x7f", "\x00"])
-def test_keys_beyond_the_limits_are_400_invalid_idempotency_key(admin_api: APIClient, player: AbstractUser,
-                                                                  key: str) -> None:
+def test_keys_beyond_the_limits_are_400_invalid_idempotency_key(
+    admin_api: APIClient, player: AbstractUser, key: str
+) -> None:
     before = event_count()
-    response = admin_api.post(deposits_url(player.pk), {"amount": 5}, format="json",
-                              HTTP_IDEMPOTENCY_KEY=key)
+    response = admin_api.post(deposits_url(player.pk), {"amount": 5}, format="json", HTTP_IDEMPOTENCY_KEY=key)
     assert response.status_code == 400
     assert response["Content-Type"] == PROBLEM_CONTENT_TYPE
     assert response.json()["code"] == "invalid_idempotency_key"
@@ -115,8 +137,9 @@ def test_a_choice_outside_in_and_out_is_invalid_choice() -> None:
     club = Club.create(players=2, bankroll=1000)
     table = club.open_table({"ante": 10})
     before = event_count()
-    response = post(next(iter(club.players.values())), table_url(table, "declares"),
-                    {"deal_no": 1, "choice": "maybe"})
+    response = post(
+        next(iter(club.players.values())), table_url(table, "declares"), {"deal_no": 1, "choice": "maybe"}
+    )
     assert response.status_code == 400
     assert response["Content-Type"] == PROBLEM_CONTENT_TYPE
     problem = response.json()
@@ -130,14 +153,16 @@ def test_a_choice_outside_in_and_out_is_invalid_choice() -> None:
 def test_other_faults_beside_a_bad_choice_stay_invalid_input() -> None:
     club = Club.create(players=1, bankroll=1000)
     table = club.open_table({"ante": 10})
-    response = post(next(iter(club.players.values())), table_url(table, "declares"),
-                    {"deal_no": 0, "choice": "maybe"})
+    response = post(
+        next(iter(club.players.values())), table_url(table, "declares"), {"deal_no": 0, "choice": "maybe"}
+    )
     assert response.json()["code"] == "invalid_input"
 
 
 @pytest.mark.django_db
-def test_player_ids_are_strings_in_every_json_body(admin_api: APIClient, player: AbstractUser,
-                                                   player_api: APIClient) -> None:
+def test_player_ids_are_strings_in_every_json_body(
+    admin_api: APIClient, player: AbstractUser, player_api: APIClient
+) -> None:
     pid = str(player.pk)
     me = player_api.get("/api/v1/me").json()
     assert (me["id"], me["player_id"]) == (pid, pid)
@@ -163,8 +188,9 @@ def test_the_player_id_of_me_is_the_one_the_table_shows() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("what", ["balance", "statement", "deals"])
-def test_an_unknown_player_is_404_unknown_player_everywhere(admin_api: APIClient, auditor_api: APIClient,
-                                                            what: str) -> None:
+def test_an_unknown_player_is_404_unknown_player_everywhere(
+    admin_api: APIClient, auditor_api: APIClient, what: str
+) -> None:
     for client in (admin_api, auditor_api):
         response = client.get(f"/api/v1/players/{MISSING_PLAYER}/{what}")
         assert response.status_code == 404, (what, response.content[:200])

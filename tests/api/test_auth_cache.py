@@ -6,6 +6,7 @@ within GUTS_AUTH_CACHE_SYNC_SECONDS, a change no signal sees within GUTS_AUTH_CA
 "Another process" is a second PrincipalCache with a clock of its own: it shares nothing with this
 process's cache but the database and Django's shared cache, exactly as another web worker does.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,8 +35,8 @@ from tests.tables.http import Club, post, table_url
 pytestmark = pytest.mark.django_db
 
 ME = "/api/v1/me"
-PLAYERS = "/api/v1/players"          # auditors and club admins only
-AUTH_TABLES = ("guts_backend_apitoken", "auth_user", "auth_group")    # auth_user_groups too
+PLAYERS = "/api/v1/players"  # auditors and club admins only
+AUTH_TABLES = ("guts_backend_apitoken", "auth_user", "auth_group")  # auth_user_groups too
 TTL, SYNC = 5.0, 1.0
 
 
@@ -86,14 +87,20 @@ def authenticates(key: str, cache: PrincipalCache) -> bool:
 # No round trip when warm ---------------------------------------------------------------------------
 
 
-def test_a_warm_get_of_me_costs_no_query_at_all(player: AbstractUser, player_api: APIClient,
-                                                settings: Any) -> None:
-    assert player_api.get(ME).status_code == 200                       # warms the cache
-    settings.GUTS_AUTH_CACHE_SYNC_SECONDS = 3600                        # no look at a db:// cache now
+def test_a_warm_get_of_me_costs_no_query_at_all(
+    player: AbstractUser, player_api: APIClient, settings: Any
+) -> None:
+    assert player_api.get(ME).status_code == 200  # warms the cache
+    settings.GUTS_AUTH_CACHE_SYNC_SECONDS = 3600  # no look at a db:// cache now
     with CaptureQueriesContext(connection) as queries:
         response = player_api.get(ME)
-    assert response.json() == {"id": str(player.pk), "username": player.username,
-                               "display_name": "Alice", "roles": ["player"], "player_id": str(player.pk)}
+    assert response.json() == {
+        "id": str(player.pk),
+        "username": player.username,
+        "display_name": "Alice",
+        "roles": ["player"],
+        "player_id": str(player.pk),
+    }
     assert queries.captured_queries == []
 
 
@@ -110,7 +117,7 @@ def test_a_warm_table_get_and_declare_query_nothing_for_authentication_or_roles(
     first, second = club.players.values()
     assert post(first, table_url(table, "deals")).status_code == 200
     for api in (first, club.auditor):
-        assert api.get(table_url(table)).status_code == 200          # warm
+        assert api.get(table_url(table)).status_code == 200  # warm
         with CaptureQueriesContext(connection) as queries:
             view = api.get(table_url(table))
         assert view.status_code == 200
@@ -128,9 +135,13 @@ def test_each_request_gets_a_user_object_of_its_own_with_the_password_deferred(p
     assert one is not two
     assert one == two == player
     assert (one.username, one.is_active, one.is_authenticated, roles_of(one)) == (
-        player.username, True, True, ["player"])
+        player.username,
+        True,
+        True,
+        ["player"],
+    )
     assert "password" not in one.__dict__
-    assert one.check_password("player-pass")                            # loads it when asked
+    assert one.check_password("player-pass")  # loads it when asked
 
 
 # Expiry: exact, warm or not -----------------------------------------------------------------------
@@ -139,10 +150,10 @@ def test_each_request_gets_a_user_object_of_its_own_with_the_password_deferred(p
 def test_expiry_is_exact_with_a_warm_cache(player: AbstractUser) -> None:
     issued = token_issue(user=player, now=timezone.now() - timedelta(days=1))
     just_before = issued.expires_at - timedelta(microseconds=1)
-    assert token_authenticate(issued.key, now=just_before).user == player         # cached now
+    assert token_authenticate(issued.key, now=just_before).user == player  # cached now
     with CaptureQueriesContext(connection) as queries, pytest.raises(AuthenticationFailed, match="expired"):
         token_authenticate(issued.key, now=issued.expires_at)
-    assert queries.captured_queries == []                               # refused from the entry
+    assert queries.captured_queries == []  # refused from the entry
 
 
 def test_a_token_expiring_while_cached_is_refused_over_http(player: AbstractUser, settings: Any) -> None:
@@ -151,7 +162,7 @@ def test_a_token_expiring_while_cached_is_refused_over_http(player: AbstractUser
     api = APIClient(headers={"Authorization": f"Token {issued.key}"})
     assert api.get(ME).status_code == 200
     time.sleep(max(0.0, (issued.expires_at - timezone.now()).total_seconds()) + 0.01)
-    assert len(principals) == 1                                         # still cached, within its TTL
+    assert len(principals) == 1  # still cached, within its TTL
     response = api.get(ME)
     assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
     assert "expired" in response.json()["detail"]
@@ -174,8 +185,9 @@ def test_a_club_admins_revoke_beats_the_cache_at_once(player: AbstractUser, admi
     assert phone.get(ME).status_code == laptop.get(ME).status_code == 401
 
 
-def test_deactivation_and_reactivation_beat_the_cache_at_once(player: AbstractUser,
-                                                              player_api: APIClient) -> None:
+def test_deactivation_and_reactivation_beat_the_cache_at_once(
+    player: AbstractUser, player_api: APIClient
+) -> None:
     assert player_api.get(ME).status_code == 200
     user_deactivate(user_id=player.pk)
     refused = player_api.get(ME)
@@ -184,8 +196,9 @@ def test_deactivation_and_reactivation_beat_the_cache_at_once(player: AbstractUs
     assert player_api.get(ME).status_code == 200
 
 
-def test_granting_and_taking_a_role_beat_the_cache_at_once(player: AbstractUser,
-                                                           player_api: APIClient) -> None:
+def test_granting_and_taking_a_role_beat_the_cache_at_once(
+    player: AbstractUser, player_api: APIClient
+) -> None:
     assert player_api.get(PLAYERS).status_code == 403
     grant_role(player, AUDITOR)
     assert player_api.get(PLAYERS).status_code == 200
@@ -203,13 +216,15 @@ def test_the_superuser_flag_beats_the_cache_at_once(player: AbstractUser, player
     assert player_api.get(PLAYERS).status_code == 200
 
 
-def test_a_login_does_not_clear_the_cache(player: AbstractUser,
-                                          make_player: Callable[..., AbstractUser]) -> None:
+def test_a_login_does_not_clear_the_cache(
+    player: AbstractUser, make_player: Callable[..., AbstractUser]
+) -> None:
     bystander = client_for(make_player())
     assert bystander.get(ME).status_code == 200
-    token_issue(user=player, now=timezone.now() - timedelta(days=30))      # an expired token to drop
-    response = APIClient().post("/api/v1/auth/token",
-                                {"username": player.username, "password": "player-pass"}, format="json")
+    token_issue(user=player, now=timezone.now() - timedelta(days=30))  # an expired token to drop
+    response = APIClient().post(
+        "/api/v1/auth/token", {"username": player.username, "password": "player-pass"}, format="json"
+    )
     assert response.status_code == 200
     with CaptureQueriesContext(connection) as queries:
         assert bystander.get(ME).status_code == 200
@@ -222,11 +237,12 @@ def test_a_login_does_not_clear_the_cache(player: AbstractUser,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_revocation_elsewhere_reaches_another_process_within_the_sync_interval(
-        player: AbstractUser, other_process: PrincipalCache, clock: Clock) -> None:
+    player: AbstractUser, other_process: PrincipalCache, clock: Clock
+) -> None:
     key = token_issue(user=player).key
     assert authenticates(key, other_process)
     assert APIClient(headers={"Authorization": f"Token {key}"}).post("/api/v1/auth/logout").status_code == 204
-    assert not authenticates(key, principals)                           # this process: at once
+    assert not authenticates(key, principals)  # this process: at once
     clock.advance(SYNC / 2)
     assert authenticates(key, other_process), "the other process has not looked yet"
     clock.advance(SYNC / 2)
@@ -235,7 +251,8 @@ def test_a_revocation_elsewhere_reaches_another_process_within_the_sync_interval
 
 @pytest.mark.django_db(transaction=True)
 def test_a_deactivation_and_a_role_change_reach_another_process_within_the_sync_interval(
-        player: AbstractUser, other_process: PrincipalCache, clock: Clock) -> None:
+    player: AbstractUser, other_process: PrincipalCache, clock: Clock
+) -> None:
     key = token_issue(user=player).key
     assert roles_of(token_authenticate(key, cache=other_process).user) == [PLAYER]
     grant_role(player, AUDITOR)
@@ -251,11 +268,12 @@ def test_a_deactivation_and_a_role_change_reach_another_process_within_the_sync_
 
 
 def test_a_change_no_signal_sees_is_beaten_by_the_age_limit(
-        player: AbstractUser, other_process: PrincipalCache, clock: Clock) -> None:
+    player: AbstractUser, other_process: PrincipalCache, clock: Clock
+) -> None:
     key = token_issue(user=player).key
     assert authenticates(key, other_process)
-    get_user_model().objects.filter(pk=player.pk).update(is_active=False)        # no signal
-    get_user_model().groups.through.objects.filter(user_id=player.pk).delete()   # no m2m_changed
+    get_user_model().objects.filter(pk=player.pk).update(is_active=False)  # no signal
+    get_user_model().groups.through.objects.filter(user_id=player.pk).delete()  # no m2m_changed
     clock.advance(TTL - 0.01)
     assert roles_of(token_authenticate(key, cache=other_process).user) == [PLAYER]
     clock.advance(0.01)
@@ -263,8 +281,8 @@ def test_a_change_no_signal_sees_is_beaten_by_the_age_limit(
 
 
 def test_with_the_shared_cache_down_requests_and_revocations_still_work(
-        player: AbstractUser, monkeypatch: pytest.MonkeyPatch, other_process: PrincipalCache,
-        clock: Clock) -> None:
+    player: AbstractUser, monkeypatch: pytest.MonkeyPatch, other_process: PrincipalCache, clock: Clock
+) -> None:
     def down(*args: Any, **kwargs: Any) -> None:
         raise RedisError("connection refused")
 
@@ -299,7 +317,7 @@ def test_a_load_racing_a_clear_is_not_stored(player: AbstractUser, other_process
     def load_then_revoked(digest: str) -> Any:
         loads.append(digest)
         found = principal_load(digest)
-        other_process.clear()                    # a revocation committed while the row was read
+        other_process.clear()  # a revocation committed while the row was read
         return found
 
     other_process.get(digest, load=load_then_revoked)
@@ -308,8 +326,9 @@ def test_a_load_racing_a_clear_is_not_stored(player: AbstractUser, other_process
     assert len(other_process) == 0
 
 
-def test_the_cache_is_bounded_oldest_first(make_player: Callable[..., AbstractUser], settings: Any,
-                                           other_process: PrincipalCache) -> None:
+def test_the_cache_is_bounded_oldest_first(
+    make_player: Callable[..., AbstractUser], settings: Any, other_process: PrincipalCache
+) -> None:
     settings.GUTS_AUTH_CACHE_SIZE = 2
     first, *rest = [token_issue(user=make_player()).key for _ in range(3)]
     for key in (first, *rest):

@@ -1,6 +1,7 @@
 """Failed logins are throttled per username and per client address (docs/api.md, Throttling): 429
 `throttled` with `Retry-After`, honest users on other usernames unaffected, and the state shared by
 every process through the cache (Redis, or the database cache of the embedded default)."""
+
 from __future__ import annotations
 
 import os
@@ -19,11 +20,11 @@ from rest_framework.test import APIClient
 
 from guts_backend.login import login_check_allowed, login_record_failure
 
-pytestmark = pytest.mark.django_db      # the embedded default's cache is a database table
+pytestmark = pytest.mark.django_db  # the embedded default's cache is a database table
 
 LOGIN = "/api/v1/auth/token"
 ROOT = Path(__file__).resolve().parents[2]
-USERNAME_LIMIT, ADDRESS_LIMIT, LOCKOUT = 5, 30, 300        # the defaults
+USERNAME_LIMIT, ADDRESS_LIMIT, LOCKOUT = 5, 30, 300  # the defaults
 
 
 @pytest.fixture(autouse=True)
@@ -45,8 +46,9 @@ def fresh_username() -> str:
 
 
 def login(username: str, password: str, address: str, **headers: str) -> Any:
-    return APIClient(REMOTE_ADDR=address).post(LOGIN, {"username": username, "password": password},
-                                               format="json", headers=headers)
+    return APIClient(REMOTE_ADDR=address).post(
+        LOGIN, {"username": username, "password": password}, format="json", headers=headers
+    )
 
 
 def fail_logins(username: str, address: str, count: int) -> None:
@@ -77,13 +79,13 @@ def test_other_usernames_still_log_in_while_one_is_attacked(make_player: Callabl
     attacker = fresh_address()
     fail_logins(attacked.username, attacker, USERNAME_LIMIT)
     assert_throttled(login(attacked.username, "guess", attacker), "username")
-    for address in (attacker, fresh_address()):                 # behind the same NAT, or not
+    for address in (attacker, fresh_address()):  # behind the same NAT, or not
         assert login(honest.username, "player-pass", address).status_code == 200
 
 
 def test_too_many_failures_from_one_address_lock_that_address(player: AbstractUser) -> None:
     spraying = fresh_address()
-    for _ in range(ADDRESS_LIMIT // 3):                  # 3 guesses a username: none is locked
+    for _ in range(ADDRESS_LIMIT // 3):  # 3 guesses a username: none is locked
         fail_logins(fresh_username(), spraying, 3)
     assert_throttled(login(player.username, "player-pass", spraying), "address")
     assert login(player.username, "player-pass", fresh_address()).status_code == 200
@@ -119,10 +121,10 @@ def test_invalid_input_is_not_counted(player: AbstractUser) -> None:
 
 
 def test_failures_more_than_a_window_apart_do_not_add_up() -> None:
-    username, address, start = fresh_username(), fresh_address(), 1_000_020.0      # a window's first second
+    username, address, start = fresh_username(), fresh_address(), 1_000_020.0  # a window's first second
     for second in range(USERNAME_LIMIT - 1):
         login_record_failure(username=username, address=address, now=start + second)
-    login_record_failure(username=username, address=address, now=start + 120)     # two windows on
+    login_record_failure(username=username, address=address, now=start + 120)  # two windows on
     login_check_allowed(username=username, address=address, now=start + 121)
 
 
@@ -163,8 +165,11 @@ for attempt in range(count):
 def cache_config(cache_url: str) -> dict[str, Any]:
     if cache_url == "db://":
         return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "guts_cache"}
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": cache_url,
-            "KEY_PREFIX": "guts"}
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": cache_url,
+        "KEY_PREFIX": "guts",
+    }
 
 
 def redis_url() -> str:
@@ -187,9 +192,13 @@ def test_failures_counted_in_another_process_lock_the_username_here(shared_cache
     """Another web worker (a real process, its own cache connection) sees the same counters."""
     username = fresh_username()
     db = connection.settings_dict
-    env = {**os.environ, "CACHE_URL": shared_cache, "DJANGO_SETTINGS_MODULE": "guts_backend.settings",
-           "GUTS_SECURE_SSL_REDIRECT": "0",
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    env = {
+        **os.environ,
+        "CACHE_URL": shared_cache,
+        "DJANGO_SETTINGS_MODULE": "guts_backend.settings",
+        "GUTS_SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
     argv = [sys.executable, "-c", PROBE, username, fresh_address(), str(USERNAME_LIMIT)]
     done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -1,5 +1,6 @@
 """API tokens (docs/api.md, Authentication): a new token per login, a fixed lifetime, logout,
 a club admin revoking a player's tokens; expired and revoked tokens are 401 problems."""
+
 from __future__ import annotations
 
 import uuid
@@ -36,7 +37,8 @@ def with_token(key: str) -> APIClient:
 
 def log_in(user: AbstractUser, password: str = "player-pass") -> dict[str, Any]:
     response = APIClient(REMOTE_ADDR=f"198.51.100.{uuid.uuid4().int % 250}").post(
-        LOGIN, {"username": user.username, "password": password}, format="json")
+        LOGIN, {"username": user.username, "password": password}, format="json"
+    )
     assert response.status_code == 200, response.content
     return response.json()
 
@@ -81,7 +83,7 @@ def test_tokens_are_stored_only_as_digests(player: AbstractUser) -> None:
 
 def test_a_token_works_until_its_expiry_and_not_a_moment_after(player: AbstractUser, settings: Any) -> None:
     settings.GUTS_TOKEN_LIFETIME = 600
-    issued_at = timezone.now() - timedelta(days=30)                # an explicit clock
+    issued_at = timezone.now() - timedelta(days=30)  # an explicit clock
     issued = token_issue(user=player, now=issued_at)
     assert issued.expires_at == issued_at + timedelta(seconds=600)
     assert token_authenticate(issued.key, now=issued.expires_at - timedelta(microseconds=1)).user == player
@@ -90,7 +92,7 @@ def test_a_token_works_until_its_expiry_and_not_a_moment_after(player: AbstractU
 
 
 def test_an_expired_token_is_a_401_problem(player: AbstractUser) -> None:
-    stale = token_issue(user=player, now=timezone.now() - timedelta(days=8))   # default lifetime: 7 days
+    stale = token_issue(user=player, now=timezone.now() - timedelta(days=8))  # default lifetime: 7 days
     assert_token_refused(with_token(stale.key).get(ME), "expired")
 
 
@@ -141,8 +143,9 @@ def test_logout_needs_a_token() -> None:
 # Revocation by a club admin ------------------------------------------------------------------------
 
 
-def test_a_club_admin_revokes_every_token_of_a_player(admin_api: APIClient, player: AbstractUser,
-                                                      make_player: Callable[..., AbstractUser]) -> None:
+def test_a_club_admin_revokes_every_token_of_a_player(
+    admin_api: APIClient, player: AbstractUser, make_player: Callable[..., AbstractUser]
+) -> None:
     phone, laptop = with_token(log_in(player)["token"]), with_token(log_in(player)["token"])
     bystander = client_for(make_player())
     response = post_json(admin_api, revoke_url(player.pk), None)
@@ -151,12 +154,13 @@ def test_a_club_admin_revokes_every_token_of_a_player(admin_api: APIClient, play
     for api in (phone, laptop):
         assert_token_refused(api.get(ME), "Invalid token")
     assert bystander.get(ME).status_code == 200
-    assert with_token(log_in(player)["token"]).get(ME).status_code == 200      # may log in again
+    assert with_token(log_in(player)["token"]).get(ME).status_code == 200  # may log in again
 
 
 @pytest.mark.parametrize("role", ["player", "auditor"])
-def test_only_a_club_admin_may_revoke_a_players_tokens(role: str, player: AbstractUser, player_api: APIClient,
-                                                       auditor_api: APIClient) -> None:
+def test_only_a_club_admin_may_revoke_a_players_tokens(
+    role: str, player: AbstractUser, player_api: APIClient, auditor_api: APIClient
+) -> None:
     api = player_api if role == "player" else auditor_api
     response = api.post(revoke_url(player.pk))
     assert response.status_code == 403
@@ -171,17 +175,24 @@ def test_revoking_an_unknown_players_tokens_is_404(admin_api: APIClient) -> None
 
 
 def test_the_admin_lists_tokens_without_their_digest_and_revokes_a_users_tokens(
-        django_user_model: type[AbstractUser], player: AbstractUser) -> None:
+    django_user_model: type[AbstractUser], player: AbstractUser
+) -> None:
     admin_client = Client()
     admin_client.force_login(django_user_model.objects.create_superuser(username="root", password="pw"))
     api = with_token(log_in(player)["token"])
     token = ApiToken.objects.get(user=player)
     page = admin_client.get(reverse("admin:guts_backend_apitoken_changelist")).content.decode()
     assert token.prefix in page
-    assert token.digest not in admin_client.get(
-        reverse("admin:guts_backend_apitoken_change", args=[token.pk])).content.decode()
-    admin_client.post(reverse("admin:auth_user_changelist"),
-                      {"action": "revoke_api_tokens", "_selected_action": [player.pk]})
+    assert (
+        token.digest
+        not in admin_client.get(
+            reverse("admin:guts_backend_apitoken_change", args=[token.pk])
+        ).content.decode()
+    )
+    admin_client.post(
+        reverse("admin:auth_user_changelist"),
+        {"action": "revoke_api_tokens", "_selected_action": [player.pk]},
+    )
     assert_token_refused(api.get(ME), "Invalid token")
 
 
@@ -193,7 +204,7 @@ def test_the_stream_query_token_is_checked_like_the_header(player: AbstractUser)
     stale = token_issue(user=player, now=timezone.now() - timedelta(days=8))
     assert_token_refused(APIClient().get(url, {"token": stale.key}), "expired")
     live = token_issue(user=player)
-    assert APIClient().get(url, {"token": live.key}).json()["code"] == "unknown_table"   # signed in
+    assert APIClient().get(url, {"token": live.key}).json()["code"] == "unknown_table"  # signed in
     with_token(live.key).post(LOGOUT)
     assert_token_refused(APIClient().get(url, {"token": live.key}), "Invalid token")
 

@@ -1,4 +1,5 @@
 """Bad input is a clean 4xx problem with a stable code, and appends nothing (DESIGN §2.9)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,8 +11,22 @@ from rest_framework.test import APIClient
 
 from tests.api.conftest import deposits_url, event_count, post_json, withdrawals_url
 
-BAD_AMOUNTS: list[Any] = [0, -1, -500, 1.5, 100.0, "100", "ten", True, False, None, 10**12 + 1, 10**30,
-                          [100], {"value": 100}]
+BAD_AMOUNTS: list[Any] = [
+    0,
+    -1,
+    -500,
+    1.5,
+    100.0,
+    "100",
+    "ten",
+    True,
+    False,
+    None,
+    10**12 + 1,
+    10**30,
+    [100],
+    {"value": 100},
+]
 
 
 @pytest.fixture
@@ -22,8 +37,9 @@ def funded_player(admin_api: APIClient, player: AbstractUser) -> AbstractUser:
 
 @pytest.mark.parametrize("url", [deposits_url, withdrawals_url])
 @pytest.mark.parametrize("amount", BAD_AMOUNTS)
-def test_bad_amount_is_400_invalid_input(admin_api: APIClient, funded_player: AbstractUser,
-                                         url: Callable[[int], str], amount: Any) -> None:
+def test_bad_amount_is_400_invalid_input(
+    admin_api: APIClient, funded_player: AbstractUser, url: Callable[[int], str], amount: Any
+) -> None:
     before = event_count()
     response = post_json(admin_api, url(funded_player.pk), {"amount": amount})
     assert response.status_code == 400
@@ -38,8 +54,9 @@ def test_largest_amount_is_accepted(admin_api: APIClient, player: AbstractUser) 
 
 
 @pytest.mark.parametrize("url", [deposits_url, withdrawals_url])
-def test_missing_amount_is_400(admin_api: APIClient, funded_player: AbstractUser,
-                               url: Callable[[int], str]) -> None:
+def test_missing_amount_is_400(
+    admin_api: APIClient, funded_player: AbstractUser, url: Callable[[int], str]
+) -> None:
     before = event_count()
     response = post_json(admin_api, url(funded_player.pk), {"note": "no amount"})
     assert response.status_code == 400
@@ -48,8 +65,9 @@ def test_missing_amount_is_400(admin_api: APIClient, funded_player: AbstractUser
 
 
 @pytest.mark.parametrize("body", [b"{", b"amount=5", b"\xff\xfe", b'{"amount": 5,}'])
-def test_malformed_json_is_400_malformed_request(admin_api: APIClient, funded_player: AbstractUser,
-                                                 body: bytes) -> None:
+def test_malformed_json_is_400_malformed_request(
+    admin_api: APIClient, funded_player: AbstractUser, body: bytes
+) -> None:
     before = event_count()
     response = admin_api.post(deposits_url(funded_player.pk), body, content_type="application/json")
     assert response.status_code == 400
@@ -58,8 +76,9 @@ def test_malformed_json_is_400_malformed_request(admin_api: APIClient, funded_pl
 
 
 @pytest.mark.parametrize("body", [[], [1, 2], "amount", 5])
-def test_json_that_is_not_an_object_is_invalid_input(admin_api: APIClient, funded_player: AbstractUser,
-                                                     body: Any) -> None:
+def test_json_that_is_not_an_object_is_invalid_input(
+    admin_api: APIClient, funded_player: AbstractUser, body: Any
+) -> None:
     before = event_count()
     response = post_json(admin_api, deposits_url(funded_player.pk), body)
     assert response.status_code == 400
@@ -102,14 +121,17 @@ def test_unknown_url_is_a_404_problem(admin_api: APIClient) -> None:
     assert response.json()["code"] == "not_found"
 
 
-@pytest.mark.parametrize("body", [
-    {"password": "long-enough"},
-    {"username": "valid"},
-    {"username": "has space", "password": "long-enough"},
-    {"username": "", "password": "long-enough"},
-    {"username": "shortpw", "password": "short"},
-    {"username": "x" * 151, "password": "long-enough"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"password": "long-enough"},
+        {"username": "valid"},
+        {"username": "has space", "password": "long-enough"},
+        {"username": "", "password": "long-enough"},
+        {"username": "shortpw", "password": "short"},
+        {"username": "x" * 151, "password": "long-enough"},
+    ],
+)
 def test_bad_player_registration_is_400(admin_api: APIClient, body: dict[str, Any]) -> None:
     before = event_count()
     response = post_json(admin_api, "/api/v1/players", body)

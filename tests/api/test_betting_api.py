@@ -4,6 +4,7 @@ Players a, b, c seated in that order: deal 1 is dealt b, c, a (dealer a). Three 
 declare, two more cards to the "in" players, then POST /tables/{id}/bets in turn from the
 dealer's left. Ante 10, so the pot before the betting is 30 and the bet unit is 10.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,8 +34,11 @@ class Table:
 
     def __init__(self, **options: Any) -> None:
         self.club = Club.create(players=3, bankroll=5000)
-        body = {"variant": "three_to_five", "options": {"ante": ANTE, "min_buy_in": 100, **options},
-                "stacked_decks": [DECK]}
+        body = {
+            "variant": "three_to_five",
+            "options": {"ante": ANTE, "min_buy_in": 100, **options},
+            "stacked_decks": [DECK],
+        }
         with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
             response = post(self.club.admin, "/api/v1/tables", body)
         assert response.status_code == 201, response.content
@@ -83,18 +87,22 @@ def test_t25_a_three_to_five_session_with_betting() -> None:
     action = next(a for a in view["legal_actions"] if a["action"] == "bet")
     assert action["choices"] == ["check", "bet", "fold"]
     assert (action["amounts"], action["to_call"], action["unit"], action["raises_left"]) == (
-        {"check": 0, "bet": 10, "fold": 0}, 0, 10, 3)
+        {"check": 0, "bet": 10, "fold": 0},
+        0,
+        10,
+        3,
+    )
     assert not [a for a in table.view("c")["legal_actions"] if a["action"] == "bet"]
     before = event_count()
-    refused(table.bet("c", "check"), 409, "not_your_turn")                  # D-BET: b first
-    refused(table.bet("a", "check"), 409, "not_your_turn")                  # out: not in the betting
-    refused(table.bet("b", "call"), 409, "bet_not_allowed")                 # no bet open
+    refused(table.bet("c", "check"), 409, "not_your_turn")  # D-BET: b first
+    refused(table.bet("a", "check"), 409, "not_your_turn")  # out: not in the betting
+    refused(table.bet("b", "call"), 409, "bet_not_allowed")  # no bet open
     refused(table.bet("b", "shove"), 400, "invalid_choice")
-    refused(table.bet("b", "bet", amount=25), 400, "invalid_amount")        # fixed limit
+    refused(table.bet("b", "bet", amount=25), 400, "invalid_amount")  # fixed limit
     refused(post(table.api("b"), table_url(table.id, "bets"), {"action": "bet"}), 400, "invalid_input")
-    assert event_count() == before                                          # nothing stored
+    assert event_count() == before  # nothing stored
     assert table.bet("b", "bet", amount=10).status_code == 200
-    refused(table.bet("c", "bet"), 409, "bet_not_allowed")                  # a bet is open
+    refused(table.bet("c", "bet"), 409, "bet_not_allowed")  # a bet is open
     refused(table.bet("c", "check"), 409, "bet_not_allowed")
     assert table.bet("c", "raise").status_code == 200
     assert table.bet("b", "raise").status_code == 200
@@ -102,15 +110,14 @@ def test_t25_a_three_to_five_session_with_betting() -> None:
     assert (betting["total"], betting["high"], betting["raises"]) == (50, 30, 2)
     assert betting["stakes"] == {table.ids["b"]: 30, table.ids["c"]: 20, table.ids["a"]: 0}
     assert table.bet("c", "raise").status_code == 200
-    problem = refused(table.bet("b", "raise"), 409, "raise_limit")          # three raises
+    problem = refused(table.bet("b", "raise"), 409, "raise_limit")  # three raises
     assert problem["raises"] == 3
     after = table.bet("b", "call").json()
     assert after["phase"] == "between_deals"
     assert after["bets"] == 0
     # b's straight flush beats c's full house: the pot of 30 (pre-betting) and the 80 of bets
-    assert table.stacks() == {"a": 1000 - ANTE, "b": 1000 - ANTE - 40 + 30 + 80,
-                              "c": 1000 - ANTE - 40 - 30}
-    assert after["pot"] == 30                                               # JP-12, T25-04
+    assert table.stacks() == {"a": 1000 - ANTE, "b": 1000 - ANTE - 40 + 30 + 80, "c": 1000 - ANTE - 40 - 30}
+    assert after["pot"] == 30  # JP-12, T25-04
     assert balance(f"bets:{table.id}") == 0
     assert check_conservation() == []
     feed = table.api("a").get(f"/api/v1/tables/{table.id}/events").json()
@@ -118,7 +125,12 @@ def test_t25_a_three_to_five_session_with_betting() -> None:
     assert [m["action"] for m in made] == ["bet", "raise", "raise", "raise", "call"]
     history = table.api("a").get(table_url(table.id, "deals/1/history?format=json")).json()
     assert [(table.name_of(b["player"]), b["action"], b["amount"]) for b in history["betting"]] == [
-        ("b", "bet", 10), ("c", "raise", 20), ("b", "raise", 20), ("c", "raise", 20), ("b", "call", 10)]
+        ("b", "bet", 10),
+        ("c", "raise", 20),
+        ("b", "raise", 20),
+        ("c", "raise", 20),
+        ("b", "call", 10),
+    ]
     assert any(r["type"] == "BetsAwarded" for r in history["results"])
     text = table.api("a").get(table_url(table.id, "deals/1/history?format=text")).content.decode()
     assert "Betting (bets apart from the pot):" in text
@@ -145,7 +157,8 @@ def test_d_bet_the_betting_turn_gets_a_timer_and_a_timeout_checks_then_folds() -
     service.deal_expire(table_id=table.id, deal_no=1, now=due)
     made = [e for e in read_stream(f"table-{table.id}") if e.type == "BetMade"]
     assert [(e.data["player"], e.data["action"], e.data["timed_out"]) for e in made] == [
-        (table.ids["b"], "check", True)]
+        (table.ids["b"], "check", True)
+    ]
     assert table.bet("c", "bet").status_code == 200
     opened = [e for e in read_stream(f"table-{table.id}") if e.type == "BetTurnOpened"]
     service.deal_expire(table_id=table.id, deal_no=1, now=parse_iso(opened[-1].data["deadline"]))

@@ -1,4 +1,5 @@
 """Cashier over the API: deposits, withdrawals, balance and statement with running balances."""
+
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
@@ -10,12 +11,17 @@ from tests.api.conftest import deposits_url, event_count, post_json, withdrawals
 
 
 def test_deposit_then_withdraw_updates_balance_and_appends_events(
-        admin_api: APIClient, player: AbstractUser) -> None:
+    admin_api: APIClient, player: AbstractUser
+) -> None:
     deposit = post_json(admin_api, deposits_url(player.pk), {"amount": 1000, "note": "cash"})
     assert deposit.status_code == 201, deposit.json()
     assert deposit.json()["balance"] == 1000
-    assert deposit.json()["event"] == {"position": deposit.json()["event"]["position"],
-                                       "stream": f"player-{player.pk}", "version": 2, "type": "DepositMade"}
+    assert deposit.json()["event"] == {
+        "position": deposit.json()["event"]["position"],
+        "stream": f"player-{player.pk}",
+        "version": 2,
+        "type": "DepositMade",
+    }
 
     withdrawal = post_json(admin_api, withdrawals_url(player.pk), {"amount": 300})
     assert withdrawal.status_code == 201, withdrawal.json()
@@ -25,11 +31,17 @@ def test_deposit_then_withdraw_updates_balance_and_appends_events(
     events = read_stream(f"player-{player.pk}")
     assert [event.type for event in events] == ["PlayerRegistered", "DepositMade", "WithdrawalMade"]
     assert events[1].data["transfers"] == [
-        {"from": "cashier", "to": f"player:{player.pk}", "amount": 1000, "unit": "chips",
-         "reason": "deposit"}]
+        {"from": "cashier", "to": f"player:{player.pk}", "amount": 1000, "unit": "chips", "reason": "deposit"}
+    ]
     assert events[2].data["transfers"] == [
-        {"from": f"player:{player.pk}", "to": "cashier", "amount": 300, "unit": "chips",
-         "reason": "withdrawal"}]
+        {
+            "from": f"player:{player.pk}",
+            "to": "cashier",
+            "amount": 300,
+            "unit": "chips",
+            "reason": "withdrawal",
+        }
+    ]
     assert events[1].meta["actor"] is not None
     assert check_conservation() == []
 
@@ -38,13 +50,22 @@ def test_balance_carries_the_stream_version_as_etag(admin_api: APIClient, player
     post_json(admin_api, deposits_url(player.pk), {"amount": 250})
     response = admin_api.get(f"/api/v1/players/{player.pk}/balance")
     assert response.status_code == 200
-    assert response.json() == {"player_id": str(player.pk), "account": f"player:{player.pk}", "unit": "chips",
-                               "balance": 250, "posted": 250, "held": 0, "available": 250, "version": 2}
+    assert response.json() == {
+        "player_id": str(player.pk),
+        "account": f"player:{player.pk}",
+        "unit": "chips",
+        "balance": 250,
+        "posted": 250,
+        "held": 0,
+        "available": 250,
+        "version": 2,
+    }
     assert response["ETag"] == '"2"'
 
 
 def test_statement_lists_transfers_oldest_first_with_running_balance(
-        admin_api: APIClient, player: AbstractUser) -> None:
+    admin_api: APIClient, player: AbstractUser
+) -> None:
     for url, amount in [(deposits_url, 1000), (withdrawals_url, 400), (deposits_url, 50)]:
         assert post_json(admin_api, url(player.pk), {"amount": amount}).status_code == 201
 
@@ -74,7 +95,8 @@ def test_statement_is_paginated(admin_api: APIClient, player: AbstractUser) -> N
 
 
 def test_overdrawing_withdrawal_is_409_insufficient_funds_and_appends_nothing(
-        admin_api: APIClient, player: AbstractUser) -> None:
+    admin_api: APIClient, player: AbstractUser
+) -> None:
     post_json(admin_api, deposits_url(player.pk), {"amount": 100})
     before = event_count()
     response = post_json(admin_api, withdrawals_url(player.pk), {"amount": 101})
@@ -94,8 +116,11 @@ def test_withdrawing_everything_leaves_zero(admin_api: APIClient, player: Abstra
 
 
 def test_admin_registers_a_player_with_a_player_registered_event(admin_api: APIClient) -> None:
-    response = post_json(admin_api, "/api/v1/players",
-                         {"username": "newbie", "password": "long-enough-pw", "display_name": "New Bie"})
+    response = post_json(
+        admin_api,
+        "/api/v1/players",
+        {"username": "newbie", "password": "long-enough-pw", "display_name": "New Bie"},
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["username"] == "newbie"
@@ -105,12 +130,18 @@ def test_admin_registers_a_player_with_a_player_registered_event(admin_api: APIC
     assert event.type == "PlayerRegistered"
     assert event.data == {"player_id": int(body["id"]), "username": "newbie", "display_name": "New Bie"}
 
-    token = APIClient().post("/api/v1/auth/token", {"username": "newbie", "password": "long-enough-pw"},
-                             format="json")
+    token = APIClient().post(
+        "/api/v1/auth/token", {"username": "newbie", "password": "long-enough-pw"}, format="json"
+    )
     assert token.status_code == 200
     me = APIClient(headers={"Authorization": f"Token {token.json()['token']}"}).get("/api/v1/me").json()
-    assert me == {"id": body["id"], "username": "newbie", "display_name": "New Bie", "roles": ["player"],
-                  "player_id": body["id"]}
+    assert me == {
+        "id": body["id"],
+        "username": "newbie",
+        "display_name": "New Bie",
+        "roles": ["player"],
+        "player_id": body["id"],
+    }
 
 
 def test_taken_username_is_409_and_appends_nothing(admin_api: APIClient, player: AbstractUser) -> None:

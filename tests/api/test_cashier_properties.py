@@ -1,5 +1,6 @@
 """Property: any sequence of deposits and withdrawals through the cashier services conserves chips,
 never takes a bankroll below zero, and refuses exactly the overdrawing withdrawals."""
+
 from __future__ import annotations
 
 import itertools

@@ -7,6 +7,7 @@ Two counts: Django's queries (CaptureQueriesContext), and every statement the re
 sends, including the ledger's raw psycopg ones (`ledger.dbapi`), which Django does not see.
 `bench/roundtrips.py` measures the round trips these cost.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -46,7 +47,7 @@ def statements_sent(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
     execute, first_statement = psycopg.Cursor.execute, dbapi.first_statement
 
     def recording_execute(cursor: psycopg.Cursor, query: Any, *args: Any, **kwargs: Any) -> Any:
-        if cursor.connection is connection.connection:       # not the notifier's, another thread's
+        if cursor.connection is connection.connection:  # not the notifier's, another thread's
             sent.append(str(query))
         return execute(cursor, query, *args, **kwargs)
 
@@ -70,11 +71,17 @@ def warm_auth(settings: Any) -> None:
     settings.GUTS_AUTH_CACHE_SYNC_SECONDS = 3600
 
 
-@pytest.mark.parametrize(("url", "keyed"), list(BOUNDS), ids=["deposit", "deposit-with-key", "withdrawal",
-                                                              "withdrawal-with-key"])
+@pytest.mark.parametrize(
+    ("url", "keyed"), list(BOUNDS), ids=["deposit", "deposit-with-key", "withdrawal", "withdrawal-with-key"]
+)
 def test_a_cashier_post_queries_at_most_its_bound_and_takes_no_savepoint(
-        admin_api: APIClient, player: AbstractUser, warm_auth: None,
-        statements_sent: Callable[[], list[str]], url: Callable[[int], str], keyed: bool) -> None:
+    admin_api: APIClient,
+    player: AbstractUser,
+    warm_auth: None,
+    statements_sent: Callable[[], list[str]],
+    url: Callable[[int], str],
+    keyed: bool,
+) -> None:
     django_bound, statement_bound = BOUNDS[(url, keyed)]
     assert post_json(admin_api, deposits_url(player.pk), {"amount": 1000}).status_code == 201  # warms
     sent_before = len(statements_sent())

@@ -1,5 +1,6 @@
 """Concurrent withdrawals on PostgreSQL: however they interleave, the sum paid out never exceeds
 the bankroll (expected-version check, bounded retries, the projector's guard behind them)."""
+
 from __future__ import annotations
 
 import threading
@@ -13,7 +14,7 @@ from ledger.money import balance, check_conservation, player_account
 
 BANKROLL = 1_000
 WITHDRAWAL = 150
-THREADS = 8          # 8 x 150 = 1200 > 1000: at most 6 can succeed
+THREADS = 8  # 8 x 150 = 1200 > 1000: at most 6 can succeed
 
 
 @pytest.mark.postgres

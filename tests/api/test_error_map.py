@@ -1,6 +1,7 @@
 """HTTP lives at the edge: services and selectors raise domain errors without a status; the one map
 (guts_backend.api.errors.PROBLEM_STATUS) gives every code its status, and the handler renders any
 of them as problem+json."""
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,9 @@ from tables.engine.decider import errors as rules
 from tables.errors import StaleVersion, UnknownTable
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [path for package in ("guts_backend", "ledger", "tables")
-           for path in (ROOT / package).rglob("*.py")]
+SOURCES = [
+    path for package in ("guts_backend", "ledger", "tables") for path in (ROOT / package).rglob("*.py")
+]
 
 
 def subclasses(cls: type) -> set[type]:
@@ -39,20 +41,30 @@ def test_every_problem_the_http_layer_raises_has_a_status() -> None:
 
 def test_no_service_or_selector_names_an_http_status() -> None:
     """Only the API package sets statuses; a `status=` next to an error code elsewhere is a regression."""
-    offenders = [str(path.relative_to(ROOT)) for path in SOURCES
-                 if re.search(r"(Problem|Error|Denied|Conflict)\([^)]*\bstatus=\d", path.read_text())]
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in SOURCES
+        if re.search(r"(Problem|Error|Denied|Conflict)\([^)]*\bstatus=\d", path.read_text())
+    ]
     assert offenders == []
 
 
-@pytest.mark.parametrize(("error", "status", "body"), [
-    (UnknownTable("nope"), 404, {"code": "unknown_table", "detail": "No table nope."}),
-    (StaleVersion(10, 12), 412, {"code": "stale_version", "current_version": 12}),
-    (rules.DomainError("not_seated", "7 is not seated", player="7"), 403,
-     {"code": "not_seated", "player": "7"}),
-    (Problem("idempotency_key_reused", "used"), 422, {"code": "idempotency_key_reused"}),
-])
-def test_the_handler_renders_every_kind_of_error_as_its_mapped_status(error: Exception, status: int,
-                                                                     body: dict) -> None:
+@pytest.mark.parametrize(
+    ("error", "status", "body"),
+    [
+        (UnknownTable("nope"), 404, {"code": "unknown_table", "detail": "No table nope."}),
+        (StaleVersion(10, 12), 412, {"code": "stale_version", "current_version": 12}),
+        (
+            rules.DomainError("not_seated", "7 is not seated", player="7"),
+            403,
+            {"code": "not_seated", "player": "7"},
+        ),
+        (Problem("idempotency_key_reused", "used"), 422, {"code": "idempotency_key_reused"}),
+    ],
+)
+def test_the_handler_renders_every_kind_of_error_as_its_mapped_status(
+    error: Exception, status: int, body: dict
+) -> None:
     response = problem_exception_handler(error, {})
     assert response.status_code == status
     assert response.content_type == PROBLEM_CONTENT_TYPE

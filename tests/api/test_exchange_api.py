@@ -5,6 +5,7 @@ Three-card Guts, players a, b, c seated in that order: deal 1 is dealt b, c, a (
 POST /tables/{id}/exchanges; with `exchange=pass_left` everyone passes one card to his left through
 POST /tables/{id}/passes. The timer times a draw out like a declare (it stands pat).
 """
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ from tests.tables.http import Club, post, table_url
 pytestmark = pytest.mark.django_db
 
 ANTE = 10
-DECK = [*stack_deck("As Ks 4d", "Qd Jd 9c", "2c 7h 5s"), "Ah", "Kh", "Qh", "Jh"]    # b, c, a; stock
+DECK = [*stack_deck("As Ks 4d", "Qd Jd 9c", "2c 7h 5s"), "Ah", "Kh", "Qh", "Jh"]  # b, c, a; stock
 
 
 class Table:
@@ -34,8 +35,11 @@ class Table:
 
     def __init__(self, **options: Any) -> None:
         self.club = Club.create(players=3, bankroll=5000)
-        body = {"variant": "guts3", "options": {"ante": ANTE, "min_buy_in": 100, **options},
-                "stacked_decks": [DECK]}
+        body = {
+            "variant": "guts3",
+            "options": {"ante": ANTE, "min_buy_in": 100, **options},
+            "stacked_decks": [DECK],
+        }
         with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
             response = post(self.club.admin, "/api/v1/tables", body)
         assert response.status_code == 201, response.content
@@ -83,19 +87,22 @@ def test_exc_02_a_three_card_draw_session() -> None:
     assert (action["min"], action["max"], action["choices"]) == (0, 3, ["As", "Ks", "4d"])
     assert not [a for a in table.view("c")["legal_actions"] if a["action"] == "exchange"]
     before = event_count()
-    refused(table.exchange("c", []), 409, "not_your_turn")                   # Q-EXC-01: b first
+    refused(table.exchange("c", []), 409, "not_your_turn")  # Q-EXC-01: b first
     refused(table.exchange("b", ["Qd"]), 400, "invalid_card")
     refused(table.exchange("b", ["As", "as"]), 400, "invalid_discards")
-    refused(table.exchange("b", ["As", "Ks", "4d", "Qd", "Jd"]), 400, "invalid_input")   # at most 4 (JP-09)
-    refused(post(table.api("b"), table_url(table.id, "declares"), {"deal_no": 1, "choice": "in"}),
-            409, "not_your_turn")
-    assert event_count() == before                                         # nothing stored
+    refused(table.exchange("b", ["As", "Ks", "4d", "Qd", "Jd"]), 400, "invalid_input")  # at most 4 (JP-09)
+    refused(
+        post(table.api("b"), table_url(table.id, "declares"), {"deal_no": 1, "choice": "in"}),
+        409,
+        "not_your_turn",
+    )
+    assert event_count() == before  # nothing stored
     answer = table.exchange("b", ["Ks", "4d"])
     assert answer.status_code == 200, answer.content
     assert table.hands("b")["b"] == ["As", "Ah", "Kh"]
     assert table.hands("c")["b"] is None
     refused(table.exchange("b", []), 409, "already_exchanged")
-    assert table.exchange("c", []).status_code == 200                      # stands pat
+    assert table.exchange("c", []).status_code == 200  # stands pat
     after = table.exchange("a", ["2c"]).json()
     assert (after["phase"], after["turn"]) == ("declare", [table.ids["b"]])
     mine = next(p for p in after["deal"]["players"] if p["player"] == table.ids["a"])
@@ -132,7 +139,7 @@ def test_exc_03_the_three_card_pass_to_the_left() -> None:
     assert (action["direction"], action["choices"]) == ("left", ["Qd", "Jd", "9c"])
     assert table.passes("b", "Ks").status_code == 200
     refused(table.passes("b", "As"), 409, "already_passed")
-    assert table.hands("b")["b"] == ["As", "Ks", "4d"]                    # sealed: nothing moved yet
+    assert table.hands("b")["b"] == ["As", "Ks", "4d"]  # sealed: nothing moved yet
     assert table.passes("c", "9c").status_code == 200
     after = table.passes("a", "2c").json()
     assert after["phase"] == "declare"
@@ -145,22 +152,27 @@ def test_exc_the_draw_gets_a_timer_and_a_timeout_stands_pat() -> None:
     table = Table(exchange="draw")
     opened = [e for e in read_stream(f"table-{table.id}") if e.type == "ExchangeOpened"]
     due = parse_iso(opened[-1].data["deadline"])
-    assert [d.due for d in overdue_deadlines(due) if d.table_id == table.id] == [due]   # the timers see it
+    assert [d.due for d in overdue_deadlines(due) if d.table_id == table.id] == [due]  # the timers see it
     service.deal_expire(table_id=table.id, deal_no=1, now=due)
     drawn = [e for e in read_stream(f"table-{table.id}") if e.type == "CardsDrawn"]
     assert [(e.data["player"], e.data["count"], e.data["timed_out"]) for e in drawn] == [
-        (table.ids["b"], 0, True)]
+        (table.ids["b"], 0, True)
+    ]
     assert table.view("c")["turn"] == [table.ids["c"]]
 
 
-@pytest.mark.parametrize(("variant", "options"), [
-    ("guts2", {"exchange": "draw", "all_out": "pass_right"}),
-    ("guts3", {"exchange": "pass_left", "all_out": "pass_right"}),
-    ("guts2", {"exchange": "pass_left"}),
-    ("guts2", {"exchange": "draw", "seats": 26}),
-])
-def test_exc_conflicting_options_are_invalid_option(admin_api: APIClient, variant: str,
-                                                    options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("guts2", {"exchange": "draw", "all_out": "pass_right"}),
+        ("guts3", {"exchange": "pass_left", "all_out": "pass_right"}),
+        ("guts2", {"exchange": "pass_left"}),
+        ("guts2", {"exchange": "draw", "seats": 26}),
+    ],
+)
+def test_exc_conflicting_options_are_invalid_option(
+    admin_api: APIClient, variant: str, options: dict[str, Any]
+) -> None:
     before = event_count()
     response = post(admin_api, "/api/v1/tables", {"variant": variant, "options": options})
     problem = refused(response, 400, "invalid_option")

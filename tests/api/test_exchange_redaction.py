@@ -8,6 +8,7 @@ over, its proof). The JSON is scanned for every card another player ever held in
 drawn, discarded, passed or received) that the observer never held himself, except, once the
 deal is over, the hands shown at the showdown; an auditor sees everything once the deal is over.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,7 +68,7 @@ def without_packs(document: Any) -> Any:
 def check(observer: Observer, url: str, truth: Truth) -> None:
     response = observer.client.get(url)
     if response.status_code in (403, 404, 409):
-        return                                                   # not for this role, or not yet
+        return  # not for this role, or not yet
     assert response.status_code == 200, (url, response.content)
     text = json.dumps(without_packs(response.json()))
     leaked = sorted(card for card in truth.forbidden(observer.player, observer.role) if f'"{card}"' in text)
@@ -76,9 +77,15 @@ def check(observer: Observer, url: str, truth: Truth) -> None:
 
 def walk(observers: list[Observer], table: str, players: list[str], deal_no: int, truth: Truth) -> None:
     deal = f"deals/{deal_no}"
-    urls = [table_url(table), table_url(table, "deals"), table_url(table, "events?limit=500"),
-            table_url(table, f"{deal}/replay"), table_url(table, f"{deal}/history?format=json"),
-            table_url(table, "history?format=json"), *(f"/api/v1/players/{p}/deals" for p in players)]
+    urls = [
+        table_url(table),
+        table_url(table, "deals"),
+        table_url(table, "events?limit=500"),
+        table_url(table, f"{deal}/replay"),
+        table_url(table, f"{deal}/history?format=json"),
+        table_url(table, "history?format=json"),
+        *(f"/api/v1/players/{p}/deals" for p in players),
+    ]
     if truth.over:
         urls.append(table_url(table, f"deals/{deal_no}/proof"))
     for observer in observers:
@@ -98,16 +105,25 @@ def test_no_response_leaks_an_exchanged_card(exchange: str) -> None:
     club = Club.create(players=4, bankroll=5000)
     decks = [[*stack_deck(*hands), *stock] for hands, stock in zip(HANDS, STOCKS, strict=True)]
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
-        response = post(club.admin, "/api/v1/tables", {
-            "variant": "guts3", "stacked_decks": decks,
-            "options": {"ante": 10, "min_buy_in": 100, "exchange": exchange}})
+        response = post(
+            club.admin,
+            "/api/v1/tables",
+            {
+                "variant": "guts3",
+                "stacked_decks": decks,
+                "options": {"ante": 10, "min_buy_in": 100, "exchange": exchange},
+            },
+        )
     assert response.status_code == 201, response.content
     table = response.json()["table_id"]
     club.seat_all(table, 1000)
     players = [str(p) for p in club.players]
     observers = [Observer(client, str(pid), "player") for pid, client in club.players.items()]
-    observers += [Observer(club.outsider, None, "player"), Observer(club.admin, None, "admin"),
-                  Observer(club.auditor, None, "auditor")]
+    observers += [
+        Observer(club.outsider, None, "player"),
+        Observer(club.admin, None, "admin"),
+        Observer(club.auditor, None, "auditor"),
+    ]
     for deal_no in (1, 2):
         view = play(club.admin, table_url(table, "deals"), {})
         order = [p["player"] for p in view["deal"]["players"]]
@@ -119,39 +135,62 @@ def test_no_response_leaks_an_exchanged_card(exchange: str) -> None:
         else:
             exchange_by_pass(club, table, order, deal_no, truth, observers, players)
         for i, player in enumerate(order):
-            answer = play(club.players[int(player)], table_url(table, "declares"),
-                          {"deal_no": deal_no, "choice": DECLARES[deal_no - 1][i]})
+            answer = play(
+                club.players[int(player)],
+                table_url(table, "declares"),
+                {"deal_no": deal_no, "choice": DECLARES[deal_no - 1][i]},
+            )
             if answer["deal"]["over"]:
                 ins = [p for p, choice in zip(order, DECLARES[deal_no - 1], strict=True) if choice == "in"]
                 truth.shown, truth.over = (set(ins) if len(ins) > 1 else set()), True
             walk(observers, table, players, deal_no, truth)
         assert truth.over
-        assert truth.forbidden(players[0], "player") or deal_no == 1   # deal 2 keeps hands hidden
+        assert truth.forbidden(players[0], "player") or deal_no == 1  # deal 2 keeps hands hidden
 
 
-def exchange_by_draw(club: Club, table: str, order: list[str], deal_no: int, truth: Truth,
-                     observers: list[Observer], players: list[str]) -> None:
+def exchange_by_draw(
+    club: Club,
+    table: str,
+    order: list[str],
+    deal_no: int,
+    truth: Truth,
+    observers: list[Observer],
+    players: list[str],
+) -> None:
     stock = iter(STOCKS[deal_no - 1])
     for i, player in enumerate(order):
         hand = truth.final[player]
         discards = [hand[k] for k in DRAWS[deal_no - 1][i]]
         drawn = [next(stock) for _ in discards]
-        play(club.players[int(player)], table_url(table, "exchanges"),
-             {"deal_no": deal_no, "discards": discards})
+        play(
+            club.players[int(player)],
+            table_url(table, "exchanges"),
+            {"deal_no": deal_no, "discards": discards},
+        )
         truth.final[player] = [card for card in hand if card not in discards] + drawn
         truth.held[player] |= set(drawn)
         walk(observers, table, players, deal_no, truth)
 
 
-def exchange_by_pass(club: Club, table: str, order: list[str], deal_no: int, truth: Truth,
-                     observers: list[Observer], players: list[str]) -> None:
+def exchange_by_pass(
+    club: Club,
+    table: str,
+    order: list[str],
+    deal_no: int,
+    truth: Truth,
+    observers: list[Observer],
+    players: list[str],
+) -> None:
     passed = {p: truth.final[p][PASSES[deal_no - 1][i]] for i, p in enumerate(order)}
     for player in order:
-        play(club.players[int(player)], table_url(table, "passes"),
-             {"deal_no": deal_no, "card": passed[player]})
-        if player == order[-1]:                                  # the last choice: the cards move
+        play(
+            club.players[int(player)],
+            table_url(table, "passes"),
+            {"deal_no": deal_no, "card": passed[player]},
+        )
+        if player == order[-1]:  # the last choice: the cards move
             for i, holder in enumerate(order):
-                received = passed[order[i - 1]]                  # from the right (EXC-03)
+                received = passed[order[i - 1]]  # from the right (EXC-03)
                 truth.final[holder] = [c for c in truth.final[holder] if c != passed[holder]] + [received]
                 truth.held[holder].add(received)
         walk(observers, table, players, deal_no, truth)

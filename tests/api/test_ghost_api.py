@@ -6,6 +6,7 @@ only once a showdown showed them (GH-03), whether it played and won; the stacks 
 each settlement are worked out here from the rules. Also: GET /variants lists the option with its
 rule IDs, and conflicting or oversized tables are 400 `invalid_option` naming the option.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,9 +24,9 @@ pytestmark = pytest.mark.django_db
 
 # The ghost is the last recipient of each round (D-GH-03): stack_deck(b, c, a, ghost) for deal 1
 # (dealer a), (c, a, b, ghost) for deal 2, (a, b, c, ghost) for deal 3.
-DEAL_1 = stack_deck("Js Jd", "4s 4d", "2c 7d", "Qh Qd")       # the ghost's queens beat both "in"
-DEAL_2 = stack_deck("5c 6d", "8h 9s", "Tc 3h", "Kc Kh")       # everyone out
-DEAL_3 = stack_deck("As Ah", "2s 5s", "6c 8c", "3s 3d")       # a lone "in" beats the ghost
+DEAL_1 = stack_deck("Js Jd", "4s 4d", "2c 7d", "Qh Qd")  # the ghost's queens beat both "in"
+DEAL_2 = stack_deck("5c 6d", "8h 9s", "Tc 3h", "Kc Kh")  # everyone out
+DEAL_3 = stack_deck("As Ah", "2s 5s", "6c 8c", "3s 3d")  # a lone "in" beats the ghost
 
 
 def ghost_of(game: Game, name: str | None = None) -> dict[str, Any]:
@@ -39,35 +40,37 @@ def test_a_ghost_session_over_the_api() -> None:
     game = Game.open("guts2", [DEAL_1, DEAL_2, DEAL_3], ghost="always")
     view = game.start()
     assert (view["pot"], view["options"]["ghost"], view["options"]["dealer_forced_in"]) == (
-        30, "always", False)
-    for name in ("a", "b", "c", None):                                    # GH-02: nobody holds it
+        30,
+        "always",
+        False,
+    )
+    for name in ("a", "b", "c", None):  # GH-02: nobody holds it
         assert ghost_of(game, name) == {"cards": None, "card_count": 2, "shown": False, "won": False}
     assert [p["card_count"] for p in view["deal"]["players"]] == [2, 2, 2]
-    assert game.hands("b") == {"b": cards("Js Jd"), "c": None, "a": None}   # D-GH-03: dealt after a
+    assert game.hands("b") == {"b": cards("Js Jd"), "c": None, "a": None}  # D-GH-03: dealt after a
     view = game.declares("b:in", "c:in", "a:out")
     # GH-04, GH-05, GH-07: nobody beat the ghost's queens: both "in" players match, the pot stays.
     assert view["deal"]["over"]
     assert (view["deal"]["outcome"], view["deal"]["winners"], view["pot"]) == ("ghost_won", [], 90)
     assert game.stacks() == {"a": 990, "b": 960, "c": 960}
-    for name in ("a", "b", None):                                         # GH-03: shown to all
-        assert ghost_of(game, name) == {"cards": cards("Qh Qd"), "card_count": 2, "shown": True,
-                                        "won": True}
+    for name in ("a", "b", None):  # GH-03: shown to all
+        assert ghost_of(game, name) == {"cards": cards("Qh Qd"), "card_count": 2, "shown": True, "won": True}
     assert game.hands() == {"b": cards("Js Jd"), "c": cards("4s 4d"), "a": None}
 
-    view = game.start()                                                   # dealer b: c, a, b
-    assert (view["pot"], view["game_no"]) == (90, 1)                      # the pot carries (G2-05)
+    view = game.start()  # dealer b: c, a, b
+    assert (view["pot"], view["game_no"]) == (90, 1)  # the pot carries (G2-05)
     view = game.declares("c:out", "a:out")
-    assert game.declare_action("b") is not None                           # GH-06: not forced in
+    assert game.declare_action("b") is not None  # GH-06: not forced in
     view = game.declares("b:out")
     assert (view["deal"]["outcome"], view["pot"]) == ("all_out_carry", 90)
-    assert ghost_of(game, "b")["cards"] is None                           # no showdown showed it
+    assert ghost_of(game, "b")["cards"] is None  # no showdown showed it
 
-    view = game.start()                                                   # dealer c: a, b, c
-    assert view["pot"] == 120                                             # GH-06: everyone antes anew
+    view = game.start()  # dealer c: a, b, c
+    assert view["pot"] == 120  # GH-06: everyone antes anew
     assert game.stacks() == {"a": 980, "b": 950, "c": 950}
     action = game.declare_action("a")
     assert action is not None
-    assert action["in_cost"] == 120                                       # he may lose to the ghost
+    assert action["in_cost"] == 120  # he may lose to the ghost
     view = game.declares("a:in", "b:out", "c:out")
     # GH-01, GH-04: the lone "in" player shows and beats the ghost's threes: he takes the pot.
     assert (view["deal"]["outcome"], view["deal"]["winners"]) == ("won", [game.ids["a"]])
@@ -108,14 +111,18 @@ def test_variants_list_the_ghost_option_with_its_rules(player_api: APIClient) ->
         assert deal["ghost"] == "$ghost"
 
 
-@pytest.mark.parametrize(("options", "named", "detail"), [
-    ({"ghost": "always", "all_out": "extra_card"}, "ghost", {"conflict": "all_out"}),          # GH-06
-    ({"ghost": "always", "dealer_forced_in": True}, "ghost", {"conflict": "dealer_forced_in"}),
-    ({"ghost": "always", "seats": 26}, "seats", {"maximum": 25}),                              # D-GEN-02
-    ({"ghost": "sometimes"}, "ghost", {}),
-])
+@pytest.mark.parametrize(
+    ("options", "named", "detail"),
+    [
+        ({"ghost": "always", "all_out": "extra_card"}, "ghost", {"conflict": "all_out"}),  # GH-06
+        ({"ghost": "always", "dealer_forced_in": True}, "ghost", {"conflict": "dealer_forced_in"}),
+        ({"ghost": "always", "seats": 26}, "seats", {"maximum": 25}),  # D-GEN-02
+        ({"ghost": "sometimes"}, "ghost", {}),
+    ],
+)
 def test_conflicting_or_oversized_ghost_tables_are_invalid_option(
-        admin_api: APIClient, options: dict[str, Any], named: str, detail: dict[str, Any]) -> None:
+    admin_api: APIClient, options: dict[str, Any], named: str, detail: dict[str, Any]
+) -> None:
     before = event_count()
     response = post(admin_api, "/api/v1/tables", {"variant": "guts2", "options": options})
     assert response.status_code == 400, response.content

@@ -1,4 +1,5 @@
 """Idempotency-Key on state-changing POSTs (DESIGN §2.9): replay, reuse, per caller, in progress."""
+
 from __future__ import annotations
 
 import threading
@@ -15,8 +16,9 @@ from guts_backend.roles import CLUB_ADMIN
 from tests.api.conftest import client_for, deposits_url, event_count, post_json, withdrawals_url
 
 
-def test_replay_returns_the_first_answer_and_appends_nothing(admin_api: APIClient,
-                                                             player: AbstractUser) -> None:
+def test_replay_returns_the_first_answer_and_appends_nothing(
+    admin_api: APIClient, player: AbstractUser
+) -> None:
     first = post_json(admin_api, deposits_url(player.pk), {"amount": 500}, **{"Idempotency-Key": "k-1"})
     assert first.status_code == 201
     before = event_count()
@@ -30,10 +32,15 @@ def test_replay_returns_the_first_answer_and_appends_nothing(admin_api: APIClien
 
 def test_body_is_compared_canonically(admin_api: APIClient, player: AbstractUser) -> None:
     url = deposits_url(player.pk)
-    first = admin_api.post(url, b'{"amount": 5, "note": "x"}', content_type="application/json",
-                           headers={"Idempotency-Key": "canon"})
-    again = admin_api.post(url, b'{"note":"x","amount":5}', content_type="application/json",
-                           headers={"Idempotency-Key": "canon"})
+    first = admin_api.post(
+        url,
+        b'{"amount": 5, "note": "x"}',
+        content_type="application/json",
+        headers={"Idempotency-Key": "canon"},
+    )
+    again = admin_api.post(
+        url, b'{"note":"x","amount":5}', content_type="application/json", headers={"Idempotency-Key": "canon"}
+    )
     assert first.status_code == again.status_code == 201
     assert again["Idempotent-Replayed"] == "true"
 
@@ -86,8 +93,9 @@ def test_same_key_on_another_path_is_422(admin_api: APIClient, player: AbstractU
     assert response.status_code == 422
 
 
-def test_keys_are_per_caller(admin_api: APIClient, make_staff: Callable[[str], AbstractUser],
-                             player: AbstractUser) -> None:
+def test_keys_are_per_caller(
+    admin_api: APIClient, make_staff: Callable[[str], AbstractUser], player: AbstractUser
+) -> None:
     other_admin = client_for(make_staff(CLUB_ADMIN))
     key = {"Idempotency-Key": "shared"}
     assert post_json(admin_api, deposits_url(player.pk), {"amount": 10}, **key).status_code == 201
@@ -111,8 +119,7 @@ def test_player_registration_is_idempotent(admin_api: APIClient) -> None:
 @pytest.mark.parametrize("key", ["", "x" * 256, "naïve", "tab\there"])
 def test_malformed_key_is_400(admin_api: APIClient, player: AbstractUser, key: str) -> None:
     before = event_count()
-    response = admin_api.post(deposits_url(player.pk), {"amount": 5}, format="json",
-                              HTTP_IDEMPOTENCY_KEY=key)
+    response = admin_api.post(deposits_url(player.pk), {"amount": 5}, format="json", HTTP_IDEMPOTENCY_KEY=key)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_idempotency_key"
     assert event_count() == before
@@ -126,8 +133,9 @@ def test_without_a_key_every_post_acts(admin_api: APIClient, player: AbstractUse
 
 
 @pytest.mark.postgres
-def test_retry_while_the_first_is_running_is_409(admin_api: APIClient, admin_user: AbstractUser,
-                                                 player: AbstractUser) -> None:
+def test_retry_while_the_first_is_running_is_409(
+    admin_api: APIClient, admin_user: AbstractUser, player: AbstractUser
+) -> None:
     """Another connection holds the (caller, key) lock, as a first request still in flight does."""
     locked, release = threading.Event(), threading.Event()
 

@@ -3,6 +3,7 @@ finished key's replays never collide with each other.
 
 Each thread is its own client with its own database connection, as separate server workers are.
 """
+
 from __future__ import annotations
 
 import threading
@@ -50,14 +51,21 @@ def answer(response: Any) -> tuple[int, str | None]:
     return response.status_code, body.get("code") if isinstance(body, dict) else None
 
 
-def test_fifty_concurrent_deposits_to_one_bankroll_all_land(admin_user: AbstractUser,
-                                                           player: AbstractUser) -> None:
+def test_fifty_concurrent_deposits_to_one_bankroll_all_land(
+    admin_user: AbstractUser, player: AbstractUser
+) -> None:
     amounts = [index + 1 for index in range(50)]
 
     def deposit(index: int) -> tuple[int, str | None]:
         client = client_for(admin_user)
-        return answer(post_json(client, deposits_url(player.pk), {"amount": amounts[index]},
-                                **{"Idempotency-Key": f"race-{index}"}))
+        return answer(
+            post_json(
+                client,
+                deposits_url(player.pk),
+                {"amount": amounts[index]},
+                **{"Idempotency-Key": f"race-{index}"},
+            )
+        )
 
     outcomes = run_together(len(amounts), deposit)
 
@@ -67,8 +75,9 @@ def test_fifty_concurrent_deposits_to_one_bankroll_all_land(admin_user: Abstract
     assert Event.objects.filter(stream=player_stream(player.pk), type="DepositMade").count() == 50
 
 
-def test_concurrent_retries_of_a_finished_key_all_replay(admin_api: APIClient, admin_user: AbstractUser,
-                                                        player: AbstractUser) -> None:
+def test_concurrent_retries_of_a_finished_key_all_replay(
+    admin_api: APIClient, admin_user: AbstractUser, player: AbstractUser
+) -> None:
     key = {"Idempotency-Key": "finished"}
     first = post_json(admin_api, deposits_url(player.pk), {"amount": 7}, **key)
     assert first.status_code == 201
@@ -84,7 +93,8 @@ def test_concurrent_retries_of_a_finished_key_all_replay(admin_api: APIClient, a
 
 
 def test_a_finished_key_replays_even_while_another_retry_holds_its_lock(
-        admin_api: APIClient, admin_user: AbstractUser, player: AbstractUser) -> None:
+    admin_api: APIClient, admin_user: AbstractUser, player: AbstractUser
+) -> None:
     """The collision of the issue, made deterministic: a concurrent retry holds the (caller, key)
     lock; a finished key's replay does not need it."""
     key = {"Idempotency-Key": "done-and-locked"}

@@ -1,6 +1,7 @@
 """An Idempotency-Key's record rides in the command's own transaction, with no savepoint around the
 view: a success commits with its record, an error keeps no effects and is stored
 in a second transaction, and a version clash retries inside the request's transaction."""
+
 from __future__ import annotations
 
 import threading
@@ -38,8 +39,9 @@ class _Succeeds(APIView):
 
 
 def send(view: type[APIView], user: AbstractUser, key: str, name: str) -> Any:
-    request = APIRequestFactory().post("/api/v1/things", {"name": name}, format="json",
-                                       HTTP_IDEMPOTENCY_KEY=key)
+    request = APIRequestFactory().post(
+        "/api/v1/things", {"name": name}, format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
     force_authenticate(request, user=user)
     return view.as_view()(request)
 
@@ -59,8 +61,9 @@ def test_an_error_answer_keeps_no_effects_and_is_stored(admin_user: AbstractUser
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", ["it's", "back\\slash", "%s", "a b;--"])
-def test_any_printable_key_is_claimed_and_replayed(admin_api: APIClient, player: AbstractUser,
-                                                   key: str) -> None:
+def test_any_printable_key_is_claimed_and_replayed(
+    admin_api: APIClient, player: AbstractUser, key: str
+) -> None:
     first = post_json(admin_api, deposits_url(player.pk), {"amount": 3}, **{"Idempotency-Key": key})
     before = event_count()
     again = post_json(admin_api, deposits_url(player.pk), {"amount": 3}, **{"Idempotency-Key": key})
@@ -72,7 +75,8 @@ def test_any_printable_key_is_claimed_and_replayed(admin_api: APIClient, player:
 
 @pytest.mark.django_db
 def test_a_version_clash_retries_inside_the_requests_transaction(
-        admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
+    admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The first attempt expects a stale version (as when a table command moved the bankroll in
     between): the clash is found before anything is written, and the next attempt lands in the
     same transaction as the key's record."""
@@ -94,7 +98,8 @@ def test_a_version_clash_retries_inside_the_requests_transaction(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_an_error_answers_as_the_retry_of_a_request_that_took_its_key_meanwhile(
-        admin_user: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
+    admin_user: AbstractUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Between an error's rollback and the transaction that stores it, the key is free: a request
     with it that runs then wins, and the error's request answers as a retry of that one would
     (here: its replay), so every answer under the key is the stored one."""
@@ -104,12 +109,14 @@ def test_an_error_answers_as_the_retry_of_a_request_that_took_its_key_meanwhile(
     def another_request_runs_before_the_second_claim(*args: Any) -> Response | None:
         nonlocal claims
         claims += 1
-        if claims == 2:        # the error has been rolled back; its record is not stored yet
+        if claims == 2:  # the error has been rolled back; its record is not stored yet
+
             def other() -> None:
                 try:
                     assert send(_Succeeds, admin_user, "contested", "same").status_code == 201
                 finally:
                     connection.close()
+
             thread = threading.Thread(target=other)
             thread.start()
             thread.join(10)

@@ -1,5 +1,6 @@
 """Transient answers are never frozen under a key, and a replay repeats the headers that matter
 (item 5)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,9 +26,10 @@ def balance_of(client: APIClient, player: AbstractUser) -> int:
 
 
 def test_a_concurrency_conflict_is_not_stored_and_the_retry_lands(
-        admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
+    admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
     key = {"Idempotency-Key": "clashed"}
-    with monkeypatch.context() as patched:      # the stream always moves on: every attempt clashes
+    with monkeypatch.context() as patched:  # the stream always moves on: every attempt clashes
         patched.setattr(ledger.cashier, "lock_bankroll_and_read_version", lambda player_id: 0)
         clashed = post_json(admin_api, deposits_url(player.pk), {"amount": 40}, **key)
     assert (clashed.status_code, clashed.json()["code"]) == (409, "concurrency_conflict")
@@ -42,13 +44,16 @@ def test_a_concurrency_conflict_is_not_stored_and_the_retry_lands(
     assert balance_of(admin_api, player) == 40
 
 
-@pytest.mark.parametrize("outage", [
-    OperationalError("server closed the connection unexpectedly"),
-    psycopg.OperationalError("terminating connection due to administrator command"),
-])
+@pytest.mark.parametrize(
+    "outage",
+    [
+        OperationalError("server closed the connection unexpectedly"),
+        psycopg.OperationalError("terminating connection due to administrator command"),
+    ],
+)
 def test_a_database_outage_is_503_not_stored_and_the_retry_lands(
-        admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch,
-        outage: Exception) -> None:
+    admin_api: APIClient, player: AbstractUser, monkeypatch: pytest.MonkeyPatch, outage: Exception
+) -> None:
     key = {"Idempotency-Key": "outage"}
 
     def append(*args: Any, **kwargs: Any) -> Any:
@@ -71,7 +76,7 @@ def test_a_replayed_table_command_carries_the_first_etag(admin_api: APIClient) -
     body = {"variant": "guts2", "options": {"ante": 10}}
     first = post(admin_api, "/api/v1/tables", body, **{"Idempotency-Key": "open-1"})
     table = first.json()["table_id"]
-    post(admin_api, table_url(table, "close"))                  # the table moves on meanwhile
+    post(admin_api, table_url(table, "close"))  # the table moves on meanwhile
     again = post(admin_api, "/api/v1/tables", body, **{"Idempotency-Key": "open-1"})
     assert (first.status_code, again.status_code, again["Idempotent-Replayed"]) == (201, 201, "true")
     assert again["ETag"] == first["ETag"] == f'"{first.json()["version"]}"'
@@ -84,19 +89,24 @@ class _Created(APIView):
 
     @idempotent
     def post(self, request: Request) -> Response:
-        return Response({"id": 7}, status=201, headers={"Location": "/api/v1/things/7", "ETag": '"1"',
-                                                        "X-Not-Kept": "no"})
+        return Response(
+            {"id": 7}, status=201, headers={"Location": "/api/v1/things/7", "ETag": '"1"', "X-Not-Kept": "no"}
+        )
 
 
 def test_a_replay_carries_location_and_etag_but_not_other_headers(admin_user: AbstractUser) -> None:
     def send() -> Any:
-        request = APIRequestFactory().post("/api/v1/things", {"name": "x"}, format="json",
-                                           HTTP_IDEMPOTENCY_KEY="thing-1")
+        request = APIRequestFactory().post(
+            "/api/v1/things", {"name": "x"}, format="json", HTTP_IDEMPOTENCY_KEY="thing-1"
+        )
         force_authenticate(request, user=admin_user)
         return _Created.as_view()(request)
 
     first, again = send(), send()
     assert again["Idempotent-Replayed"] == "true"
-    assert (again["Location"], again["ETag"]) == (first["Location"], first["ETag"]) == (
-        "/api/v1/things/7", '"1"')
+    assert (
+        (again["Location"], again["ETag"])
+        == (first["Location"], first["ETag"])
+        == ("/api/v1/things/7", '"1"')
+    )
     assert not again.has_header("X-Not-Kept")

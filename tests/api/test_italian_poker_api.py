@@ -5,6 +5,7 @@ and a showdown a suit decides (IT-32, EX-17).
 
 Players a, b, c, d seated in that order; ante 10; four players play the 32-card pack (D-IT-01).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,8 +25,15 @@ NAMES = "abcd"
 # Deal 1, dealt b, c, d, a: nobody opens.
 DECK1 = stack_deck("Jh Js 7c 8d 9s", "Qh Qd 7d 8c Tc", "Ah Kd 9h 8h 7h", "As Ad Ks Kh 7s")
 # Deal 2, dealt c, d, a, b: c opens on jacks; then the stock for the draw.
-DECK2 = [*stack_deck("Jh Js 7c 8d 9s", "Qh Qd 7d 8c Tc", "Ah Kd 9h 8h 7h", "As Ad Ks Kh 7s"),
-         "Ts", "Th", "Td", "9c", "9d", "Qs"]
+DECK2 = [
+    *stack_deck("Jh Js 7c 8d 9s", "Qh Qd 7d 8c Tc", "Ah Kd 9h 8h 7h", "As Ad Ks Kh 7s"),
+    "Ts",
+    "Th",
+    "Td",
+    "9c",
+    "9d",
+    "Qs",
+]
 # Deal 3, dealt d, a, b, c: d a heart flush, a kings (opens), b and c queen-high straights.
 DECK3 = stack_deck("7h 9h Jh Kh Ah", "Kc Kd 7s 8s As", "Qs Jd Tc 9c 8d", "Qh Js Td 9d 8c")
 
@@ -35,8 +43,11 @@ class Table:
 
     def __init__(self) -> None:
         self.club = Club.create(players=4, bankroll=5000)
-        body = {"variant": "italian", "options": {"ante": 10, "min_buy_in": 50},
-                "stacked_decks": [DECK1, DECK2, DECK3]}
+        body = {
+            "variant": "italian",
+            "options": {"ante": 10, "min_buy_in": 50},
+            "stacked_decks": [DECK1, DECK2, DECK3],
+        }
         with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
             response = post(self.club.admin, "/api/v1/tables", body)
         assert response.status_code == 201, response.content
@@ -64,13 +75,17 @@ class Table:
 
     def bet(self, name: str, action: str, **extra: Any) -> Any:
         deal_no = self.view(name)["deal_no"]
-        return post(self.api(name), table_url(self.id, "bets"),
-                    {"deal_no": deal_no, "action": action, **extra})
+        return post(
+            self.api(name), table_url(self.id, "bets"), {"deal_no": deal_no, "action": action, **extra}
+        )
 
     def draw(self, name: str, discards: str = "", **extra: Any) -> Any:
         deal_no = self.view(name)["deal_no"]
-        return post(self.api(name), table_url(self.id, "exchanges"),
-                    {"deal_no": deal_no, "discards": discards.split(), **extra})
+        return post(
+            self.api(name),
+            table_url(self.id, "exchanges"),
+            {"deal_no": deal_no, "discards": discards.split(), **extra},
+        )
 
     def ok(self, response: Any) -> dict[str, Any]:
         assert response.status_code == 200, response.content
@@ -116,27 +131,32 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
     view = table.view("c")
     assert (view["phase"], view["deal"]["betting"]["opener"]) == ("draw", table.ids["c"])
     assert table.action("c", "exchange")["openers"] == ["Jh", "Js"]
-    refused(table.draw("c", "Js 7c 8d 9s"), 409, "invalid_split")               # IT-16
-    drawn = table.ok(table.draw("c", "Js 7c 8d 9s", split_openers=True))        # IT-15: three now
+    refused(table.draw("c", "Js 7c 8d 9s"), 409, "invalid_split")  # IT-16
+    drawn = table.ok(table.draw("c", "Js 7c 8d 9s", split_openers=True))  # IT-15: three now
     me = next(p for p in drawn["deal"]["players"] if p["player"] == table.ids["c"])
     assert me["cards"] == ["Jh", "Ts", "Th", "Td"]
     table.ok(table.draw("d", "7d"))
     table.ok(table.draw("a"))
-    after_draw = table.ok(table.draw("b", "7s"))                                 # then c's fourth
+    after_draw = table.ok(table.draw("b", "7s"))  # then c's fourth
     assert after_draw["phase"] == "betting"
-    assert after_draw["turn"] == [table.ids["c"]]                                # IT-17: the opener
-    counts = table.view("d")["deal"]["draws"]                                    # D-IT-05: public
+    assert after_draw["turn"] == [table.ids["c"]]  # IT-17: the opener
+    counts = table.view("d")["deal"]["draws"]  # D-IT-05: public
     assert {table.name_of(p): n for p, n in counts.items()} == {"c": 4, "d": 1, "a": 0, "b": 1}
     feed = table.api("a").get(f"/api/v1/tables/{table.id}/events?limit=500").json()["results"]
     draws = [e["data"] for e in feed if e["type"] == "CardsDrawn"]
     assert [(table.name_of(d["player"]), d["count"], d["drawn"]) for d in draws] == [
-        ("c", 4, None), ("d", 1, None), ("a", 0, []), ("b", 1, None), ("c", 1, None)]   # a sees his own
-    assert draws[0]["split_openers"] is True                                     # public
-    assert table.action("c", "bet")["amounts"] == {"check": 0, "bet": 20, "fold": 0}   # D-IT-02
+        ("c", 4, None),
+        ("d", 1, None),
+        ("a", 0, []),
+        ("b", 1, None),
+        ("c", 1, None),
+    ]  # a sees his own
+    assert draws[0]["split_openers"] is True  # public
+    assert table.action("c", "bet")["amounts"] == {"check": 0, "bet": 20, "fold": 0}  # D-IT-02
     for name in "cdab":
         end = table.ok(table.bet(name, "check"))
     results = {r["type"]: r["data"] for r in end["deal"]["results"]}
-    assert results["PotsAwarded"]["pots"][0]["winners"] == [table.ids["c"]]     # three tens
+    assert results["PotsAwarded"]["pots"][0]["winners"] == [table.ids["c"]]  # three tens
     assert results["PotsAwarded"]["pots"][0]["amount"] == 120
     assert (results["OpenersShown"]["openers"], results["OpenersShown"]["split"]) == (["Jh", "Js"], True)
 
@@ -147,8 +167,8 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
     table.ok(table.bet("a", "open"))
     table.ok(table.bet("b", "raise"))
     table.ok(table.bet("c", "call"))
-    assert table.action("d", "bet")["amounts"] == {"call": 20, "fold": 0}        # 20 chips: all in
-    table.ok(table.bet("d", "call"))                                             # all in
+    assert table.action("d", "bet")["amounts"] == {"call": 20, "fold": 0}  # 20 chips: all in
+    table.ok(table.bet("d", "call"))  # all in
     table.ok(table.bet("a", "fold"))
     for name in "dbc":
         table.ok(table.draw(name))
@@ -157,13 +177,14 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
     assert view["deal"]["betting"]["all_in"] == [table.ids["d"]]
     pots = view["deal"]["betting"]["pots"]
     assert [(p["amount"], [table.name_of(x) for x in p["eligible"]]) for p in pots] == [
-        (110, ["d", "b", "c"])]
+        (110, ["d", "b", "c"])
+    ]
     table.ok(table.bet("b", "bet"))
     end = table.ok(table.bet("c", "call"))
     results = {r["type"]: r["data"] for r in end["deal"]["results"]}
     pots = results["PotsAwarded"]["pots"]
     assert [(p["amount"], table.name_of(p["winners"][0])) for p in pots] == [(110, "d"), (40, "c")]
-    assert results["OpenersShown"]["player"] == table.ids["a"]                   # D-IT-03: folded, shown
+    assert results["OpenersShown"]["player"] == table.ids["a"]  # D-IT-03: folded, shown
     assert table.stacks() == {"a": 950, "b": 920, "c": 1080, "d": 110}
     assert (balance(f"bets:{table.id}"), balance(f"pot:{table.id}")) == (0, 0)
     assert check_conservation() == []
@@ -188,9 +209,17 @@ def test_it_the_hand_history_reads_like_draw_poker() -> None:
     for name in "cdab":
         table.ok(table.bet(name, "check"))
     text = table.api("a").get(table_url(table.id, "deals/2/history?format=text")).content.decode()
-    for line in ("First betting round (jacks or better to open):", "opens 10", "Draw:",
-                 "draws 4 and splits his openers", "stands pat", "gets his last card (IT-15)",
-                 "Second betting round:", "Main pot of 120", "shows his openers: Jh Js (split in the draw)"):
+    for line in (
+        "First betting round (jacks or better to open):",
+        "opens 10",
+        "Draw:",
+        "draws 4 and splits his openers",
+        "stands pat",
+        "gets his last card (IT-15)",
+        "Second betting round:",
+        "Main pot of 120",
+        "shows his openers: Jh Js (split in the draw)",
+    ):
         assert line in text, (line, text)
 
 
@@ -200,8 +229,9 @@ def test_d_it_01_d_it_05_every_pack_size_plays_end_to_end(players: int) -> None:
     first legal choice (an open when he can, a call, a two-card draw) until a deal has reached its
     showdown; the proof verifies, the chips are conserved."""
     club = Club.create(players=players, bankroll=5000)
-    response = post(club.admin, "/api/v1/tables", {"variant": "italian",
-                                                   "options": {"ante": 5, "min_buy_in": 100}})
+    response = post(
+        club.admin, "/api/v1/tables", {"variant": "italian", "options": {"ante": 5, "min_buy_in": 100}}
+    )
     assert response.status_code == 201, response.content
     table = response.json()["table_id"]
     club.seat_all(table, 200)
@@ -216,17 +246,20 @@ def test_d_it_01_d_it_05_every_pack_size_plays_end_to_end(players: int) -> None:
             view = clients[player].get(table_url(table)).json()
             offer = next(a for a in view["legal_actions"] if a["action"] in ("bet", "exchange"))
             if offer["action"] == "exchange":
-                body: dict[str, Any] = {"deal_no": deal_no, "discards": offer["choices"][-2:],
-                                        "split_openers": bool(set(offer["choices"][-2:])
-                                                              & set(offer.get("openers", [])))}
+                body: dict[str, Any] = {
+                    "deal_no": deal_no,
+                    "discards": offer["choices"][-2:],
+                    "split_openers": bool(set(offer["choices"][-2:]) & set(offer.get("openers", []))),
+                }
                 answer = post(clients[player], table_url(table, "exchanges"), body).json()
             else:
                 choice = next(c for c in ("open", "call", "check") if c in offer["choices"])
-                answer = post(clients[player], table_url(table, "bets"),
-                              {"deal_no": deal_no, "action": choice}).json()
+                answer = post(
+                    clients[player], table_url(table, "bets"), {"deal_no": deal_no, "action": choice}
+                ).json()
         types = [r["type"] for r in answer["deal"]["results"]]
         proof = club.auditor.get(table_url(table, f"deals/{deal_no}/proof")).json()
-        assert (proof["ok"], len(proof["pack"])) == (True, min(52, 4 * (players + 4)))   # D-IT-01
+        assert (proof["ok"], len(proof["pack"])) == (True, min(52, 4 * (players + 4)))  # D-IT-01
         if "PotsAwarded" in types:
             showdowns += 1
             break

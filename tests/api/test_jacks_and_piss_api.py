@@ -4,6 +4,7 @@ Players a, b, c seated in that order: deal 1 is dealt b, c, a (dealer a); deal 2
 b). Four cards each, the piss card face up, the declare, the draw of the "in" players through
 POST /tables/{id}/exchanges, the betting through POST /tables/{id}/bets, the showdown.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,11 @@ DEAL_2 = [*stack_deck("2h 3d 4s 5c", "9h 9c Td 6c", "Ks Kh Qd 2d"), "Jc"]
 class Table:
     def __init__(self, **options: Any) -> None:
         self.club = Club.create(players=3, bankroll=5000)
-        body = {"variant": "jacks_and_piss", "options": {"ante": ANTE, "min_buy_in": 100, **options},
-                "stacked_decks": [DEAL_1, DEAL_2]}
+        body = {
+            "variant": "jacks_and_piss",
+            "options": {"ante": ANTE, "min_buy_in": 100, **options},
+            "stacked_decks": [DEAL_1, DEAL_2],
+        }
         with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
             response = post(self.club.admin, "/api/v1/tables", body)
         assert response.status_code == 201, response.content
@@ -69,7 +73,7 @@ def test_jp_a_jacks_and_piss_session_over_http() -> None:
     table = Table()
     assert post(table.api("a"), table_url(table.id, "deals")).status_code == 200
     view = table.view("c")
-    assert (view["phase"], view["deal"]["board"]) == ("declare", ["8c"])        # JP-01: public
+    assert (view["phase"], view["deal"]["board"]) == ("declare", ["8c"])  # JP-01: public
     cards = {table.name_of(p["player"]): p["cards"] for p in view["deal"]["players"]}
     assert cards == {"b": None, "c": ["Kc", "Kd", "2c", "5d"], "a": None}
     for name in "bca":
@@ -77,21 +81,22 @@ def test_jp_a_jacks_and_piss_session_over_http() -> None:
     view = table.view("b")
     assert (view["phase"], view["turn"]) == ("exchange", [table.ids["b"]])
     action = next(a for a in view["legal_actions"] if a["action"] == "exchange")
-    assert action["max"] == 4                                                    # JP-09
+    assert action["max"] == 4  # JP-09
     before = event_count()
     refused(table.act("c", "exchanges", {"discards": []}), 409, "not_your_turn")
     refused(table.act("b", "bets", {"action": "check"}), 409, "not_your_turn")  # the draw first
     refused(table.act("b", "exchanges", {"discards": ["8c"]}), 400, "invalid_card")  # the piss card
     assert event_count() == before
     table.ok("b", "exchanges", {"discards": []})
-    table.ok("c", "exchanges", {"discards": ["2c", "5d"]})                        # draws 7s 7d
-    after = table.ok("a", "exchanges", {"discards": ["9d", "4c", "Qh", "Qs"]})   # all four (JP-09)
+    table.ok("c", "exchanges", {"discards": ["2c", "5d"]})  # draws 7s 7d
+    after = table.ok("a", "exchanges", {"discards": ["9d", "4c", "Qh", "Qs"]})  # all four (JP-09)
     assert after["phase"] == "betting"
     # a stacked deck goes on with the rest of the pack in pack order after the cards given
     mine = next(p for p in after["deal"]["players"] if p["player"] == table.ids["a"])
     assert mine["cards"] == ["6s", "6d", "2d", "2h"]
-    assert next(p for p in table.view("b")["deal"]["players"]
-                if p["player"] == table.ids["a"])["cards"] is None                 # secret to b
+    assert (
+        next(p for p in table.view("b")["deal"]["players"] if p["player"] == table.ids["a"])["cards"] is None
+    )  # secret to b
     table.ok("b", "bets", {"action": "bet"})
     table.ok("c", "bets", {"action": "raise", "amount": 20})
     refused(table.act("a", "bets", {"action": "bet"}), 409, "bet_not_allowed")
@@ -99,12 +104,15 @@ def test_jp_a_jacks_and_piss_session_over_http() -> None:
     done = table.ok("b", "bets", {"action": "call"})
     showdown = next(r["data"] for r in done["deal"]["results"] if r["type"] == "ShowdownHeld")
     values = {table.name_of(h["player"]): h["value"] for h in showdown["hands"]}
-    assert values["b"] == "Four aces, three kicker"                            # EX-05
+    assert values["b"] == "Four aces, three kicker"  # EX-05
     assert table.name_of(showdown["winners"][0]) == "b"
     assert [table.name_of(h["player"]) for h in showdown["hands"]] == ["b", "c"]  # a folded: unseen
     # JP-12: b takes the pre-betting pot of 30, c and a (who folded) match it; b takes the 40 bet
-    assert table.stacks() == {"a": 1000 - ANTE - 30, "b": 1000 - ANTE - 20 + 30 + 40,
-                              "c": 1000 - ANTE - 20 - 30}
+    assert table.stacks() == {
+        "a": 1000 - ANTE - 30,
+        "b": 1000 - ANTE - 20 + 30 + 40,
+        "c": 1000 - ANTE - 20 - 30,
+    }
     assert done["pot"] == 60
     assert balance(f"bets:{table.id}") == 0
     assert check_conservation() == []

@@ -1,6 +1,7 @@
 """Bodies and formats the server cannot use are clean problems: a JSON body nested too deep is 400
 `malformed_request` on every POST (it was a RecursionError, a 500), an unknown `?format=` is 406
 `not_acceptable` (it was a 404 with code "error" and no detail)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,10 +18,18 @@ from tests.tables.http import Club
 pytestmark = pytest.mark.django_db
 
 # The POSTs that read a JSON body; the others must not fail on one either.
-BODY_POSTS = {"/api/v1/auth/token", "/api/v1/players", "/api/v1/players/{player_id}/deposits",
-              "/api/v1/players/{player_id}/withdrawals", "/api/v1/tables", "/api/v1/tables/{table_id}/seats",
-              "/api/v1/tables/{table_id}/top-ups", "/api/v1/tables/{table_id}/declares",
-              "/api/v1/tables/{table_id}/passes", "/api/v1/tables/{table_id}/exchanges"}
+BODY_POSTS = {
+    "/api/v1/auth/token",
+    "/api/v1/players",
+    "/api/v1/players/{player_id}/deposits",
+    "/api/v1/players/{player_id}/withdrawals",
+    "/api/v1/tables",
+    "/api/v1/tables/{table_id}/seats",
+    "/api/v1/tables/{table_id}/top-ups",
+    "/api/v1/tables/{table_id}/declares",
+    "/api/v1/tables/{table_id}/passes",
+    "/api/v1/tables/{table_id}/exchanges",
+}
 
 
 def nested_list(depth: int) -> bytes:
@@ -46,16 +55,19 @@ def post_raw(client: APIClient, url: str, body: bytes, **headers: str) -> Any:
     return client.post(url, body, content_type="application/json", headers=headers)
 
 
-@pytest.mark.parametrize("body", [nested_list(1000), nested_object(1000), nested_list(100_000),
-                                  nested_list(MAX_JSON_DEPTH + 1)], ids=["list-1000", "object-1000",
-                                                                         "list-100000", "just-too-deep"])
+@pytest.mark.parametrize(
+    "body",
+    [nested_list(1000), nested_object(1000), nested_list(100_000), nested_list(MAX_JSON_DEPTH + 1)],
+    ids=["list-1000", "object-1000", "list-100000", "just-too-deep"],
+)
 @pytest.mark.parametrize("keyed", [False, True], ids=["no-key", "idempotency-key"])
-def test_a_deeply_nested_body_is_refused_on_every_post(admin_user: AbstractUser, player: AbstractUser,
-                                                       post_paths: list[str], body: bytes,
-                                                       keyed: bool) -> None:
+def test_a_deeply_nested_body_is_refused_on_every_post(
+    admin_user: AbstractUser, player: AbstractUser, post_paths: list[str], body: bytes, keyed: bool
+) -> None:
     assert set(post_paths) >= BODY_POSTS
-    opened = client_for(admin_user).post("/api/v1/tables", {"variant": "guts2", "options": {"ante": 10}},
-                                         format="json")
+    opened = client_for(admin_user).post(
+        "/api/v1/tables", {"variant": "guts2", "options": {"ante": 10}}, format="json"
+    )
     table = opened.json()["table_id"]
     before = event_count()
     for path in post_paths:
@@ -76,7 +88,7 @@ def test_a_body_at_the_depth_limit_is_parsed(club: Club) -> None:
     deep_note = b'{"amount": 5, "note": ' + nested_list(MAX_JSON_DEPTH - 1) + b"}"
     response = post_raw(club.admin, f"/api/v1/players/{next(iter(club.players))}/deposits", deep_note)
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid_input"          # parsed; `note` is not a string
+    assert response.json()["code"] == "invalid_input"  # parsed; `note` is not a string
     assert "note" in response.json()["errors"]
 
 

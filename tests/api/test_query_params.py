@@ -1,6 +1,7 @@
 """Every list and every query parameter is validated alike (guts_backend.api.input): a malformed,
 blank or out-of-range value is 400 `invalid_query` naming the parameter, never a 500 (2^63 used to
 overflow PostgreSQL's bigint), never silently replaced by the default, and a page is at most 500."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,8 +14,8 @@ from tests.tables.http import Club
 
 pytestmark = pytest.mark.django_db
 
-HUGE = str(2**63)                 # one past PostgreSQL's bigint
-LARGEST = str(2**63 - 1)          # the largest bigint: "every row" as a limit, before the cap
+HUGE = str(2**63)  # one past PostgreSQL's bigint
+LARGEST = str(2**63 - 1)  # the largest bigint: "every row" as a limit, before the cap
 BAD_NUMBERS = ["abc", "", " ", "null", "-1", "1.5", "5.0", "+5", " 5", "1e3", "٣", HUGE, "9" * 400]
 BAD_LIMITS = [*BAD_NUMBERS, "0", str(MAX_PAGE_SIZE + 1), LARGEST]
 
@@ -50,8 +51,9 @@ def urls(club: Club) -> Urls:
     return Urls(player=next(iter(club.players)), table=club.open_table({"ante": 10}))
 
 
-def refused(client: APIClient, url: str, params: dict[str, str], parameter: str,
-            headers: dict[str, str] | None = None) -> None:
+def refused(
+    client: APIClient, url: str, params: dict[str, str], parameter: str, headers: dict[str, str] | None = None
+) -> None:
     response = client.get(url, params, headers=headers or {})
     assert response.status_code == 400, (url, params, response.status_code, response.content[:300])
     assert response["Content-Type"] == "application/problem+json"
@@ -110,7 +112,7 @@ def test_bad_replay_step_is_refused(club: Club, urls: Urls, value: str) -> None:
 def test_bad_stream_resume_point_is_refused(club: Club, urls: Urls, value: str) -> None:
     url = f"/api/v1/tables/{urls.table}/stream"
     refused(club.auditor, url, {"last_event_id": value}, "last_event_id")
-    if value:                                           # a blank header counts as no header
+    if value:  # a blank header counts as no header
         refused(club.auditor, url, {}, "last_event_id", headers={"Last-Event-ID": value})
 
 
@@ -133,7 +135,7 @@ def test_the_page_cap_and_the_largest_offset_and_cursor_are_answered(club: Club,
 def test_defaults_and_next_links_still_page_through(club: Club, urls: Urls) -> None:
     players = club.auditor.get("/api/v1/players", {"limit": "1"}).json()
     assert len(players["results"]) == 1
-    assert players["count"] >= 3                       # two seated-to-be players and the outsider
+    assert players["count"] >= 3  # two seated-to-be players and the outsider
     following = club.auditor.get(players["next"]).json()
     assert following["results"] != players["results"]
     assert len(club.auditor.get("/api/v1/players").json()["results"]) == players["count"]

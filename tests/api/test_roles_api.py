@@ -1,5 +1,6 @@
 """Roles: a player sees only their own data, auditors read everything but write nothing,
 the cashier is for club admins only, anonymous callers get 401."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,7 +22,8 @@ def test_player_sees_own_data(player_api: APIClient, player: AbstractUser, templ
 
 @pytest.mark.parametrize("template", PLAYER_READS)
 def test_player_cannot_see_another_players_data(
-        player_api: APIClient, make_player: Callable[..., AbstractUser], template: str) -> None:
+    player_api: APIClient, make_player: Callable[..., AbstractUser], template: str
+) -> None:
     other = make_player()
     response = player_api.get(template.format(id=other.pk))
     assert response.status_code == 403
@@ -42,8 +44,9 @@ def test_auditor_lists_players(auditor_api: APIClient, player: AbstractUser) -> 
 
 
 @pytest.mark.parametrize("url", [deposits_url, withdrawals_url])
-def test_auditor_cannot_move_money(auditor_api: APIClient, player: AbstractUser,
-                                   url: Callable[[int], str]) -> None:
+def test_auditor_cannot_move_money(
+    auditor_api: APIClient, player: AbstractUser, url: Callable[[int], str]
+) -> None:
     before = event_count()
     response = post_json(auditor_api, url(player.pk), {"amount": 10})
     assert response.status_code == 403
@@ -56,16 +59,18 @@ def test_auditor_cannot_register_players(auditor_api: APIClient) -> None:
     assert response.status_code == 403
 
 
-def test_player_cannot_deposit_to_themself_or_list_players(player_api: APIClient,
-                                                           player: AbstractUser) -> None:
+def test_player_cannot_deposit_to_themself_or_list_players(
+    player_api: APIClient, player: AbstractUser
+) -> None:
     before = event_count()
     assert post_json(player_api, deposits_url(player.pk), {"amount": 10}).status_code == 403
     assert player_api.get("/api/v1/players").status_code == 403
     assert event_count() == before
 
 
-def test_user_without_a_role_sees_nothing(make_staff: Callable[[str], AbstractUser],
-                                          player: AbstractUser) -> None:
+def test_user_without_a_role_sees_nothing(
+    make_staff: Callable[[str], AbstractUser], player: AbstractUser
+) -> None:
     nobody = client_for(make_staff("no_such_role"))
     assert nobody.get(f"/api/v1/players/{player.pk}").status_code == 403
     assert nobody.get("/api/v1/me").json()["roles"] == []
@@ -99,13 +104,18 @@ def test_unknown_player_is_404_for_staff(admin_api: APIClient, auditor_api: APIC
 
 
 def test_token_endpoint_rejects_bad_credentials(player: AbstractUser) -> None:
-    response = APIClient().post("/api/v1/auth/token", {"username": player.username, "password": "wrong"},
-                                format="json")
+    response = APIClient().post(
+        "/api/v1/auth/token", {"username": player.username, "password": "wrong"}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_credentials"
 
 
 def test_me_for_a_player(player_api: APIClient, player: AbstractUser) -> None:
     assert player_api.get("/api/v1/me").json() == {
-        "id": str(player.pk), "username": player.username, "display_name": "Alice", "roles": ["player"],
-        "player_id": str(player.pk)}
+        "id": str(player.pk),
+        "username": player.username,
+        "display_name": "Alice",
+        "roles": ["player"],
+        "player_id": str(player.pk),
+    }

@@ -1,5 +1,6 @@
 """The OpenAPI schema validates with no warnings, documents Idempotency-Key on every POST, and the
 docs pages are served from local static files only (they must work with no internet)."""
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,11 @@ def schema(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    return [(path, method, operation) for path, item in schema["paths"].items()
-            for method, operation in item.items()]
+    return [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+    ]
 
 
 def test_schema_validates_without_warnings(schema: dict[str, Any]) -> None:
@@ -33,8 +37,11 @@ def test_schema_validates_without_warnings(schema: dict[str, Any]) -> None:
 
 
 def test_every_post_documents_the_idempotency_key_header(schema: dict[str, Any]) -> None:
-    posts = [(path, op) for path, method, op in operations(schema)
-             if method == "post" and path not in NOT_IDEMPOTENCY_KEYED]
+    posts = [
+        (path, op)
+        for path, method, op in operations(schema)
+        if method == "post" and path not in NOT_IDEMPOTENCY_KEYED
+    ]
     assert posts
     for path, operation in posts:
         headers = [p["name"] for p in operation.get("parameters", []) if p["in"] == "header"]
@@ -43,15 +50,22 @@ def test_every_post_documents_the_idempotency_key_header(schema: dict[str, Any])
 
 
 LEDGER_OPERATION_IDS = {
-    "auth_token_create", "me_retrieve", "players_list", "players_create", "players_retrieve",
-    "players_deposits_create", "players_withdrawals_create", "players_balance_retrieve",
+    "auth_token_create",
+    "me_retrieve",
+    "players_list",
+    "players_create",
+    "players_retrieve",
+    "players_deposits_create",
+    "players_withdrawals_create",
+    "players_balance_retrieve",
     "players_statement_list",
 }
 
 
 def test_ledger_operations_document_problems_and_examples(schema: dict[str, Any]) -> None:
-    ledger_ops = [(path, op) for path, _, op in operations(schema)
-                  if op["operationId"] in LEDGER_OPERATION_IDS]
+    ledger_ops = [
+        (path, op) for path, _, op in operations(schema) if op["operationId"] in LEDGER_OPERATION_IDS
+    ]
     assert len(ledger_ops) == len(LEDGER_OPERATION_IDS)
     for path, operation in ledger_ops:
         errors = {status: body for status, body in operation["responses"].items() if status >= "400"}

@@ -1,6 +1,7 @@
 """Answers the server gives that the schema did not document, found by tests/api/test_schemathesis.py
 and kept here as focused regressions: a client generated from the schema must be able to expect
 every status it can get."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,17 +32,21 @@ def documented_codes(operation: dict[str, Any], status: int) -> set[str]:
 
 
 def test_every_operation_taking_query_parameters_documents_invalid_query(schema: dict[str, Any]) -> None:
-    undocumented = [f"{method.upper()} {path}" for path, item in schema["paths"].items()
-                    for method, operation in item.items()
-                    if query_parameters(operation) - NEGOTIATED
-                    and "invalid_query" not in documented_codes(operation, 400)]
+    undocumented = [
+        f"{method.upper()} {path}"
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if query_parameters(operation) - NEGOTIATED
+        and "invalid_query" not in documented_codes(operation, 400)
+    ]
     assert undocumented == []
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/api/v1/players", "/api/v1/players/{player_id}/statement"])
-def test_a_malformed_page_is_the_documented_400(schema: dict[str, Any], admin_api: APIClient,
-                                                player: AbstractUser, path: str) -> None:
+def test_a_malformed_page_is_the_documented_400(
+    schema: dict[str, Any], admin_api: APIClient, player: AbstractUser, path: str
+) -> None:
     response = admin_api.get(path.format(player_id=player.pk), {"limit": "abc"})
     assert (response.status_code, response.json()["code"]) == (400, "invalid_query")
     assert response["Content-Type"] == PROBLEM_CONTENT_TYPE

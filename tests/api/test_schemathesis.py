@@ -15,6 +15,7 @@ stateful phase here (docs/api.md, "How the API is attacked in CI").
 Bounded and reproducible: `EXAMPLES` cases per operation, role and generation mode, from a fixed
 seed of their own (derandomized, yet not the same draws for every role).
 """
+
 from __future__ import annotations
 
 import functools
@@ -56,9 +57,15 @@ from tests.audit.conftest import everyone_in, open_session
 
 pytestmark = pytest.mark.postgres
 
-EXAMPLES = 5          # per operation, role and generation mode: the whole run stays under 90 s
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance, ignored_auth]
+EXAMPLES = 5  # per operation, role and generation mode: the whole run stays under 90 s
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    ignored_auth,
+]
 PASSWORD = "attacked-pw"
 ROLES = ["anonymous", "player", "opponent", "outsider", "club_admin", "auditor"]
 
@@ -105,18 +112,19 @@ def club(django_db_setup: None, django_db_blocker: Any) -> Iterator[Club]:
 
 
 TEST_SETTINGS = {
-    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],    # test speed only
-    "GUTS_SSE_MAX_DURATION": 0.05,        # a stream answers its backlog, then ends
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],  # test speed only
+    "GUTS_SSE_MAX_DURATION": 0.05,  # a stream answers its backlog, then ends
     "GUTS_SSE_POLL": 0.01,
 }
 
 
 def build_club() -> Club:
     player, opponent, third, outsider = (_funded_player() for _ in range(4))
-    live = open_session([player.pk, opponent.pk, third.pk], declare_mode="simultaneous",
-                        declare_timeout=3600)   # the window stays open however long the module runs
+    live = open_session(
+        [player.pk, opponent.pk, third.pk], declare_mode="simultaneous", declare_timeout=3600
+    )  # the window stays open however long the module runs
     finished_deal = live.play(everyone_in)
-    live_deal = live.start()                       # everyone may declare: a sealed window is open
+    live_deal = live.start()  # everyone may declare: a sealed window is open
     idle = open_session([player.pk, opponent.pk])  # between deals: start, top up, sit out, leave
     idle.play(everyone_in)
     empty_table = service.table_open(variant="guts3", options={"ante": 5}).table_id
@@ -125,8 +133,13 @@ def build_club() -> Club:
     disputes = _disputes(live.table_id, finished_deal, player, opponent, outsider, admin)
     checkpoint = checkpoint_publish(now=timezone.now())
     assert checkpoint is not None
-    users = {"player": player, "opponent": opponent, "outsider": outsider, "club_admin": admin,
-             "auditor": auditor}
+    users = {
+        "player": player,
+        "opponent": opponent,
+        "outsider": outsider,
+        "club_admin": admin,
+        "auditor": auditor,
+    }
     return Club(
         authorization={"anonymous": None} | {role: authorization(user) for role, user in users.items()},
         path_values={
@@ -134,8 +147,7 @@ def build_club() -> Club:
             "tournament_id": tournaments,
             "player_id": [player.pk, opponent.pk, outsider.pk, admin.pk],
             "deal_no": [finished_deal, live_deal],
-            "account": [f"player:{player.pk}", f"seat:{live.table_id}:{player.pk}",
-                        f"player:{outsider.pk}"],
+            "account": [f"player:{player.pk}", f"seat:{live.table_id}:{player.pk}", f"player:{outsider.pk}"],
             "dispute_id": disputes,
             "number": [checkpoint["number"]],
         },
@@ -143,7 +155,8 @@ def build_club() -> Club:
             "deal_no": [finished_deal, live_deal],
             "username": [user.get_username() for user in users.values()],
             "password": [PASSWORD],
-        })
+        },
+    )
 
 
 def _tournaments(player: AbstractUser) -> list[str]:
@@ -151,9 +164,19 @@ def _tournaments(player: AbstractUser) -> list[str]:
     cancelled."""
     from tournaments import service as tournaments
 
-    fields = {"name": "Attacked", "variant": "guts2", "buy_in": 10, "fee": 1, "starting_chips": 100,
-              "seats_per_table": 6, "min_entrants": 4, "max_entrants": 8, "start_at": "2099-01-01T00:00:00Z",
-              "levels": [{"ante": 1, "minutes": 5}], "payouts": [100]}
+    fields = {
+        "name": "Attacked",
+        "variant": "guts2",
+        "buy_in": 10,
+        "fee": 1,
+        "starting_chips": 100,
+        "seats_per_table": 6,
+        "min_entrants": 4,
+        "max_entrants": 8,
+        "start_at": "2099-01-01T00:00:00Z",
+        "levels": [{"ante": 1, "minutes": 5}],
+        "payouts": [100],
+    }
     registering = tournaments.tournament_create(fields=fields).tournament_id
     tournaments.tournament_register(tournament_id=registering, player_id=player.pk)
     cancelled = tournaments.tournament_create(fields=fields).tournament_id
@@ -161,16 +184,30 @@ def _tournaments(player: AbstractUser) -> list[str]:
     return [registering, cancelled]
 
 
-def _disputes(table_id: str, deal_no: int, player: AbstractUser, opponent: AbstractUser,
-              outsider: AbstractUser, admin: AbstractUser) -> list[str]:
+def _disputes(
+    table_id: str,
+    deal_no: int,
+    player: AbstractUser,
+    opponent: AbstractUser,
+    outsider: AbstractUser,
+    admin: AbstractUser,
+) -> list[str]:
     """A dispute on the finished deal (the player's, holding some of the opponent's chips) and one
     on the outsider's deposit (no party of the others)."""
-    on_deal = dispute_open(user=player, subject={"kind": "deal", "table_id": table_id, "deal_no": deal_no},
-                           reason="attacked", now=timezone.now()).dispute_id
+    on_deal = dispute_open(
+        user=player,
+        subject={"kind": "deal", "table_id": table_id, "deal_no": deal_no},
+        reason="attacked",
+        now=timezone.now(),
+    ).dispute_id
     dispute_hold(user=admin, dispute_id=on_deal, player_id=opponent.pk, amount=100, now=timezone.now())
     position = cashier_deposit(player_id=outsider.pk, amount=5).event.position
-    on_deposit = dispute_open(user=outsider, subject={"kind": "cashier", "position": position},
-                              reason="attacked", now=timezone.now()).dispute_id
+    on_deposit = dispute_open(
+        user=outsider,
+        subject={"kind": "cashier", "position": position},
+        reason="attacked",
+        now=timezone.now(),
+    ).dispute_id
     return [on_deal, on_deposit]
 
 
@@ -199,28 +236,33 @@ def requests_in_the_test_transaction(club: Club, db: None) -> Iterator[None]:
     cache.clear()
 
 
-def real_path_parameters(operation: schemathesis.APIOperation, club: Club,
-                         mode: GenerationMode) -> st.SearchStrategy:
+def real_path_parameters(
+    operation: schemathesis.APIOperation, club: Club, mode: GenerationMode
+) -> st.SearchStrategy:
     """Real ids for every path parameter (or None: let Schemathesis generate them, as it must
     when the path is all an invalid request can get wrong)."""
     names = [parameter.name for parameter in operation.path_parameters]
     if not names or (mode is GenerationMode.NEGATIVE and not own_inputs(operation, path=False)):
         return st.none()
     real = st.fixed_dictionaries({name: st.sampled_from(club.path_values[name]) for name in names})
-    return st.one_of(real, real, real, st.none())      # mostly real: reach the views
+    return st.one_of(real, real, real, st.none())  # mostly real: reach the views
 
 
 def with_real_values(body: Any, club: Club) -> st.SearchStrategy:
     """A valid JSON body, some of whose fields (deal numbers, credentials) may name real ones."""
     if not isinstance(body, dict):
         return st.just(body)
-    fields = {name: st.sampled_from([value, *club.body_values[name]])
-              for name, value in body.items() if name in club.body_values}
+    fields = {
+        name: st.sampled_from([value, *club.body_values[name]])
+        for name, value in body.items()
+        if name in club.body_values
+    }
     return st.fixed_dictionaries(fields).map(lambda real: {**body, **real})
 
 
-def cases(operation: schemathesis.APIOperation, mode: GenerationMode,
-          path_parameters: dict[str, Any] | None) -> st.SearchStrategy:
+def cases(
+    operation: schemathesis.APIOperation, mode: GenerationMode, path_parameters: dict[str, Any] | None
+) -> st.SearchStrategy:
     """Schemathesis' requests; valid ones are half the time built on the operation's documented
     example (a body the server should accept, once given real ids and deal numbers)."""
     return _cases(operation.label, mode, tuple(sorted(path_parameters.items())) if path_parameters else None)
@@ -243,7 +285,7 @@ def attack(operation: schemathesis.APIOperation, club: Club, role: str, mode: Ge
     headers = {"Authorization": header} if header else {}
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @seed(zlib.crc32(f"{operation.label} {role} {mode.value}".encode()))    # reproducible, varied
+    @seed(zlib.crc32(f"{operation.label} {role} {mode.value}".encode()))  # reproducible, varied
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         path_parameters = data.draw(real_path_parameters(operation, club, mode), label="path")
@@ -251,7 +293,7 @@ def attack(operation: schemathesis.APIOperation, club: Club, role: str, mode: Ge
         if mode is GenerationMode.POSITIVE:
             case.body = data.draw(with_real_values(case.body, club), label="body")
             if "If-Match" in (case.headers or {}) and data.draw(st.booleans(), label="drop If-Match"):
-                del case.headers["If-Match"]     # a random version is always stale: let some act
+                del case.headers["If-Match"]  # a random version is always stale: let some act
         response = case.call(headers=headers)
         case.validate_response(response, checks=CHECKS, headers=headers)
 
@@ -280,11 +322,11 @@ def own_inputs(operation: schemathesis.APIOperation, *, path: bool) -> bool:
     if path:
         parameters += list(operation.path_parameters)
     return bool(operation.body) or any(
-        "x-original-security-type" not in parameter.definition for parameter in parameters)
+        "x-original-security-type" not in parameter.definition for parameter in parameters
+    )
 
 
 def test_every_operation_is_attacked() -> None:
     """A schema that failed to load or lost its paths would otherwise make the run above vacuous."""
     assert len(OPERATIONS) >= 30
     assert "POST /api/v1/tables/{table_id}/declares" in OPERATIONS
-

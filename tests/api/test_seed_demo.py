@@ -1,4 +1,5 @@
 """`manage.py seed_demo` builds the demo club through the services and is idempotent."""
+
 from __future__ import annotations
 
 import re
@@ -37,10 +38,10 @@ def test_seed_demo_creates_the_club_and_running_it_again_changes_nothing() -> No
     second = seed()
     assert list(Event.objects.order_by("position").values_list("position", flat=True)) == events_after_first
     assert users.count() == users_after_first
-    assert TOKEN_LINE.sub("", first) == TOKEN_LINE.sub("", second)   # the same logins
+    assert TOKEN_LINE.sub("", first) == TOKEN_LINE.sub("", second)  # the same logins
     first_tokens, second_tokens = tokens_in(first), tokens_in(second)
     assert set(first_tokens) == {"admin", "auditor", *(name for name, _, _ in DEMO_PLAYERS)}
-    for username, token in (*first_tokens.items(), *second_tokens.items()):   # fresh, old still valid
+    for username, token in (*first_tokens.items(), *second_tokens.items()):  # fresh, old still valid
         me = APIClient(headers={"Authorization": f"Token {token}"}).get("/api/v1/me")
         assert me.status_code == 200
         assert me.json()["username"] == username

@@ -1,4 +1,5 @@
 """The tables API: variants, opening, seats, deals, declares, histories, ETags (DESIGN §2.9)."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,7 +35,7 @@ def test_only_club_admins_open_tables(club: Club) -> None:
     assert (response.status_code, response.json()["code"]) == (403, "forbidden")
 
 
-def test_a_deal_through_the_api(club: Club) -> None:   # G2-05 antes, G2-08 in turn, G2-13, D-RES-01
+def test_a_deal_through_the_api(club: Club) -> None:  # G2-05 antes, G2-08 in turn, G2-13, D-RES-01
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
         table = club.open_table(OPTIONS, [stack_deck("As Ad", "Ks Kd", "2c 7h")])
     club.seat_all(table, 500)
@@ -47,8 +48,9 @@ def test_a_deal_through_the_api(club: Club) -> None:   # G2-05 antes, G2-08 in t
     order = [p["player"] for p in view["deal"]["players"]]
     for player, choice in zip(order, ["in", "in", "out"], strict=True):
         assert view["turn"] == [player]
-        response = post(club.players[int(player)], table_url(table, "declares"),
-                        {"deal_no": 1, "choice": choice})
+        response = post(
+            club.players[int(player)], table_url(table, "declares"), {"deal_no": 1, "choice": choice}
+        )
         assert response.status_code == 200, response.content
         view = response.json()
     # order[0] holds aces, order[1] kings: the kings match the pot of 30 (G2-13)
@@ -57,7 +59,7 @@ def test_a_deal_through_the_api(club: Club) -> None:   # G2-05 antes, G2-08 in t
     assert (view["pot"], view["reserve"], view["phase"]) == (30, 0, "between_deals")
     shown = {p["player"]: p["cards"] for p in view["deal"]["players"]}
     assert shown[order[0]] == ["As", "Ad"]
-    assert documented(TableOutputSerializer(view).data, view)   # the schema describes the real shape
+    assert documented(TableOutputSerializer(view).data, view)  # the schema describes the real shape
     history = club.auditor.get(table_url(table, "deals")).json()
     assert history["count"] == 1
     assert history["results"][0]["winners"] == [order[0]]
@@ -70,8 +72,11 @@ def documented(rendered: object, real: object) -> bool:
     """`rendered` (the serializer's output) equals `real`, where optional fields absent from `real`
     render as null."""
     if isinstance(real, dict) and isinstance(rendered, dict):
-        return (set(real) <= set(rendered) and all(documented(rendered[k], v) for k, v in real.items())
-                and all(rendered[k] is None for k in set(rendered) - set(real)))
+        return (
+            set(real) <= set(rendered)
+            and all(documented(rendered[k], v) for k, v in real.items())
+            and all(rendered[k] is None for k in set(rendered) - set(real))
+        )
     if isinstance(real, list) and isinstance(rendered, list):
         return len(real) == len(rendered) and all(map(documented, rendered, real))
     return rendered == real

@@ -1,4 +1,5 @@
 """Bad input to the tables API: a clean 4xx problem with the documented code, nothing appended."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,24 +38,27 @@ def refused(client: APIClient, url: str, body: Any, code: str, **headers: str) -
     return problem
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ({"variant": "guts9"}, "unknown_variant"),
-    ({"variant": "guts2", "options": {"colour": "red"}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"ante": -5}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"ante": 0}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"ante": 2.5}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"ante": "5"}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"pot_limit": -100}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"declare_mode": "shouting"}}, "invalid_option"),
-    ({"variant": "guts2", "options": {"seats": 27}}, "invalid_option"),
-    ({"variant": "guts2", "options": "ante=5"}, "invalid_input"),
-    ({"options": {}}, "invalid_input"),
-    ({"variant": "guts2", "stacked_decks": [["As", "Zz"]]}, "invalid_card"),
-    ({"variant": "guts2", "stacked_decks": [["As", "As"]]}, "invalid_card"),
-    ({"variant": "guts2", "stacked_decks": [["A♠"]]}, "invalid_card"),
-    ({"variant": "guts2", "stacked_decks": []}, "invalid_card"),
-    ({"variant": "guts2", "stacked_decks": "As Kd"}, "invalid_input"),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"variant": "guts9"}, "unknown_variant"),
+        ({"variant": "guts2", "options": {"colour": "red"}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"ante": -5}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"ante": 0}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"ante": 2.5}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"ante": "5"}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"pot_limit": -100}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"declare_mode": "shouting"}}, "invalid_option"),
+        ({"variant": "guts2", "options": {"seats": 27}}, "invalid_option"),
+        ({"variant": "guts2", "options": "ante=5"}, "invalid_input"),
+        ({"options": {}}, "invalid_input"),
+        ({"variant": "guts2", "stacked_decks": [["As", "Zz"]]}, "invalid_card"),
+        ({"variant": "guts2", "stacked_decks": [["As", "As"]]}, "invalid_card"),
+        ({"variant": "guts2", "stacked_decks": [["A♠"]]}, "invalid_card"),
+        ({"variant": "guts2", "stacked_decks": []}, "invalid_card"),
+        ({"variant": "guts2", "stacked_decks": "As Kd"}, "invalid_input"),
+    ],
+)
 def test_bad_table_openings(club: Club, body: dict[str, Any], code: str) -> None:
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
         refused(club.admin, "/api/v1/tables", body, code)
@@ -62,16 +66,29 @@ def test_bad_table_openings(club: Club, body: dict[str, Any], code: str) -> None
 
 def test_stacked_decks_need_the_setting(club: Club) -> None:
     with override_settings(GUTS_ALLOW_STACKED_DECKS=False):
-        refused(club.admin, "/api/v1/tables", {"variant": "guts2", "stacked_decks": [["As"]]},
-                "stacked_decks_not_allowed")
+        refused(
+            club.admin,
+            "/api/v1/tables",
+            {"variant": "guts2", "stacked_decks": [["As"]]},
+            "stacked_decks_not_allowed",
+        )
 
 
-@pytest.mark.parametrize(("amount", "code"), [
-    (1.5, "invalid_input"), ("100", "invalid_input"), (True, "invalid_input"), (None, "invalid_input"),
-    ([100], "invalid_input"), (10**13, "invalid_input"), (-100, "invalid_amount"), (0, "invalid_amount"),
-    (50, "invalid_amount"),     # below min_buy_in
-    (5000, "insufficient_funds"),
-])
+@pytest.mark.parametrize(
+    ("amount", "code"),
+    [
+        (1.5, "invalid_input"),
+        ("100", "invalid_input"),
+        (True, "invalid_input"),
+        (None, "invalid_input"),
+        ([100], "invalid_input"),
+        (10**13, "invalid_input"),
+        (-100, "invalid_amount"),
+        (0, "invalid_amount"),
+        (50, "invalid_amount"),  # below min_buy_in
+        (5000, "insufficient_funds"),
+    ],
+)
 def test_bad_buy_ins(club: Club, amount: Any, code: str) -> None:
     table = club.open_table(OPTIONS)
     client = next(iter(club.players.values()))
@@ -80,8 +97,7 @@ def test_bad_buy_ins(club: Club, amount: Any, code: str) -> None:
 
 def started(club: Club, mode: str = "sequential") -> tuple[str, list[str]]:
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
-        table = club.open_table({**OPTIONS, "declare_mode": mode},
-                                [stack_deck("As Ad", "Ks Kd", "2c 7h")])
+        table = club.open_table({**OPTIONS, "declare_mode": mode}, [stack_deck("As Ad", "Ks Kd", "2c 7h")])
     club.seat_all(table, 200)
     view = post(club.admin, table_url(table, "deals")).json()
     return table, [p["player"] for p in view["deal"]["players"]]
@@ -110,7 +126,7 @@ def test_declare_errors(club: Club) -> None:
     refused(first, url, {"deal_no": 1, "choice": "in"}, "deal_over")
 
 
-def test_duplicate_sealed_declare_is_already_declared(club: Club) -> None:   # SIM-01
+def test_duplicate_sealed_declare_is_already_declared(club: Club) -> None:  # SIM-01
     table, order = started(club, "simultaneous")
     client = club.players[int(order[1])]
     assert post(client, table_url(table, "declares"), {"deal_no": 1, "choice": "in"}).status_code == 200
@@ -148,8 +164,13 @@ def test_stale_or_malformed_if_match_is_412(club: Club, header: str) -> None:
     table = club.open_table(OPTIONS)
     client = next(iter(club.players.values()))
     assert post(client, table_url(table, "seats"), {"buy_in": 100}).status_code == 200
-    problem = refused(list(club.players.values())[1], table_url(table, "seats"), {"buy_in": 100},
-                      "stale_version", **{"If-Match": header})
+    problem = refused(
+        list(club.players.values())[1],
+        table_url(table, "seats"),
+        {"buy_in": 100},
+        "stale_version",
+        **{"If-Match": header},
+    )
     assert problem["status"] == 412
 
 
@@ -162,8 +183,13 @@ def test_replayed_idempotency_key_appends_nothing(club: Club) -> None:
     again = post(client, table_url(table, "seats"), {"buy_in": 100}, **{"Idempotency-Key": "sit-1"})
     assert (again.status_code, again.json(), again["Idempotent-Replayed"]) == (200, first.json(), "true")
     assert event_count() == before
-    refused(client, table_url(table, "seats"), {"buy_in": 200}, "idempotency_key_reused",
-            **{"Idempotency-Key": "sit-1"})
+    refused(
+        client,
+        table_url(table, "seats"),
+        {"buy_in": 200},
+        "idempotency_key_reused",
+        **{"Idempotency-Key": "sit-1"},
+    )
     error = post(client, table_url(table, "top-ups"), {"amount": -1}, **{"Idempotency-Key": "top-1"})
     replay = post(client, table_url(table, "top-ups"), {"amount": -1}, **{"Idempotency-Key": "top-1"})
     assert (error.status_code, replay.status_code, replay.json()) == (400, 400, error.json())

@@ -1,5 +1,6 @@
 """docs/api.md keeps its table of the tables' error codes in step with the one code -> status map
 (guts_backend.api.errors.PROBLEM_STATUS)."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,10 @@ SERVICE_CODES = {"unknown_table", "stale_version", "concurrency_conflict", "insu
 
 
 def test_the_error_table_matches_the_map() -> None:
-    rows = {code: int(status) for status, code in
-            re.findall(r"^\| (\d{3}) \| `(\w+)` \|", DOC.read_text(), flags=re.MULTILINE)}
+    rows = {
+        code: int(status)
+        for status, code in re.findall(r"^\| (\d{3}) \| `(\w+)` \|", DOC.read_text(), flags=re.MULTILINE)
+    }
     assert rows == {code: PROBLEM_STATUS.get(code, (None, ""))[0] for code in rows}
     assert set(rows) == CODES | SERVICE_CODES
 

@@ -6,6 +6,7 @@ scanned for every card of every hand that viewer may not see: another player's h
 not shown (G2-11: a lone "in" hand is not shown; "out" hands never are), unless the viewer is an
 auditor and the deal is over. Sealed simultaneous declares (SIM-01) must read "sealed" or null.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,10 +22,17 @@ from tests.tables.http import Club, post, table_url
 
 pytestmark = pytest.mark.django_db
 
-HANDS = [("As Ad", "Ks Kd", "Qs Qd", "2c 7h"), ("3c 4d", "9h 9c", "Jc Th", "8s 5s"),
-         ("6c 6d", "Ah 2d", "Tc 3h", "Kc Qh")]
-CHOICES = [("in", "out", "out", "out"), ("in", "in", "out", "in"), ("out", "out", "out", "out"),
-           ("in", "out", "in", "out")]
+HANDS = [
+    ("As Ad", "Ks Kd", "Qs Qd", "2c 7h"),
+    ("3c 4d", "9h 9c", "Jc Th", "8s 5s"),
+    ("6c 6d", "Ah 2d", "Tc 3h", "Kc Qh"),
+]
+CHOICES = [
+    ("in", "out", "out", "out"),
+    ("in", "in", "out", "in"),
+    ("out", "out", "out", "out"),
+    ("in", "out", "in", "out"),
+]
 
 
 @dataclass
@@ -42,13 +50,17 @@ class Truth:
 class Observer:
     client: APIClient
     player: str | None
-    role: str          # player | admin | auditor
+    role: str  # player | admin | auditor
 
     def forbidden(self, truth: Truth) -> set[str]:
         if self.role == "auditor" and truth.over:
             return set()
-        return {f'"{card}"' for p, cards in truth.hands.items()
-                if p != self.player and p not in truth.shown for card in cards}
+        return {
+            f'"{card}"'
+            for p, cards in truth.hands.items()
+            if p != self.player and p not in truth.shown
+            for card in cards
+        }
 
 
 def check_deal_json(observer: Observer, text: str, truth: Truth) -> None:
@@ -93,28 +105,34 @@ def walk(observers: list[Observer], table: str, players: list[str], truths: dict
 def test_no_response_leaks_a_hidden_card_or_a_sealed_declare(mode: str) -> None:
     club = Club.create(players=4, bankroll=5000)
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
-        table = club.open_table({"ante": 10, "min_buy_in": 100, "declare_mode": mode},
-                                [stack_deck(*hands) for hands in HANDS])
+        table = club.open_table(
+            {"ante": 10, "min_buy_in": 100, "declare_mode": mode}, [stack_deck(*hands) for hands in HANDS]
+        )
     club.seat_all(table, 1000)
     players = [str(p) for p in club.players]
     observers = [Observer(client, str(pid), "player") for pid, client in club.players.items()]
-    observers += [Observer(club.outsider, None, "player"), Observer(club.admin, None, "admin"),
-                  Observer(club.auditor, None, "auditor")]
+    observers += [
+        Observer(club.outsider, None, "player"),
+        Observer(club.admin, None, "admin"),
+        Observer(club.auditor, None, "auditor"),
+    ]
     truths: dict[int, Truth] = {}
     for deal_no, choices in enumerate(CHOICES, start=1):
         view = post(club.admin, table_url(table, "deals")).json()
         order = [p["player"] for p in view["deal"]["players"]]
         hands = HANDS[(deal_no - 1) % len(HANDS)]
-        truth = Truth(hands={p: hands[i].split() for i, p in enumerate(order)},
-                      sealed=mode == "simultaneous")
+        truth = Truth(hands={p: hands[i].split() for i, p in enumerate(order)}, sealed=mode == "simultaneous")
         truths[deal_no] = truth
         check_table(Observer(club.admin, None, "admin"), view, truths)
         walk(observers, table, players, truths)
         for player, choice in zip(order, choices, strict=True):
             if club.outsider.get(table_url(table)).json()["turn"] == []:
-                break                                         # G2-10: the dealer was forced in
-            response = post(club.players[int(player)], table_url(table, "declares"),
-                            {"deal_no": deal_no, "choice": choice})
+                break  # G2-10: the dealer was forced in
+            response = post(
+                club.players[int(player)],
+                table_url(table, "declares"),
+                {"deal_no": deal_no, "choice": choice},
+            )
             assert response.status_code == 200, response.content
             truth.choices[player] = choice
             done = response.json()["deal"]["over"]
@@ -123,13 +141,13 @@ def test_no_response_leaks_a_hidden_card_or_a_sealed_declare(mode: str) -> None:
             check_table(Observer(club.players[int(player)], player, "player"), response.json(), truths)
             walk(observers, table, players, truths)
         assert truth.over
-    assert truths[2].shown                                     # some hands were shown, others not
+    assert truths[2].shown  # some hands were shown, others not
 
 
 def finish(truth: Truth, order: list[str]) -> None:
     """The deal is over: G2-12 the "in" players show when two or more are in; declares are public."""
     if all(truth.choices.get(p) == "out" for p in order[:-1]) and order[-1] not in truth.choices:
-        truth.choices[order[-1]] = "in"                        # G2-10 (sequential)
+        truth.choices[order[-1]] = "in"  # G2-10 (sequential)
     ins = [p for p in order if truth.choices.get(p) == "in"]
     truth.shown = set(ins) if len(ins) > 1 else set()
     truth.over, truth.sealed = True, False

@@ -8,6 +8,7 @@ small reference model of the money rules written independently of the engine:
 - AO-01 all out: the pot carries; D-RES-01 after every settlement pot + reserve are pooled, the
   pot gets up to the limit, the rest is the reserve; D-GEN-05 the deal passes clockwise.
 """
+
 from __future__ import annotations
 
 import random
@@ -42,29 +43,29 @@ class Reference:
     log: list[str] = field(default_factory=list)
 
     def start(self, order: list[str]) -> None:
-        if self.pot == 0:                                             # G2-05
+        if self.pot == 0:  # G2-05
             for player in order:
                 self.stacks[player] -= ANTE
             self.pot = ANTE * len(order)
 
     def settle(self, order: list[str], choices: dict[str, str], hands: dict[str, list[str]]) -> None:
         ins = [p for p in order if choices[p] == "in"]
-        if not ins:                                                   # AO-01: the pot carries
+        if not ins:  # AO-01: the pot carries
             return
-        if len(ins) == 1:                                             # G2-11
+        if len(ins) == 1:  # G2-11
             self.stacks[ins[0]] += self.pot
             self.pot = 0
         else:
             best = max(strength(hands[p]) for p in ins)
             winners = [p for p in ins if strength(hands[p]) == best]
             losers = [p for p in ins if p not in winners]
-            base, odd = divmod(self.pot, len(winners))               # G2-14, D-GEN-01
+            base, odd = divmod(self.pot, len(winners))  # G2-14, D-GEN-01
             for i, player in enumerate(winners):
                 self.stacks[player] += base + (1 if i < odd else 0)
-            for player in losers:                                     # G2-13
+            for player in losers:  # G2-13
                 self.stacks[player] -= self.pot
-            self.pot = self.pot * len(losers)                        # G2-15 when no losers: 0
-        pool = self.pot + self.reserve                                # D-RES-01
+            self.pot = self.pot * len(losers)  # G2-15 when no losers: 0
+        pool = self.pot + self.reserve  # D-RES-01
         self.pot, self.reserve = min(pool, LIMIT), pool - min(pool, LIMIT)
 
 
@@ -84,17 +85,18 @@ def test_fifty_deals_match_the_reference_model(mode: str) -> None:
     club = Club.create(players=PLAYERS, bankroll=BANKROLL)
     stacked = decks(rng)
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
-        table = club.open_table({"ante": ANTE, "pot_limit": LIMIT, "min_buy_in": 100,
-                                 "declare_mode": mode}, stacked)
+        table = club.open_table(
+            {"ante": ANTE, "pot_limit": LIMIT, "min_buy_in": 100, "declare_mode": mode}, stacked
+        )
     club.seat_all(table, BUY_IN)
-    seats = [str(p) for p in club.players]                      # seat 0, 1, 2, ... in sitting order
+    seats = [str(p) for p in club.players]  # seat 0, 1, 2, ... in sitting order
     model = Reference(stacks=dict.fromkeys(seats, BUY_IN))
     reserve_seen = 0
     for deal_no in range(1, DEALS + 1):
-        dealer = (deal_no - 1) % PLAYERS                          # D-GEN-05
+        dealer = (deal_no - 1) % PLAYERS  # D-GEN-05
         order = [seats[(dealer + 1 + i) % PLAYERS] for i in range(PLAYERS)]
         deck = stacked[(deal_no - 1) % DECKS]
-        hands = {p: [deck[i], deck[i + PLAYERS]] for i, p in enumerate(order)}   # D-G2-01
+        hands = {p: [deck[i], deck[i + PLAYERS]] for i, p in enumerate(order)}  # D-G2-01
         starter = club.players[int(order[0])]
         view = post(starter, table_url(table, "deals")).json()
         assert [p["player"] for p in view["deal"]["players"]] == order
@@ -110,7 +112,7 @@ def test_fifty_deals_match_the_reference_model(mode: str) -> None:
             assert balance(seat_account(table, player)) == model.stacks[player]
             assert balance(player_account(player)) == BANKROLL - BUY_IN
         reserve_seen += model.reserve > 0
-    assert reserve_seen > 0                                      # the reserve was exercised
+    assert reserve_seen > 0  # the reserve was exercised
     for player, client in club.players.items():
         assert post(client, table_url(table, "leave")).status_code == 200
         assert balance(player_account(player)) == BANKROLL - BUY_IN + model.stacks[str(player)]
@@ -118,21 +120,28 @@ def test_fifty_deals_match_the_reference_model(mode: str) -> None:
     assert check_conservation() == []
 
 
-def play_declares(club: Club, table: str, deal_no: int, order: list[str], mode: str,
-                  rng: random.Random, model: Reference) -> dict[str, str]:
+def play_declares(
+    club: Club, table: str, deal_no: int, order: list[str], mode: str, rng: random.Random, model: Reference
+) -> dict[str, str]:
     """Declare by the script (in only when the stack covers the pot, D-GEN-06); the choices made."""
     wanted = {p: ("in" if rng.random() < 0.5 and model.stacks[p] >= model.pot else "out") for p in order}
     if mode == "simultaneous":
         for player in rng.sample(order, len(order)):
-            response = post(club.players[int(player)], table_url(table, "declares"),
-                            {"deal_no": deal_no, "choice": wanted[player]})
+            response = post(
+                club.players[int(player)],
+                table_url(table, "declares"),
+                {"deal_no": deal_no, "choice": wanted[player]},
+            )
             assert response.status_code == 200, response.content
         return wanted
     for i, player in enumerate(order):
-        if i == len(order) - 1 and all(wanted[p] == "out" for p in order[:-1]):   # G2-10
+        if i == len(order) - 1 and all(wanted[p] == "out" for p in order[:-1]):  # G2-10
             assert club.outsider.get(table_url(table)).json()["turn"] == []
             return {**wanted, player: "in"}
-        response = post(club.players[int(player)], table_url(table, "declares"),
-                        {"deal_no": deal_no, "choice": wanted[player]})
+        response = post(
+            club.players[int(player)],
+            table_url(table, "declares"),
+            {"deal_no": deal_no, "choice": wanted[player]},
+        )
         assert response.status_code == 200, response.content
     return wanted

@@ -1,5 +1,6 @@
 """Fixtures for the audit tests: a club (players, an admin, an auditor) and tables played through
 the real tables service, recording what the live projections showed after every command."""
+
 from __future__ import annotations
 
 import itertools
@@ -50,7 +51,7 @@ def token_of(user: AbstractUser) -> str:
 @dataclass
 class Club:
     players: list[AbstractUser]
-    outsider: AbstractUser            # a player who never sits at the table
+    outsider: AbstractUser  # a player who never sits at the table
     admin: AbstractUser
     auditor: AbstractUser
 
@@ -60,7 +61,7 @@ class Club:
 
 @pytest.fixture
 def club(db: Any, settings: Any) -> Club:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]   # test speed only
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test speed only
 
     def player(name: str) -> AbstractUser:
         user = player_create(username=f"{name}{next(_names)}", password="pw-not-used", display_name=name)
@@ -72,8 +73,12 @@ def club(db: Any, settings: Any) -> Club:
         grant_role(user, role)
         return user
 
-    return Club(players=[player("ann"), player("bob"), player("cy")], outsider=player("dee"),
-                admin=staff(CLUB_ADMIN), auditor=staff(AUDITOR))
+    return Club(
+        players=[player("ann"), player("bob"), player("cy")],
+        outsider=player("dee"),
+        admin=staff(CLUB_ADMIN),
+        auditor=staff(AUDITOR),
+    )
 
 
 @dataclass(frozen=True)
@@ -95,13 +100,14 @@ class Session:
     table_id: str
     players: list[int]
     seen: list[Seen] = field(default_factory=list)
-    legacy: bool = False          # deals by the seed recipe, as the service started them before
-                                  # per-card commitments (deck schema 1): old deals in the log
+    legacy: bool = False  # deals by the seed recipe, as the service started them before
+    # per-card commitments (deck schema 1): old deals in the log
 
     def record(self) -> None:
         view = TableView.objects.get(table_id=self.table_id)
-        stacks = dict(SeatView.objects.filter(table_id=self.table_id, status="seated")
-                      .values_list("player", "stack"))
+        stacks = dict(
+            SeatView.objects.filter(table_id=self.table_id, status="seated").values_list("player", "stack")
+        )
         self.seen.append(Seen(view.version, view.deal_no, view.pot, view.reserve, view.phase, stacks))
 
     def start(self) -> int:
@@ -118,11 +124,13 @@ class Session:
         while (deal := load_table(self.table_id).state.live) is not None and deal.awaiting:
             state = load_table(self.table_id).state
             for player in deal.awaiting:
-                choices = next(a["choices"] for a in legal_actions(state, player, _now())
-                               if a["action"] == "declare")
+                choices = next(
+                    a["choices"] for a in legal_actions(state, player, _now()) if a["action"] == "declare"
+                )
                 choice = choose(player) if choose(player) in choices else choices[0]
-                service.table_command(table_id=self.table_id,
-                                      command=cmd.Declare(player, deal.deal_no, choice))
+                service.table_command(
+                    table_id=self.table_id, command=cmd.Declare(player, deal.deal_no, choice)
+                )
                 self.record()
 
     def play(self, choose: Callable[[str], str]) -> int:
@@ -133,6 +141,7 @@ class Session:
 
 def _now() -> Any:
     from django.utils import timezone
+
     return timezone.now()
 
 
@@ -169,8 +178,11 @@ def stored_seed(table_id: str, deal_no: int) -> str:
 
 def hole_cards(table_id: str, deal_no: int) -> dict[str, list[str]]:
     """Every participant's cards of a deal, read from the log behind the API."""
-    rows = (Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt")
-            .order_by("position").values_list("data", flat=True))     # dealing order
+    rows = (
+        Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt")
+        .order_by("position")
+        .values_list("data", flat=True)
+    )  # dealing order
     return {data["player"]: data["cards"] for data in rows if data["deal_no"] == deal_no}
 
 

@@ -5,6 +5,7 @@ The open hand is face up (public); a buyer's swap is public too (his new hand wa
 his old hand becomes it). What stays hidden during the deal: every other hand, from every player,
 the outsider, the admin and the auditor (auditors see hands once the deal is over).
 """
+
 from __future__ import annotations
 
 import re
@@ -24,9 +25,16 @@ OPEN = "7s 7h 7d"
 
 def endpoints(table: str) -> list[str]:
     base = table_url(table)
-    return [base, "/api/v1/tables", f"{base}/deals", f"{base}/events?limit=500", f"{base}/deals/1/replay",
-            f"{base}/deals/1/history?format=json", f"{base}/deals/1/history?format=text",
-            f"{base}/history.json"]
+    return [
+        base,
+        "/api/v1/tables",
+        f"{base}/deals",
+        f"{base}/events?limit=500",
+        f"{base}/deals/1/replay",
+        f"{base}/deals/1/history?format=json",
+        f"{base}/deals/1/history?format=text",
+        f"{base}/history.json",
+    ]
 
 
 def seen_cards(client: APIClient, table: str) -> set[str]:
@@ -40,8 +48,9 @@ def seen_cards(client: APIClient, table: str) -> set[str]:
 
 def hidden_from(reader: str | None, hands: dict[str, str], public: set[str]) -> set[str]:
     """Cards of the live deal this reader may not see (the face-down hands not his own)."""
-    return {card for name, hand in hands.items() if name != reader
-            for card in hand.split() if card not in public}
+    return {
+        card for name, hand in hands.items() if name != reader for card in hand.split() if card not in public
+    }
 
 
 def check_everyone(game: Any, hands: dict[str, str], public: set[str]) -> None:
@@ -50,20 +59,20 @@ def check_everyone(game: Any, hands: dict[str, str], public: set[str]) -> None:
     for name, client in readers:
         seen = seen_cards(client, game.table)
         assert not seen & hidden_from(name, hands, public), (name, seen & hidden_from(name, hands, public))
-        assert public <= seen                                   # the open hand reaches everyone
+        assert public <= seen  # the open hand reaches everyone
         if name is not None:
-            assert set(hands[name].split()) <= seen             # and each player his own hand
+            assert set(hands[name].split()) <= seen  # and each player his own hand
 
 
 def test_mca_04_no_bid_and_no_swap_shows_a_hidden_hand() -> None:
     game = open_game("monte_carlo", [stack_deck(*HANDS, OPEN)], open_hand="auction")
     game.start()
-    hands = dict(zip("bcda", HANDS, strict=True))            # deal order: the dealer (a) last
+    hands = dict(zip("bcda", HANDS, strict=True))  # deal order: the dealer (a) last
     public = set(OPEN.split())
     check_everyone(game, hands, public)
     for name, amount in (("b", 5), ("c", 10), ("d", None), ("a", None), ("b", None)):
         assert bid(game, name, amount).status_code == 200
-        if name == "b" and amount is None:                  # c bought: his old and new hands are public
+        if name == "b" and amount is None:  # c bought: his old and new hands are public
             public |= set(hands["c"].split())
             hands["c"] = OPEN
         check_everyone(game, hands, public)

@@ -1,6 +1,7 @@
 """The fairness proof of seeded deals of the betting games (DESIGN §2.7, D-GEN-02): Jacks and Piss
 (four cards, the Kitty, the piss card, draws with the stock running out) and Three to Five (two
 more cards to the "in" players) verify card by card."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -16,8 +17,10 @@ from tests.engine.decider.helpers import Session, start, table
 
 def record_of(session: Session, first: int) -> DealRecord:
     before = fold(session.events[:first])
-    events = tuple(SimpleNamespace(type=e.type, data=e.data, version=first + i + 1)
-                   for i, e in enumerate(session.events[first:]))
+    events = tuple(
+        SimpleNamespace(type=e.type, data=e.data, version=first + i + 1)
+        for i, e in enumerate(session.events[first:])
+    )
     assert events[0].type == DEAL_STARTED
     return DealRecord(table_id="t1", deal_no=1, before=before, events=events, over=True)  # type: ignore[arg-type]
 
@@ -28,7 +31,7 @@ def check_all_round(session: Session) -> None:
 
 
 def test_jp_a_seeded_deal_with_the_kitty_and_reshuffled_draws_is_proven() -> None:
-    players = "abcdefghij"                                   # ten and the Kitty: a stock of 7
+    players = "abcdefghij"  # ten and the Kitty: a stock of 7
     session = table(players, variant="jacks_and_piss", ante=1, seats=10, ghost="always")
     first = len(session.events)
     start(session)
@@ -40,7 +43,7 @@ def test_jp_a_seeded_deal_with_the_kitty_and_reshuffled_draws_is_proven() -> Non
     proof = proof_json(record_of(session, first), Viewer(None, "auditor"))
     assert proof["ok"] is True
     assert proof["reshuffles"]
-    assert len(proof["dealt"]) == 10 * 4 + 4 + 1 + 40             # hands, the Kitty, the piss card, draws
+    assert len(proof["dealt"]) == 10 * 4 + 4 + 1 + 40  # hands, the Kitty, the piss card, draws
     assert all(card["matches"] for card in proof["dealt"])
 
 

@@ -9,6 +9,7 @@ Now no guess matches, not even the true value, because the hash covers a commitm
 128-bit salt that is never served to him; yet every link of the chain re-checks from what is
 served (docs/verify_deal.py), and once the facts are shown their commitments check too.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -32,9 +33,9 @@ from tests.audit.conftest import Club, client_for, open_session
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 PACK = [rank + suit for rank in RANKS for suit in SUITS]
-TWO_CARD_HANDS = [list(hand) for hand in itertools.permutations(PACK, 2)]          # 2,652
+TWO_CARD_HANDS = [list(hand) for hand in itertools.permutations(PACK, 2)]  # 2,652
 
-_VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"      # the standalone client-side check
+_VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"  # the standalone client-side check
 _spec = importlib.util.spec_from_file_location("verify_deal", _VERIFIER)
 assert _spec is not None
 assert _spec.loader is not None
@@ -65,8 +66,11 @@ def guess_hashes(event: dict[str, Any], key: str, candidates: list[Any]) -> set[
 def served_hashes_of(events: list[dict[str, Any]], event: dict[str, Any]) -> set[str]:
     """The event's hash as served, and the next event's prev_hash in its stream."""
     found = {event["hash"]}
-    found |= {e["prev_hash"] for e in events
-              if e["stream"] == event["stream"] and e["version"] == event["version"] + 1}
+    found |= {
+        e["prev_hash"]
+        for e in events
+        if e["stream"] == event["stream"] and e["version"] == event["version"] + 1
+    }
     return found - {None}
 
 
@@ -75,8 +79,9 @@ def salts(table_id: str) -> list[str]:
     return [data["salt"] for data in rows if "salt" in data]
 
 
-def assert_unrecoverable(events: list[dict[str, Any]], kind: str, key: str, candidates: list[Any],
-                         truth: dict[str, Any]) -> int:
+def assert_unrecoverable(
+    events: list[dict[str, Any]], kind: str, key: str, candidates: list[Any], truth: dict[str, Any]
+) -> int:
     """No candidate (the true value included) reproduces a served hash of a hidden `kind` event."""
     attacked = 0
     for event in events:
@@ -84,7 +89,7 @@ def assert_unrecoverable(events: list[dict[str, Any]], kind: str, key: str, cand
             continue
         attacked += 1
         served = served_hashes_of(events, event)
-        assert len(event["hash"]) == 64                                   # the chain IS served
+        assert len(event["hash"]) == 64  # the chain IS served
         assert event["hash"] in served
         true_value = truth[event["data"]["player"]]
         guesses = guess_hashes(event, key, [*candidates, true_value])
@@ -113,8 +118,9 @@ def live_deal(club: Club, settings: Any) -> tuple[str, dict[str, list[str]]]:
     """A three-player simultaneous-declare deal on a known deck; the first player declared in."""
     settings.GUTS_ALLOW_STACKED_DECKS = True
     deck = ["As", "Qd", "2c", "Ks", "Jd", "7h"]
-    opened = service.table_open(variant="guts2", stacked_decks=[deck],
-                                options={"ante": 10, "declare_mode": "simultaneous"})
+    opened = service.table_open(
+        variant="guts2", stacked_decks=[deck], options={"ante": 10, "declare_mode": "simultaneous"}
+    )
     for player in club.ids():
         service.table_command(table_id=opened.table_id, command=cmd.SitDown(str(player), 500))
     service.table_command(table_id=opened.table_id, command=cmd.StartDeal())
@@ -125,10 +131,15 @@ def live_deal(club: Club, settings: Any) -> tuple[str, dict[str, list[str]]]:
 
 @pytest.mark.parametrize("role", ["opponent", "outsider", "admin", "auditor"])
 def test_hole_cards_and_sealed_declares_cannot_be_brute_forced_from_the_chain(
-        club: Club, live_deal: tuple[str, dict[str, list[str]]], role: str) -> None:
+    club: Club, live_deal: tuple[str, dict[str, list[str]]], role: str
+) -> None:
     table_id, hands = live_deal
-    viewer = {"opponent": club.players[1], "outsider": club.outsider, "admin": club.admin,
-              "auditor": club.auditor}[role]
+    viewer = {
+        "opponent": club.players[1],
+        "outsider": club.outsider,
+        "admin": club.admin,
+        "auditor": club.auditor,
+    }[role]
     events = feed(viewer, table_id)
     own = str(viewer.pk) if role == "opponent" else None
     hidden_hands = {player: cards for player, cards in hands.items() if player != own}
@@ -140,41 +151,59 @@ def test_hole_cards_and_sealed_declares_cannot_be_brute_forced_from_the_chain(
 
 
 def test_a_player_sees_his_own_salt_and_checks_his_cards_against_the_chain(
-        club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
+    club: Club, live_deal: tuple[str, dict[str, list[str]]]
+) -> None:
     table_id, hands = live_deal
     player = club.players[1]
     events = feed(player, table_id)
     mine = next(e for e in events if e["type"] == "CardsDealt" and e["data"]["player"] == str(player.pk))
     assert mine["data"]["cards"] == hands[str(player.pk)]
     assert len(mine["data"]["salt"]) == 32
-    assert verify_deal.sealed_commitment(mine["data"]["salt"], "cards", mine["data"]["cards"]) == \
-        mine["commitments"]["cards"]
+    assert (
+        verify_deal.sealed_commitment(mine["data"]["salt"], "cards", mine["data"]["cards"])
+        == mine["commitments"]["cards"]
+    )
     assert_chain_checks(events)
     others = [e for e in events if e["type"] == "CardsDealt" and e["data"]["player"] != str(player.pk)]
     text = json.dumps(events)
     assert all(e["data"]["cards"] is None and "salt" not in e["data"] for e in others)
-    stored = {data["player"]: data["salt"] for data in Event.objects.filter(
-        stream=f"table-{table_id}", type="CardsDealt").values_list("data", flat=True)}
+    stored = {
+        data["player"]: data["salt"]
+        for data in Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt").values_list(
+            "data", flat=True
+        )
+    }
     assert all(salt not in text for who, salt in stored.items() if who != str(player.pk))
 
 
 def test_passed_and_exchanged_cards_cannot_be_brute_forced(club: Club, settings: Any) -> None:  # AO-06
     settings.GUTS_ALLOW_STACKED_DECKS = True
-    opened = service.table_open(variant="guts2", stacked_decks=[["As", "Qd", "2c", "Ks", "Jd", "7h"]],
-                                options={"ante": 5, "declare_mode": "simultaneous", "all_out": "pass_right"})
+    opened = service.table_open(
+        variant="guts2",
+        stacked_decks=[["As", "Qd", "2c", "Ks", "Jd", "7h"]],
+        options={"ante": 5, "declare_mode": "simultaneous", "all_out": "pass_right"},
+    )
     table_id, players = opened.table_id, club.ids()
     for player in players:
         service.table_command(table_id=table_id, command=cmd.SitDown(str(player), 200))
     service.table_command(table_id=table_id, command=cmd.StartDeal())
     for player in players:
         service.table_command(table_id=table_id, command=cmd.Declare(str(player), 1, "out"))
-    rows = {data["player"]: data["cards"] for data in Event.objects.filter(
-        stream=f"table-{table_id}", type="CardsDealt").values_list("data", flat=True)}
+    rows = {
+        data["player"]: data["cards"]
+        for data in Event.objects.filter(stream=f"table-{table_id}", type="CardsDealt").values_list(
+            "data", flat=True
+        )
+    }
     passes = {str(player): rows[str(player)][0] for player in players}
     for player in players:
         service.table_command(table_id=table_id, command=cmd.PassCard(str(player), 1, passes[str(player)]))
-    exchanged = {data["player"]: data for data in Event.objects.filter(
-        stream=f"table-{table_id}", type="CardsExchanged").values_list("data", flat=True)}
+    exchanged = {
+        data["player"]: data
+        for data in Event.objects.filter(stream=f"table-{table_id}", type="CardsExchanged").values_list(
+            "data", flat=True
+        )
+    }
     assert len(exchanged) == 3
     viewer = club.outsider
     events = feed(viewer, table_id)
@@ -187,7 +216,8 @@ def test_passed_and_exchanged_cards_cannot_be_brute_forced(club: Club, settings:
 
 
 def test_after_the_deal_an_auditor_checks_every_commitment_and_the_whole_chain(
-        club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
+    club: Club, live_deal: tuple[str, dict[str, list[str]]]
+) -> None:
     table_id, hands = live_deal
     for player in club.players[1:]:
         service.table_command(table_id=table_id, command=cmd.Declare(str(player.pk), 1, "out"))
@@ -195,7 +225,7 @@ def test_after_the_deal_an_auditor_checks_every_commitment_and_the_whole_chain(
     sealed = [e for e in events if e["commitments"]]
     assert {e["type"] for e in sealed} == {"TableOpened", "CardsDealt", "Declared"}
     shown = [e for e in sealed if "salt" in e["data"]]
-    assert {e["type"] for e in shown} == {"CardsDealt", "Declared"}     # never the stacked decks
+    assert {e["type"] for e in shown} == {"CardsDealt", "Declared"}  # never the stacked decks
     assert {e["data"]["player"]: e["data"]["cards"] for e in shown if e["type"] == "CardsDealt"} == hands
     out = io.StringIO()
     assert verify_deal.verify_chain(events, out) == verify_deal.OK
@@ -211,7 +241,7 @@ def test_a_changed_card_fails_its_commitment(club: Club, live_deal: tuple[str, d
         service.table_command(table_id=table_id, command=cmd.Declare(str(player.pk), 1, "out"))
     events = feed(club.auditor, table_id)
     dealt = next(e for e in events if e["type"] == "CardsDealt")
-    dealt["data"]["cards"] = ["2c", "2d"]                  # what a lying server would show
+    dealt["data"]["cards"] = ["2c", "2d"]  # what a lying server would show
     out = io.StringIO()
     assert verify_deal.verify_chain(events, out) == verify_deal.MISMATCH
     assert "not the value committed" in out.getvalue()
@@ -226,7 +256,7 @@ def test_salts_are_128_bits_and_never_repeat(club: Club, live_deal: tuple[str, d
 
 
 def test_the_seed_is_sealed_until_the_deal_ends_then_checks_against_the_chain(club: Club) -> None:  # §2.7
-    session = open_session(club.ids(), legacy=True)            # an old deal: deck schema 1
+    session = open_session(club.ids(), legacy=True)  # an old deal: deck schema 1
     session.start()
     table_id = session.table_id
     seed = Event.objects.get(stream=f"table-{table_id}", type="DealStarted").data["seed"]
@@ -244,7 +274,8 @@ def test_the_seed_is_sealed_until_the_deal_ends_then_checks_against_the_chain(cl
 
 
 def test_legacy_unsealed_events_withhold_their_hash_and_the_next_prev_hash(
-        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Events stored before sealing existed hash their hidden facts in the clear."""
     monkeypatch.setattr(service, "secret_keys", lambda *_: ())
     session = open_session(club.ids())
@@ -256,33 +287,44 @@ def test_legacy_unsealed_events_withhold_their_hash_and_the_next_prev_hash(
     following = [by_version[e["version"] + 1] for e in dealt if e["version"] + 1 in by_version]
     assert following
     assert all(e["prev_hash"] is None for e in following)
-    page = client_for(club.outsider).get(f"/api/v1/tables/{session.table_id}/events",
-                                         {"after": dealt[0]["position"], "limit": 1}).json()["results"]
-    assert page[0]["prev_hash"] is None                    # also when the hidden event is off the page
+    page = (
+        client_for(club.outsider)
+        .get(f"/api/v1/tables/{session.table_id}/events", {"after": dealt[0]["position"], "limit": 1})
+        .json()["results"]
+    )
+    assert page[0]["prev_hash"] is None  # also when the hidden event is off the page
 
 
 def test_the_standalone_verifier_checks_a_served_feed(
-        club: Club, live_deal: tuple[str, dict[str, list[str]]], tmp_path: Path) -> None:
+    club: Club, live_deal: tuple[str, dict[str, list[str]]], tmp_path: Path
+) -> None:
     table_id, _ = live_deal
     page = client_for(club.outsider).get(f"/api/v1/tables/{table_id}/events", {"limit": 500}).content
     path = tmp_path / "feed.json"
     path.write_bytes(page)
-    run = subprocess.run([sys.executable, str(_VERIFIER), "--chain", str(path)],
-                         capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        [sys.executable, str(_VERIFIER), "--chain", str(path)], capture_output=True, text=True, check=False
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     path.write_bytes(page.replace(b'"version":1,', b'"version":2,', 1))
-    tampered = subprocess.run([sys.executable, str(_VERIFIER), "--chain", str(path)],
-                              capture_output=True, text=True, check=False)
+    tampered = subprocess.run(
+        [sys.executable, str(_VERIFIER), "--chain", str(path)], capture_output=True, text=True, check=False
+    )
     assert tampered.returncode == 1
 
 
 def test_an_idempotency_key_never_reaches_the_served_meta(
-        club: Club, live_deal: tuple[str, dict[str, list[str]]]) -> None:
+    club: Club, live_deal: tuple[str, dict[str, list[str]]]
+) -> None:
     """A client's key may spell out its sealed choice; meta carries only an HMAC tag of it."""
     table_id, _ = live_deal
     bob = club.players[1]
-    answer = client_for(bob).post(f"/api/v1/tables/{table_id}/declares", {"deal_no": 1, "choice": "out"},
-                                  format="json", HTTP_IDEMPOTENCY_KEY="declare-out-by-bob")
+    answer = client_for(bob).post(
+        f"/api/v1/tables/{table_id}/declares",
+        {"deal_no": 1, "choice": "out"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="declare-out-by-bob",
+    )
     assert answer.status_code == 200, answer.content
     for viewer in (club.players[0], club.players[2], club.outsider, club.auditor, club.admin):
         events = feed(viewer, table_id)

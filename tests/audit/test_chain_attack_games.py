@@ -5,6 +5,7 @@ each hidden value an attacker who reads the served feed puts guesses (the true v
 in its place, in the clear and as an unsalted commitment, and tries to reproduce a served hash or
 the next event's prev_hash: none may match (the salt, ledger.hashing).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -36,12 +37,16 @@ DECK = random.Random(11).sample(PACK, len(PACK))
 
 
 def stored(table_id: str, kind: str) -> list[dict[str, Any]]:
-    return list(Event.objects.filter(stream=f"table-{table_id}", type=kind)
-                .order_by("version").values_list("data", flat=True))
+    return list(
+        Event.objects.filter(stream=f"table-{table_id}", type=kind)
+        .order_by("version")
+        .values_list("data", flat=True)
+    )
 
 
-def assert_hidden_and_unrecoverable(events: list[dict[str, Any]], kind: str, key: str,
-                                    candidates: list[Any], truths: list[Any]) -> None:
+def assert_hidden_and_unrecoverable(
+    events: list[dict[str, Any]], kind: str, key: str, candidates: list[Any], truths: list[Any]
+) -> None:
     """Every `kind` event is served with `key` hidden, and no guess reproduces its hashes."""
     hidden = [e for e in events if e["type"] == kind]
     assert len(hidden) == len(truths) > 0
@@ -70,15 +75,18 @@ def test_gh_02_the_ghost_hand_cannot_be_brute_forced_before_its_showdown(club: C
 
 
 def test_d_357_03_a_private_comparison_cannot_be_brute_forced_by_the_others(
-        club: Club, settings: Any) -> None:
+    club: Club, settings: Any
+) -> None:
     table_id = open_table(club, settings, "three_five_seven")
     order = stored(table_id, "DealStarted")[0]["participants"]
     for player, choice in zip(order, ["in", "in", "out"], strict=True):
         service.table_command(table_id=table_id, command=cmd.Declare(player, 1, choice))
     [showdown] = [d for d in stored(table_id, "ShowdownHeld") if d.get("private")]
-    swapped = [[{**hand, "cards": list(reversed(hand["cards"]))} for hand in showdown["hands"]],
-               list(reversed(showdown["hands"]))]
-    events = feed(next(p for p in club.players if str(p.pk) == order[2]), table_id)   # the one out
+    swapped = [
+        [{**hand, "cards": list(reversed(hand["cards"]))} for hand in showdown["hands"]],
+        list(reversed(showdown["hands"])),
+    ]
+    events = feed(next(p for p in club.players if str(p.pk) == order[2]), table_id)  # the one out
     assert_hidden_and_unrecoverable(events, "ShowdownHeld", "hands", swapped, [showdown["hands"]])
     assert_chain_checks(events)
 
@@ -110,14 +118,19 @@ def test_d_43_01_a_sealed_high_low_both_choice_cannot_be_brute_forced(club: Club
     declarer = next(p for p in club.players if str(p.pk) == order[0])
     for reader in (*(p for p in club.players if p is not declarer), club.outsider, club.admin, club.auditor):
         events = feed(reader, table_id)
-        assert assert_unrecoverable(events, "Declared", "choice", ["high", "low", "both", "in", "out"],
-                                    {order[0]: "both"}) == 1
+        assert (
+            assert_unrecoverable(
+                events, "Declared", "choice", ["high", "low", "both", "in", "out"], {order[0]: "both"}
+            )
+            == 1
+        )
         assert_chain_checks(events)
         assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))
 
 
 def test_d_wl_02_the_questioning_ranking_and_the_unplayed_cards_cannot_be_brute_forced(
-        club: Club, settings: Any) -> None:
+    club: Club, settings: Any
+) -> None:
     """D-WL-02, WL-07: Wolfie's Lou's sealed ranking of the "in" hands (every order of the true
     entries tried), and, after four tricks, each hand as dealt (the four cards played are public:
     every order of them with every other card of the pack as the fifth): no served hash or
@@ -141,8 +154,13 @@ def test_d_wl_02_the_questioning_ranking_and_the_unplayed_cards_cannot_be_brute_
     rankings = [list(p) for p in itertools.permutations(named["ranking"])]
     victim = order[0]
     seen = [c for c in dealt[victim] if c in played]
-    hands = [[*p[:i], card, *p[i:]] for card in PACK if card not in played
-             for p in itertools.permutations(seen) for i in range(len(seen) + 1)]
+    hands = [
+        [*p[:i], card, *p[i:]]
+        for card in PACK
+        if card not in played
+        for p in itertools.permutations(seen)
+        for i in range(len(seen) + 1)
+    ]
     assert dealt[victim] in hands
     others = [p for p in club.players if str(p.pk) != victim]
     for reader in (others[0], club.outsider, club.admin, club.auditor):
@@ -151,15 +169,18 @@ def test_d_wl_02_the_questioning_ranking_and_the_unplayed_cards_cannot_be_brute_
         assert assert_unrecoverable(events, "CardsDealt", "cards", hands, dealt) >= 1
         assert_chain_checks(events)
         rows = Event.objects.filter(stream=f"table-{table_id}").values_list("data", flat=True)
-        mine = {d["salt"] for d in rows if "salt" in d and d.get("player") == str(reader.pk)}   # his own
+        mine = {d["salt"] for d in rows if "salt" in d and d.get("player") == str(reader.pk)}  # his own
         assert_no_salt_served(json.dumps(events), table_id, may_see=mine)
+
+
 # Italian poker, three players: the 28-card pack (8s up, D-IT-01); dealt in seat order from the
 # dealer's left: the first holds jacks and opens.
 IT_DECK = stack_deck("Jh Js 8c 9d Ts", "Qh Kd 8d 9c Ac", "Ah Kc 9h 8h Qs")
 
 
 def test_d_it_03_sealed_openers_and_the_openers_discards_cannot_be_brute_forced(
-        club: Club, settings: Any) -> None:
+    club: Club, settings: Any
+) -> None:
     """IT-16, D-IT-03, D-IT-05: the opener's qualifying cards (sealed in his open until
     OpenersShown) and his draw's discards, kept apart, are not recovered from a served hash or
     prev_hash by another player, an outsider or an admin while the deal is live."""
@@ -179,7 +200,8 @@ def test_d_it_03_sealed_openers_and_the_openers_discards_cannot_be_brute_forced(
         events = feed(reader, table_id)
         truth = {player: ["Jh", "Js"] for player in order}
         assert assert_unrecoverable(events, "BetMade", "openers", TWO_CARD_HANDS, truth) >= 1
-        assert_hidden_and_unrecoverable(events, "CardsDrawn", "discarded", TWO_CARD_HANDS,
-                                        [draw["discarded"]])
+        assert_hidden_and_unrecoverable(
+            events, "CardsDrawn", "discarded", TWO_CARD_HANDS, [draw["discarded"]]
+        )
         assert_chain_checks(events)
         assert_no_salt_served(json.dumps(events), table_id, may_see=own_salts(table_id, str(reader.pk)))

@@ -67,7 +67,7 @@ def test_a_statement_verifies_against_its_signed_checkpoint(
     assert statement["lines"]
     for line in statement["lines"]:
         assert len(line["log_path"]) <= (checkpoint["size"] - 1).bit_length()  # log2 of the log size
-    [seat] = statement["seats"]                       # the table she sits at, in the same books
+    [seat] = statement["seats"]  # the table she sits at, in the same books
     assert seat["account"] == f"seat:{books[1].table_id}:{ann.pk}"
     assert seat["balance"] == sum(line["amount"] for line in seat["lines"])
     result = run_verifier(tmp_path, statement)
@@ -85,7 +85,7 @@ def test_a_statement_verifies_against_its_signed_checkpoint(
         (lambda s: s["lines"].pop(), "a line is missing"),
         (lambda s: s["lines"][-1]["event"]["data"]["transfers"][0].update(amount=1), "changed event"),
         (lambda s: s["checkpoint"].update(signature="00" * 64), "bad signature"),
-    (lambda s: s["seats"][0].update(balance=s["seats"][0]["balance"] - 10), "changed balance"),
+        (lambda s: s["seats"][0].update(balance=s["seats"][0]["balance"] - 10), "changed balance"),
     ],
 )
 def test_each_forgery_fails_naming_which(

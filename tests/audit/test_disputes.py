@@ -251,8 +251,11 @@ def test_every_refusal_is_a_clean_4xx_that_appends_nothing(played: tuple[Club, S
     refused(
         client_for(club.auditor).post(
             f"{url}/decide",
-            {"outcome": "upheld", "ruling": "x",
-             "corrections": [{"source": seat, "target": f"player:{ann.pk}", "amount": 5}]},
+            {
+                "outcome": "upheld",
+                "ruling": "x",
+                "corrections": [{"source": seat, "target": f"player:{ann.pk}", "amount": 5}],
+            },
             format="json",
         ),
         400,

@@ -154,8 +154,11 @@ def verified(proof: dict[str, Any]) -> tuple[int, str]:
 # Every variant whose deals are committed card by card (a short pack keeps the seed recipe:
 # fair.committed_pack) and whose turns this driver plays; Buddha's Folly's offers and Wolfie's Lou's
 # trump and tricks have their own redaction walk and chain attack (tests/audit).
-DRIVEN = [name for name, variant in VARIANTS.items() if committed_pack(variant)
-          and name not in ("buddhas_folly", "wolfies_lou")]
+DRIVEN = [
+    name
+    for name, variant in VARIANTS.items()
+    if committed_pack(variant) and name not in ("buddhas_folly", "wolfies_lou")
+]
 VARIANT_CASES = [(name, options) for name in DRIVEN for options in VARIANT_OPTIONS.get(name, [{}])]
 
 

@@ -1,6 +1,7 @@
 """DESIGN §2.7: the proof of a finished deal of the seed recipe (deck schema 1, the deals logged
 before per-card commitments: their seeds are public already), and docs/verify_deal.py run on
 exported deals. Deals of deck schema 2: test_fair_deals.py."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,9 @@ def session(legacy_session: Session) -> Session:
 def run_verifier(tmp_path: Path, document: object) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(document))
-    return subprocess.run([sys.executable, str(VERIFIER), str(path)], capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, str(VERIFIER), str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def export(api: object, session: Session, deal_no: int) -> dict:
@@ -53,7 +55,7 @@ def test_the_proof_checks_every_card_in_dealing_order(club: Club, session: Sessi
     assert (proof["provable"], proof["ok"], proof["commitment_ok"]) == (True, True, True)
     assert proof["seed"] == stored_seed(session.table_id, deal_no)
     hands = hole_cards(session.table_id, deal_no)
-    participants = list(hands)                      # CardsDealt order: from the dealer's left
+    participants = list(hands)  # CardsDealt order: from the dealer's left
     expected = [(participants[i % 3], hands[participants[i % 3]][i // 3]) for i in range(6)]  # D-G2-01
     assert [(card["player"], card["card"]) for card in proof["dealt"]] == expected
     assert all(card["matches"] for card in proof["dealt"])
@@ -61,7 +63,7 @@ def test_the_proof_checks_every_card_in_dealing_order(club: Club, session: Sessi
 
 
 def test_a_player_gets_every_verdict_but_only_his_own_cards(club: Club, session: Session) -> None:
-    deal_no = session.play(lambda player: "out")      # the dealer is forced in: nobody shows
+    deal_no = session.play(lambda player: "out")  # the dealer is forced in: nobody shows
     me = str(club.players[1].pk)
     proof = client_for(club.players[1]).get(f"/api/v1/tables/{session.table_id}/deals/{deal_no}/proof").json()
     assert proof["deck"] is None
@@ -98,7 +100,8 @@ def test_the_verifier_rejects_a_wrong_seed(club: Club, session: Session, tmp_pat
 
 
 def test_the_verifier_checks_a_whole_table_and_what_a_player_can_see(
-        club: Club, session: Session, tmp_path: Path) -> None:
+    club: Club, session: Session, tmp_path: Path
+) -> None:
     session.play(everyone_in)
     session.play(lambda player: "out")
     response = client_for(club.players[0]).get(f"/api/v1/tables/{session.table_id}/history.json")
@@ -121,8 +124,9 @@ def test_a_tampered_card_fails_the_proof(club: Club, session: Session) -> None:
 
 @override_settings(GUTS_ALLOW_STACKED_DECKS=True)
 def test_stacked_decks_say_there_is_nothing_to_prove(club: Club, tmp_path: Path) -> None:
-    opened = service.table_open(variant="guts2", options={"ante": 10},
-                                stacked_decks=[["As", "Kd", "Qh", "Js", "Tc", "9d"]])
+    opened = service.table_open(
+        variant="guts2", options={"ante": 10}, stacked_decks=[["As", "Kd", "Qh", "Js", "Tc", "9d"]]
+    )
     stacked = Session(opened.table_id, club.ids())
     for player in club.ids():
         service.table_command(table_id=stacked.table_id, command=cmd.SitDown(str(player), 1000))

@@ -1,4 +1,5 @@
 """Event feeds: cursor paging by position, type and time filters, roles, problem codes."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -25,8 +26,11 @@ def test_paging_by_position_returns_every_event_once_in_order(club: Club, sessio
             assert page["next"] is None
             break
         assert f"after={after}" in page["next"]
-    stored = list(Event.objects.filter(stream=f"table-{session.table_id}").order_by("position")
-                  .values_list("position", flat=True))
+    stored = list(
+        Event.objects.filter(stream=f"table-{session.table_id}")
+        .order_by("position")
+        .values_list("position", flat=True)
+    )
     assert positions == stored
 
 
@@ -78,10 +82,15 @@ def test_global_feed_links_events_to_tables_and_deals(club: Club, session: Sessi
     assert [event["deal_no"] for event in ours] == [deal_no]
 
 
-@pytest.mark.parametrize(("query", "field"), [
-    ({"after": "-1"}, "after"), ({"limit": "0"}, "limit"), ({"limit": "501"}, "limit"),
-    ({"since": "yesterday"}, "since"),
-])
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"after": "-1"}, "after"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "501"}, "limit"),
+        ({"since": "yesterday"}, "since"),
+    ],
+)
 def test_bad_queries_are_400_invalid_query(club: Club, session: Session, query: dict, field: str) -> None:
     response = client_for(club.auditor).get(table_events_url(session), query)
     assert response.status_code == 400

@@ -20,6 +20,7 @@ Each answer must be 200 (403 where the role may not read it; 409 for a live deal
 - and what a reader may see is actually there (own cards, public cards, his private comparisons),
   so the searches look where the cards would be.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -43,14 +44,13 @@ pytestmark = pytest.mark.django_db
 SSE = {"GUTS_SSE_MAX_DURATION": 0.02, "GUTS_SSE_POLL": 0.01}
 
 
-
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     """Each walk creates six users; PBKDF2 costs ~0.3 s each (test speed only)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-_VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"      # the standalone client-side check
+_VERIFIER = Path(__file__).parents[2] / "docs" / "verify_deal.py"  # the standalone client-side check
 _spec = importlib.util.spec_from_file_location("verify_deal", _VERIFIER)
 assert _spec is not None
 assert _spec.loader is not None
@@ -59,6 +59,7 @@ _spec.loader.exec_module(verify_deal)
 
 
 # --- the scripts -----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Step:
@@ -69,7 +70,7 @@ class Step:
     whose hands everyone now sees; `compare`: players whose hands are compared privately; `sealed`:
     a declare not revealed yet; `over`: the deal ends."""
 
-    command: str                                            # "start" or "name:choice"
+    command: str  # "start" or "name:choice"
     dealt: dict[str, str] = field(default_factory=dict)
     up: dict[str, str] = field(default_factory=dict)
     board: str = ""
@@ -96,8 +97,12 @@ def decks_of(script: list[Step]) -> list[list[str]]:
     for step in script:
         if step.command == "start":
             decks.append([])
-        decks[-1] += [*round_robin(step.dealt), *round_robin(step.up), *step.board.split(),
-                      *step.deck.split()]
+        decks[-1] += [
+            *round_robin(step.dealt),
+            *round_robin(step.up),
+            *step.board.split(),
+            *step.deck.split(),
+        ]
     every = [card for deck in decks for card in deck]
     assert len(every) == len(set(every)), "the walk needs each card once per table"
     return decks
@@ -110,55 +115,77 @@ def start(dealt: dict[str, str]) -> Step:
 # Three-Five-Seven (357-01..25), sealed declares. Deal 1 is dealt b, c, a; deal 2 c, a, b.
 THREE_FIVE_SEVEN = [
     start({"b": "Ah Ad Ac", "c": "Kh Kd 9c", "a": "2c 4d 6h"}),
-    Step("b:in", sealed=True), Step("a:out", sealed=True),
-    Step("c:in", compare="bc", dealt={"b": "8s 9s", "c": "2s 4s", "a": "Ts Tc"}),     # 357-09
-    Step("b:out", sealed=True), Step("a:in", sealed=True),
-    Step("c:in", compare="ac", dealt={"b": "Jd Qc", "c": "6c 8c", "a": "Th Td"}),     # D-357-03
-    Step("c:out", sealed=True), Step("b:out", sealed=True), Step("a:in", over=True),  # a leg
+    Step("b:in", sealed=True),
+    Step("a:out", sealed=True),
+    Step("c:in", compare="bc", dealt={"b": "8s 9s", "c": "2s 4s", "a": "Ts Tc"}),  # 357-09
+    Step("b:out", sealed=True),
+    Step("a:in", sealed=True),
+    Step("c:in", compare="ac", dealt={"b": "Jd Qc", "c": "6c 8c", "a": "Th Td"}),  # D-357-03
+    Step("c:out", sealed=True),
+    Step("b:out", sealed=True),
+    Step("a:in", over=True),  # a leg
     start({"c": "As Ks Qs", "a": "Js 3s 5s", "b": "7s 3c 5c"}),
-    Step("a:out", sealed=True), Step("b:out", sealed=True),
-    Step("c:out", dealt={"c": "7c Jc", "a": "Qd Jh", "b": "9h 9d"}),                 # 357-07
-    Step("c:out", sealed=True), Step("a:out", sealed=True),
-    Step("b:in", dealt={"c": "Kc Qh", "a": "8h 8d", "b": "5h 4h"}),                   # 357-16: a leg
-    Step("b:in", sealed=True), Step("a:out", sealed=True),
-    Step("c:in", show="bc", over=True),                                                # 357-23
+    Step("a:out", sealed=True),
+    Step("b:out", sealed=True),
+    Step("c:out", dealt={"c": "7c Jc", "a": "Qd Jh", "b": "9h 9d"}),  # 357-07
+    Step("c:out", sealed=True),
+    Step("a:out", sealed=True),
+    Step("b:in", dealt={"c": "Kc Qh", "a": "8h 8d", "b": "5h 4h"}),  # 357-16: a leg
+    Step("b:in", sealed=True),
+    Step("a:out", sealed=True),
+    Step("c:in", show="bc", over=True),  # 357-23
 ]
 
 # Two plus One (TPO-01..04, D-TPO-01) with the extra ante and a second declare, in turn.
 TWO_PLUS_ONE = [
     start({"b": "Ks Kd", "c": "Qs Qd", "a": "2c 9h"}),
-    Step("b:in"), Step("c:in"), Step("a:out", dealt={"b": "4s", "c": "8h"}),           # TPO-02
-    Step("b:in"), Step("c:in", show="bc", over=True),                                   # TPO-03
+    Step("b:in"),
+    Step("c:in"),
+    Step("a:out", dealt={"b": "4s", "c": "8h"}),  # TPO-02
+    Step("b:in"),
+    Step("c:in", show="bc", over=True),  # TPO-03
     start({"c": "Jc Tc", "a": "4c 6d", "b": "Ac 3d"}),
-    Step("c:in"), Step("a:out"), Step("b:out", over=True),                              # D-TPO-01
+    Step("c:in"),
+    Step("a:out"),
+    Step("b:out", over=True),  # D-TPO-01
     start({"a": "As Ah", "b": "Kc Kh", "c": "5d 6s"}),
-    Step("a:in"), Step("b:in"), Step("c:out", dealt={"a": "Ad", "b": "2d"}),
-    Step("a:in"), Step("b:out", over=True),                                             # TPO-04
+    Step("a:in"),
+    Step("b:in"),
+    Step("c:out", dealt={"a": "Ad", "b": "2d"}),
+    Step("a:in"),
+    Step("b:out", over=True),  # TPO-04
 ]
 
 # Four-Two-Two (422, 42X): face-up cards, all out (42X-02), a lone "in" (422-08).
 FOUR_TWO_TWO = [
     start({"b": "Ah Ad 9c 8c", "c": "Kh Kd 9d 8d", "a": "Jc Tc 6c 4c"}),
-    Step("b:in", sealed=True), Step("a:out", sealed=True),
-    Step("c:in", up={"b": "As Ac", "c": "Ks Kc"}, show="bc", over=True),               # 422-05
+    Step("b:in", sealed=True),
+    Step("a:out", sealed=True),
+    Step("c:in", up={"b": "As Ac", "c": "Ks Kc"}, show="bc", over=True),  # 422-05
     start({"c": "Js Jd 6h 4h", "a": "Th 9s 8s 6s", "b": "Qs Qc 2h 3d"}),
-    Step("c:out", sealed=True), Step("b:out", sealed=True),
-    Step("a:out", show="cab", over=True),                                               # 42X-02
+    Step("c:out", sealed=True),
+    Step("b:out", sealed=True),
+    Step("a:out", show="cab", over=True),  # 42X-02
     start({"a": "Qh Qd 9h 8h", "b": "2s 3s 4s 5s", "c": "7c 7d 7h 5c"}),
-    Step("b:out", sealed=True), Step("c:out", sealed=True), Step("a:in", over=True),   # 422-08
+    Step("b:out", sealed=True),
+    Step("c:out", sealed=True),
+    Step("a:in", over=True),  # 422-08
 ]
 
 # Four-Two-Three (423) with LONE_IN_VS_DECK4 (42X-03): the board, the deck against a lone "in".
 FOUR_TWO_THREE = [
     start({"b": "Ah Kd 9c 8c", "c": "Qh Jd 9d 8d", "a": "Tc 6c 4c 3c"}),
-    Step("a:out", sealed=True), Step("b:in", sealed=True),
-    Step("c:in", board="As Ad Kh", show="bc", over=True),                              # 423-02/03
+    Step("a:out", sealed=True),
+    Step("b:in", sealed=True),
+    Step("c:in", board="As Ad Kh", show="bc", over=True),  # 423-02/03
     start({"c": "Js Jc 6h 4h", "a": "Th 9s 8s 6s", "b": "Qs Qc 2h 3d"}),
-    Step("c:in", sealed=True), Step("b:out", sealed=True),
-    Step("a:out", deck="7d 7h 5c 5d", show="c", over=True),                             # 42X-03
+    Step("c:in", sealed=True),
+    Step("b:out", sealed=True),
+    Step("a:out", deck="7d 7h 5c 5d", show="c", over=True),  # 42X-03
     start({"a": "Qd Td 9h 8h", "b": "2s 3s 4s 5s", "c": "7c 7s Ts 5h"}),
-    Step("b:out", sealed=True), Step("c:out", sealed=True),
-    Step("a:out", board="Kc Jh 6d", show="abc", over=True),            # 42X-02: on the four held
+    Step("b:out", sealed=True),
+    Step("c:out", sealed=True),
+    Step("a:out", board="Kc Jh 6d", show="abc", over=True),  # 42X-02: on the four held
 ]
 
 # Monte Carlo (MC, MCA-02): sealed declares, replenishing, a lone "in" against the deck's top two
@@ -166,28 +193,38 @@ FOUR_TWO_THREE = [
 # minimum buy-in is 100 antes (MC-08). Deal 1 is dealt b, c, a; deal 2 c, a, b; deal 3 a, b, c.
 MONTE_CARLO = [
     start({"b": "Ah Ad 9c", "c": "Kh Kd 8c", "a": "5s 4h 2c"}),
-    Step("b:in", sealed=True), Step("a:out", sealed=True),
-    Step("c:in", show="bc", over=True),                                                # MC-11, 12
+    Step("b:in", sealed=True),
+    Step("a:out", sealed=True),
+    Step("c:in", show="bc", over=True),  # MC-11, 12
     start({"c": "Qs Js 7d", "a": "Ts 9s 3d", "b": "6c 6d 2d"}),
-    Step("c:out", sealed=True), Step("a:out", sealed=True),
-    Step("b:in", deck="2h 3h", show="b", over=True),                                    # MCA-02
+    Step("c:out", sealed=True),
+    Step("a:out", sealed=True),
+    Step("b:in", deck="2h 3h", show="b", over=True),  # MCA-02
     start({"a": "Jh Tc 4d", "b": "Qc 8h 5d", "c": "Kc 9h 3c"}),
-    Step("a:out", sealed=True), Step("b:out", sealed=True), Step("c:out", over=True),  # MC-15
+    Step("a:out", sealed=True),
+    Step("b:out", sealed=True),
+    Step("c:out", over=True),  # MC-15
 ]
 
 # Consecutive Guts (CONS-01..05, EX-06): five cards, sequential declares, a showdown of the best
 # three of five with pair-made wilds, then a lone "in" who is not shown (CONS-05).
 CONSECUTIVE = [
     start({"b": "8h Qd 3c 7s Qs", "c": "Kc Kd 9c 5s 2d", "a": "Ts 8d 6h 4h 2c"}),
-    Step("b:in"), Step("c:in"), Step("a:out", show="bc", over=True),                   # EX-06
+    Step("b:in"),
+    Step("c:in"),
+    Step("a:out", show="bc", over=True),  # EX-06
     start({"c": "As Ks Js 9d 4d", "a": "7c 7d 7h 5c 3s", "b": "Ah Jh 9h 6s 3d"}),
-    Step("c:out"), Step("a:in"), Step("b:out", over=True),                              # CONS-05
+    Step("c:out"),
+    Step("a:in"),
+    Step("b:out", over=True),  # CONS-05
 ]
 
 # Alternating Guts (ALT-01/02, EX-07): everyone in, every hand shown.
 ALTERNATING = [
     start({"b": "Ah Ad 8c Js 6s", "c": "Kc Kd 9c 5s 2d", "a": "Th 7h 4d 3d 2h"}),
-    Step("b:in"), Step("c:in"), Step("a:in", show="bca", over=True),                   # EX-07
+    Step("b:in"),
+    Step("c:in"),
+    Step("a:in", show="bca", over=True),  # EX-07
 ]
 
 GAMES = {
@@ -203,19 +240,20 @@ GAMES = {
 
 # --- what is true, from the script ----------------------------------------------------------------
 
+
 @dataclass
 class DealTruth:
     """What really happened in one deal, by player id."""
 
     deal_no: int
     order: list[str]
-    hole: dict[str, list[str]] = field(default_factory=dict)      # face-down cards held
+    hole: dict[str, list[str]] = field(default_factory=dict)  # face-down cards held
     up: dict[str, list[str]] = field(default_factory=dict)
     board: list[str] = field(default_factory=list)
-    public: set[str] = field(default_factory=set)                  # seen by everyone
-    private: dict[str, set[str]] = field(default_factory=dict)     # learnt in private comparisons
+    public: set[str] = field(default_factory=set)  # seen by everyone
+    private: dict[str, set[str]] = field(default_factory=dict)  # learnt in private comparisons
     comparisons: list[frozenset[str]] = field(default_factory=list)
-    sealed: dict[str, str] = field(default_factory=dict)           # declared, not revealed
+    sealed: dict[str, str] = field(default_factory=dict)  # declared, not revealed
     over: bool = False
 
     def apply(self, step: Step, ids: dict[str, str]) -> None:
@@ -231,15 +269,16 @@ class DealTruth:
             self.comparisons.append(compared)
             for player in compared:
                 self.private.setdefault(player, set()).update(
-                    card for other in compared - {player} for card in self.hole[other])
-        for name, cards in step.dealt.items():        # the next stage's cards, after the comparison
+                    card for other in compared - {player} for card in self.hole[other]
+                )
+        for name, cards in step.dealt.items():  # the next stage's cards, after the comparison
             self.hole.setdefault(ids[name], []).extend(cards.split())
         if step.command != "start":
             name, choice = step.command.split(":")
             if step.sealed:
                 self.sealed[ids[name]] = choice
             else:
-                self.sealed.clear()                      # SIM-04: the window is revealed
+                self.sealed.clear()  # SIM-04: the window is revealed
         if step.over:
             self.over = True
             self.sealed.clear()
@@ -249,7 +288,7 @@ class DealTruth:
 class Reader:
     client: APIClient
     player: str | None
-    role: str                                            # player | admin | auditor
+    role: str  # player | admin | auditor
 
     def __str__(self) -> str:
         return f"{self.role} {self.player or ''}".strip()
@@ -265,8 +304,13 @@ class Reader:
             if self.sees_all(deal):
                 continue
             known = deal.public | deal.private.get(self.player or "", set())
-            out |= {card for player, cards in deal.hole.items() if player != self.player
-                    for card in cards if card not in known}
+            out |= {
+                card
+                for player, cards in deal.hole.items()
+                if player != self.player
+                for card in cards
+                if card not in known
+            }
         return out
 
     def visible(self, deals: list[DealTruth]) -> set[str]:
@@ -281,25 +325,26 @@ class Reader:
 
 # --- reading every endpoint ------------------------------------------------------------------------
 
+
 @dataclass
 class Answer:
     url: str
     status: int
     text: str
-    body: Any                # parsed JSON (SSE: the list of event data), None for text
+    body: Any  # parsed JSON (SSE: the list of event data), None for text
 
 
 def read(reader: Reader, url: str) -> Answer:
     try:
         response = reader.client.get(url)
-    except Exception as error:                    # a 500 raised through the test client
+    except Exception as error:  # a 500 raised through the test client
         raise AssertionError(f"{reader} GET {url} raised {error!r}") from error
     content = b"".join(response.streaming_content) if response.streaming else response.content
     text = content.decode()
     kind = response.get("Content-Type", "")
     body: Any = None
     if kind.startswith("text/event-stream"):
-        body = [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+        body = [json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")]
     elif kind.startswith(("application/json", "application/problem+json")):
         body = json.loads(text)
         text = json.dumps(without_pack(body))
@@ -329,7 +374,7 @@ def urls(table: str, deals: list[int], players: list[str], reader: Reader) -> It
     for deal_no in deals:
         deal = f"{base}/deals/{deal_no}"
         yield f"{deal}/replay", set()
-        yield f"{deal}/proof", {409}                              # deal_not_finished while live
+        yield f"{deal}/proof", {409}  # deal_not_finished while live
         yield f"{deal}/history?format=json", set()
         yield f"{deal}/history?format=text", set()
     for player in players:
@@ -370,18 +415,18 @@ def check_events(reader: Reader, answer: Answer, deals: dict[int, DealTruth]) ->
         where = f"{reader} {answer.url}: {kind} {data}"
         if kind == "Declared" and data.get("sealed"):
             own = data["player"] == reader.player
-            assert (data["choice"] is not None) == (own or deal.over), where           # SIM-01
+            assert (data["choice"] is not None) == (own or deal.over), where  # SIM-01
         elif kind == "ShowdownHeld" and data.get("private"):
             compared = frozenset(data["winners"]) | frozenset(data["losers"])
             assert compared in deal.comparisons, where
-            allowed = reader.player in compared or reader.sees_all(deal)                # D-357-03
+            allowed = reader.player in compared or reader.sees_all(deal)  # D-357-03
             assert (data["hands"] is not None) == allowed, where
         elif kind == "CardsDealt" and data.get("face") == "up":
-            assert data["cards"] == deal.up[data["player"]], where                      # 422-05
+            assert data["cards"] == deal.up[data["player"]], where  # 422-05
         elif kind == "BoardDealt":
-            assert data["cards"] == deal.board, where                                    # 423-02
+            assert data["cards"] == deal.board, where  # 423-02
         elif kind == "DeckCompared":
-            assert data["cards"] == deal.hole[data["player"]], where                    # 42X-03
+            assert data["cards"] == deal.hole[data["player"]], where  # 42X-03
 
 
 def check_sealed(reader: Reader, answer: Answer, live: DealTruth) -> None:
@@ -390,7 +435,7 @@ def check_sealed(reader: Reader, answer: Answer, live: DealTruth) -> None:
     if not others:
         return
     body = answer.body
-    if isinstance(body, dict) and "steps" in body:   # a replay: the earlier windows were revealed
+    if isinstance(body, dict) and "steps" in body:  # a replay: the earlier windows were revealed
         body = body["steps"][-1]
     for item in dicts(body):
         if item.get("deal_no") != live.deal_no:
@@ -401,7 +446,7 @@ def check_sealed(reader: Reader, answer: Answer, live: DealTruth) -> None:
                 if not isinstance(entry, dict) or entry.get("player") not in others:
                     continue
                 assert entry.get("declared") in (None, "sealed"), f"{reader} {answer.url}: {entry}"
-    if answer.body is None:                          # a text history: "declared sealed"
+    if answer.body is None:  # a text history: "declared sealed"
         for player in others:
             lines = re.findall(rf"\(#{player}\): [^;\n]*; declared (\w+)", section(answer.text, live))
             for declared in lines:
@@ -419,16 +464,16 @@ def check_table(reader: Reader, view: dict[str, Any], live: DealTruth) -> None:
     deal = view["deal"]
     assert deal["deal_no"] == live.deal_no
     assert [p["player"] for p in deal["players"]] == live.order
-    assert deal["board"] == live.board, reader                                           # 423-02
+    assert deal["board"] == live.board, reader  # 423-02
     for entry in deal["players"]:
         player = entry["player"]
-        assert entry["face_up"] == live.up.get(player, []), (str(reader), entry)         # 422-05
+        assert entry["face_up"] == live.up.get(player, []), (str(reader), entry)  # 422-05
         hole = live.hole.get(player, [])
         held = sorted([*hole, *live.up.get(player, [])])
         if player == reader.player or reader.sees_all(live) or set(hole) <= live.public:
             assert entry["cards"] is not None, (str(reader), entry)
             assert sorted(entry["cards"]) == held, (str(reader), entry)
-        elif entry["cards"] is not None:            # only a hand compared with the reader's
+        elif entry["cards"] is not None:  # only a hand compared with the reader's
             known = live.public | live.private.get(reader.player or "", set())
             assert set(entry["cards"]) <= known, (str(reader), entry)
         if player == reader.player and player in live.sealed:
@@ -444,8 +489,9 @@ def check_answer(reader: Reader, view: dict[str, Any], deals: dict[int, DealTrut
     check_sealed(reader, Answer("command answer", 200, text, view), live)
 
 
-def walk(readers: list[Reader], table: str, players: list[str], deals: dict[int, DealTruth],
-         changed: list[int]) -> None:
+def walk(
+    readers: list[Reader], table: str, players: list[str], deals: dict[int, DealTruth], changed: list[int]
+) -> None:
     """Every reader reads every endpoint (per-deal ones of the deals in `changed`: a finished
     deal's replay, proof and history never change again)."""
     live = deals[max(deals)]
@@ -473,8 +519,11 @@ def walk(readers: list[Reader], table: str, players: list[str], deals: dict[int,
 def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(variant: str) -> None:
     script, options = GAMES[variant]
     club = Club.create(players=3, bankroll=5000)
-    body = {"variant": variant, "options": {"ante": 10, "min_buy_in": 100, **options},
-            "stacked_decks": decks_of(script)}
+    body = {
+        "variant": variant,
+        "options": {"ante": 10, "min_buy_in": 100, **options},
+        "stacked_decks": decks_of(script),
+    }
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
         response = post(club.admin, "/api/v1/tables", body)
     assert response.status_code == 201, response.content
@@ -483,8 +532,11 @@ def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(vari
     players = [str(player) for player in club.players]
     ids = dict(zip("abc", players, strict=True))
     readers = [Reader(client, str(pid), "player") for pid, client in club.players.items()]
-    readers += [Reader(club.outsider, None, "player"), Reader(club.admin, None, "admin"),
-                Reader(club.auditor, None, "auditor")]
+    readers += [
+        Reader(club.outsider, None, "player"),
+        Reader(club.admin, None, "admin"),
+        Reader(club.auditor, None, "auditor"),
+    ]
     deals: dict[int, DealTruth] = {}
     for step in script:
         if step.command == "start":
@@ -493,8 +545,11 @@ def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(vari
             deals[deal_no] = DealTruth(deal_no, [ids[name] for name in deal_order(step)])
         else:
             name, choice = step.command.split(":")
-            response = post(club.players[int(ids[name])], table_url(table, "declares"),
-                            {"deal_no": len(deals), "choice": choice})
+            response = post(
+                club.players[int(ids[name])],
+                table_url(table, "declares"),
+                {"deal_no": len(deals), "choice": choice},
+            )
         assert response.status_code == 200, (step, response.content)
         live = deals[len(deals)]
         live.apply(step, ids)
@@ -508,7 +563,7 @@ def test_every_endpoint_shows_every_role_only_what_it_may_see_at_every_step(vari
 
 # --- seeded deals: the proof and the served chain ---------------------------------------------------
 
-SEEDED = {       # (options, the declares of each deal: windows of "name:choice" in posting order)
+SEEDED = {  # (options, the declares of each deal: windows of "name:choice" in posting order)
     "two_plus_one": ({}, [["b:in", "c:in", "a:out"]]),
     "four_two_two": ({}, [["b:in", "c:in", "a:out"]]),
     "four_two_three": ({"lone_in": "vs_deck"}, [["b:in", "c:in", "a:out"], ["c:in", "a:out", "b:out"]]),
@@ -566,14 +621,20 @@ def test_a_seeded_deal_proves_fair_to_every_role_and_its_proof_hides_what_it_mus
     club.seat_all(table, 1000)
     ids = dict(zip("abc", (str(p) for p in club.players), strict=True))
     readers = [Reader(client, str(pid), "player") for pid, client in club.players.items()]
-    readers += [Reader(club.outsider, None, "player"), Reader(club.admin, None, "admin"),
-                Reader(club.auditor, None, "auditor")]
+    readers += [
+        Reader(club.outsider, None, "player"),
+        Reader(club.admin, None, "admin"),
+        Reader(club.auditor, None, "auditor"),
+    ]
     for deal_no, moves in enumerate(deals, start=1):
         assert post(club.admin, table_url(table, "deals")).status_code == 200
         for move in moves:
             name, choice = move.split(":")
-            answer = post(club.players[int(ids[name])], table_url(table, "declares"),
-                          {"deal_no": deal_no, "choice": choice})
+            answer = post(
+                club.players[int(ids[name])],
+                table_url(table, "declares"),
+                {"deal_no": deal_no, "choice": choice},
+            )
             assert answer.status_code == 200, (move, answer.content)
             for reader in readers:
                 check_feed_chain(reader, table)
@@ -583,8 +644,14 @@ def test_a_seeded_deal_proves_fair_to_every_role_and_its_proof_hides_what_it_mus
             check_proof(reader, table, deal_no, hole, public, private)
 
 
-def check_proof(reader: Reader, table: str, deal_no: int, hole: dict[str, list[str]], public: set[str],
-                private: dict[str, set[str]]) -> None:
+def check_proof(
+    reader: Reader,
+    table: str,
+    deal_no: int,
+    hole: dict[str, list[str]],
+    public: set[str],
+    private: dict[str, set[str]],
+) -> None:
     base = f"{table_url(table)}/deals/{deal_no}"
     proof = reader.client.get(f"{base}/proof").json()
     assert (proof["provable"], proof["ok"], proof["commitment_ok"]) == (True, True, True), str(reader)
@@ -594,7 +661,7 @@ def check_proof(reader: Reader, table: str, deal_no: int, hole: dict[str, list[s
     assert all(entry["matches"] for entry in proof["dealt"])
     assert len(dealt) == sum(map(len, hole.values())) + len(public - {c for h in hole.values() for c in h})
     if reader.role == "auditor":
-        assert proof["deck"][:len(dealt)] == dealt
+        assert proof["deck"][: len(dealt)] == dealt
         assert None not in dealt
         return
     assert proof["deck"] is None
@@ -602,7 +669,7 @@ def check_proof(reader: Reader, table: str, deal_no: int, hole: dict[str, list[s
         mine = entry["player"] == reader.player
         if mine or entry["player"] in ("board", "deck"):
             assert entry["card"] is not None, (str(reader), entry)
-        elif entry["card"] is not None:                 # a face-up card, or a hand compared with his
+        elif entry["card"] is not None:  # a face-up card, or a hand compared with his
             assert entry["card"] in public | private.get(reader.player or "", set()), (str(reader), entry)
     known = public | private.get(reader.player or "", set())
     hidden = {card for player, cards in hole.items() if player != reader.player for card in cards} - known

@@ -1,6 +1,7 @@
 """DESIGN §2.7 with a ghost hand (D-GH-03): the fairness proof of a seeded deal counts the ghost's
 cards in dealing order (the last recipient of each round), so every card verifies against the seed;
 the ghost's cards are in the proof for auditors only (GH-02)."""
+
 from __future__ import annotations
 
 from ledger.models import Event
@@ -21,7 +22,7 @@ def test_the_proof_deals_the_ghost_last_in_each_round(club: Club) -> None:
     hands = hole_cards(session.table_id, deal_no)
     recipients = [*hands, "ghost"]
     held = {**hands, "ghost": ghost_cards(session.table_id, deal_no)}
-    expected = [(recipients[i % 4], held[recipients[i % 4]][i // 4]) for i in range(8)]   # D-GH-03
+    expected = [(recipients[i % 4], held[recipients[i % 4]][i // 4]) for i in range(8)]  # D-GH-03
     assert [(card["player"], card["card"]) for card in proof["dealt"]] == expected
     assert all(card["matches"] for card in proof["dealt"])
     assert proof["deck"][:8] == [card for _, card in expected]
@@ -29,7 +30,7 @@ def test_the_proof_deals_the_ghost_last_in_each_round(club: Club) -> None:
 
 def test_a_player_gets_every_verdict_but_not_the_ghosts_cards(club: Club) -> None:
     session = open_session(club.ids(), ghost="always")
-    deal_no = session.play(lambda player: "out")                  # GH-06: nobody in, no showdown
+    deal_no = session.play(lambda player: "out")  # GH-06: nobody in, no showdown
     url = f"/api/v1/tables/{session.table_id}/deals/{deal_no}/proof"
     proof = client_for(club.players[0]).get(url).json()
     ghost = [card for card in proof["dealt"] if card["player"] == "ghost"]

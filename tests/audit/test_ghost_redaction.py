@@ -11,6 +11,7 @@ whom no reader is:
   over (the GhostDealt event, the proof's dealing order);
 - GET /tables/{id} shows `deal.ghost.cards` exactly when the reader may see them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,27 +33,39 @@ from tests.tables.http import Club, post, table_url
 
 pytestmark = pytest.mark.django_db
 
-GHOST = "ghost"           # the ghost's holder name in DealTruth (no player id is a word)
+GHOST = "ghost"  # the ghost's holder name in DealTruth (no player id is a word)
 
 # GH-07: the ghost beats both "in" players (GH-05); everyone out (GH-06, it stays hidden); a lone
 # "in" beats it. Deal 1 is dealt b, c, a, then the ghost (D-GH-03); deal 2 c, a, b; deal 3 a, b, c.
 ALWAYS = [
     start({"b": "Js Jd", "c": "4s 4d", "a": "2c 7d", "g": "Qh Qd"}),
-    Step("b:in"), Step("c:in"), Step("a:out", show="bcg", over=True),
+    Step("b:in"),
+    Step("c:in"),
+    Step("a:out", show="bcg", over=True),
     start({"c": "5c 6d", "a": "8h 9s", "b": "Tc 3h", "g": "Kc Kh"}),
-    Step("c:out"), Step("a:out"), Step("b:out", over=True),
+    Step("c:out"),
+    Step("a:out"),
+    Step("b:out", over=True),
     start({"a": "As Ah", "b": "2s 5s", "c": "6c 8c", "g": "3s 3d"}),
-    Step("a:in"), Step("b:out"), Step("c:out", show="ag", over=True),
+    Step("a:in"),
+    Step("b:out"),
+    Step("c:out", show="ag", over=True),
 ]
 
 # GH-08: two "in" compete among themselves (the ghost hidden); a lone "in" plays it; all out.
 ONLY_IF_ONE_IN = [
     start({"b": "Js Jd", "c": "4s 4d", "a": "2c 7d", "g": "Ah Ad"}),
-    Step("b:in", sealed=True), Step("c:in", sealed=True), Step("a:out", show="bc", over=True),
+    Step("b:in", sealed=True),
+    Step("c:in", sealed=True),
+    Step("a:out", show="bc", over=True),
     start({"c": "Kc Kh", "a": "8h 9s", "b": "Tc 3h", "g": "Qs Qc"}),
-    Step("c:in", sealed=True), Step("a:out", sealed=True), Step("b:out", show="cg", over=True),
+    Step("c:in", sealed=True),
+    Step("a:out", sealed=True),
+    Step("b:out", show="cg", over=True),
     start({"a": "9c 9d", "b": "2s 5s", "c": "6c 8c", "g": "3s 3d"}),
-    Step("a:out", sealed=True), Step("b:out", sealed=True), Step("c:out", over=True),
+    Step("a:out", sealed=True),
+    Step("b:out", sealed=True),
+    Step("c:out", over=True),
 ]
 
 GAMES = {
@@ -75,8 +88,11 @@ def check_ghost(reader: Reader, view: dict[str, Any], live: DealTruth) -> None:
 def test_no_answer_shows_the_ghost_before_its_showdown(ghost: str) -> None:
     script, options = GAMES[ghost]
     club = Club.create(players=3, bankroll=5000)
-    body = {"variant": "guts2", "options": {"ante": 10, "min_buy_in": 100, "ghost": ghost, **options},
-            "stacked_decks": decks_of(script)}
+    body = {
+        "variant": "guts2",
+        "options": {"ante": 10, "min_buy_in": 100, "ghost": ghost, **options},
+        "stacked_decks": decks_of(script),
+    }
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
         response = post(club.admin, "/api/v1/tables", body)
     assert response.status_code == 201, response.content
@@ -85,8 +101,11 @@ def test_no_answer_shows_the_ghost_before_its_showdown(ghost: str) -> None:
     players = [str(player) for player in club.players]
     ids = {**dict(zip("abc", players, strict=True)), "g": GHOST}
     readers = [Reader(client, str(pid), "player") for pid, client in club.players.items()]
-    readers += [Reader(club.outsider, None, "player"), Reader(club.admin, None, "admin"),
-                Reader(club.auditor, None, "auditor")]
+    readers += [
+        Reader(club.outsider, None, "player"),
+        Reader(club.admin, None, "admin"),
+        Reader(club.auditor, None, "auditor"),
+    ]
     deals: dict[int, DealTruth] = {}
     for step in script:
         if step.command == "start":
@@ -95,8 +114,11 @@ def test_no_answer_shows_the_ghost_before_its_showdown(ghost: str) -> None:
             deals[len(deals) + 1] = DealTruth(len(deals) + 1, order)
         else:
             name, choice = step.command.split(":")
-            response = post(club.players[int(ids[name])], table_url(table, "declares"),
-                            {"deal_no": len(deals), "choice": choice})
+            response = post(
+                club.players[int(ids[name])],
+                table_url(table, "declares"),
+                {"deal_no": len(deals), "choice": choice},
+            )
         assert response.status_code == 200, (step, response.content)
         live = deals[len(deals)]
         live.apply(step, ids)

@@ -1,4 +1,5 @@
 """Hand-history export: readable text and canonical JSON, per deal and per table (download)."""
+
 from __future__ import annotations
 
 import json
@@ -20,17 +21,21 @@ def test_the_text_history_tells_the_whole_deal(club: Club, session: Session) -> 
     document = json.loads(history(client_for(me), session, deal_no, "json").content)
     after = document["after"]
     showdown, settlement = (only(document, kind) for kind in ("ShowdownHeld", "PotSettled"))
-    for expected in (f"Deal {deal_no} (game 1) at table {session.table_id}", "Variant guts2",
-                     f"seat 0: {me.username} (#{me.pk}) stack 1000", "Antes of 10:",
-                     f"{me.username} (#{me.pk}): {mine}; declared in", "Showdown (contested):",
-                     "best hand:", f"Settlement: {settlement['outcome']}",
-                     f"After the deal: pot {after['pot']}, reserve {after['reserve']}",
-                     "every dealt card matches"):
+    for expected in (
+        f"Deal {deal_no} (game 1) at table {session.table_id}",
+        "Variant guts2",
+        f"seat 0: {me.username} (#{me.pk}) stack 1000",
+        "Antes of 10:",
+        f"{me.username} (#{me.pk}): {mine}; declared in",
+        "Showdown (contested):",
+        "best hand:",
+        f"Settlement: {settlement['outcome']}",
+        f"After the deal: pot {after['pot']}, reserve {after['reserve']}",
+        "every dealt card matches",
+    ):
         assert expected in text, expected
-    assert all(f"shows {' '.join(hand['cards'])}: {hand['value']}" in text
-               for hand in showdown["hands"])
-    assert all(f"-> {t['to']}: {t['amount']} ({t['reason']})" in text
-               for t in settlement["transfers"])
+    assert all(f"shows {' '.join(hand['cards'])}: {hand['value']}" in text for hand in showdown["hands"])
+    assert all(f"-> {t['to']}: {t['amount']} ({t['reason']})" in text for t in settlement["transfers"])
 
 
 def test_the_json_history_is_canonical_and_complete(club: Club, session: Session) -> None:
@@ -66,15 +71,18 @@ def test_the_whole_table_downloads_as_text_or_json(club: Club, session: Session)
     session.play(everyone_in)
     api = client_for(club.players[2])
     base = f"/api/v1/tables/{session.table_id}"
-    for url, kind, extension in ((f"{base}/history.txt", "text/plain; charset=utf-8", "txt"),
-                                 (f"{base}/history?format=text", "text/plain; charset=utf-8", "txt"),
-                                 (f"{base}/history.json", "application/json", "json"),
-                                 (f"{base}/history", "application/json", "json")):
+    for url, kind, extension in (
+        (f"{base}/history.txt", "text/plain; charset=utf-8", "txt"),
+        (f"{base}/history?format=text", "text/plain; charset=utf-8", "txt"),
+        (f"{base}/history.json", "application/json", "json"),
+        (f"{base}/history", "application/json", "json"),
+    ):
         response = api.get(url)
         assert response.status_code == 200, url
         assert response["Content-Type"] == kind
         assert response["Content-Disposition"] == (
-            f'attachment; filename="table-{session.table_id}-history.{extension}"')
+            f'attachment; filename="table-{session.table_id}-history.{extension}"'
+        )
     document = json.loads(api.get(f"{base}/history.json").content)
     assert [deal["deal_no"] for deal in document["deals"]] == [1, 2]
     assert api.get(f"{base}/history.txt").content.decode().count("Deal ") == 2

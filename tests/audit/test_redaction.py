@@ -2,6 +2,7 @@
 its reader may not see. A player sees his own cards and what was shown; an auditor every card
 of a finished deal but never a live deal's hidden cards; the seed never before the deal ends;
 sealed declares stay hidden from everyone until revealed."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,13 @@ ROLES = ("seated", "other_seated", "outsider", "admin", "auditor")
 
 
 def reader(club: Club, role: str) -> AbstractUser:
-    return {"seated": club.players[0], "other_seated": club.players[1], "outsider": club.outsider,
-            "admin": club.admin, "auditor": club.auditor}[role]
+    return {
+        "seated": club.players[0],
+        "other_seated": club.players[1],
+        "outsider": club.outsider,
+        "admin": club.admin,
+        "auditor": club.auditor,
+    }[role]
 
 
 def without_pack(value: Any) -> Any:
@@ -31,8 +37,12 @@ def without_pack(value: Any) -> Any:
     cards, in which any card of another deal also appears), as a list or as an auditor's openings
     of the undealt stock (docs/deck.md §10.4)."""
     if isinstance(value, dict):
-        return {key: without_pack(item) for key, item in value.items() if key not in ("pack", "deck")
-                and not (key == "openings" and isinstance(item, list) and _stock(item))}
+        return {
+            key: without_pack(item)
+            for key, item in value.items()
+            if key not in ("pack", "deck")
+            and not (key == "openings" and isinstance(item, list) and _stock(item))
+        }
     if isinstance(value, list):
         return [without_pack(item) for item in value]
     return value
@@ -66,11 +76,20 @@ def played(club: Club, session: Session) -> Session:
 
 def urls(session: Session, role: str) -> list[str]:
     table = f"/api/v1/tables/{session.table_id}"
-    paths = [f"{table}/events?limit=500", f"{table}/deals/1/replay", f"{table}/deals/2/replay",
-             f"{table}/deals/1/proof", f"{table}/deals/2/proof",
-             f"{table}/deals/1/history?format=json", f"{table}/deals/1/history?format=text",
-             f"{table}/deals/2/history?format=json", f"{table}/deals/2/history?format=text",
-             f"{table}/history.json", f"{table}/history.txt", f"{table}/stream"]
+    paths = [
+        f"{table}/events?limit=500",
+        f"{table}/deals/1/replay",
+        f"{table}/deals/2/replay",
+        f"{table}/deals/1/proof",
+        f"{table}/deals/2/proof",
+        f"{table}/deals/1/history?format=json",
+        f"{table}/deals/1/history?format=text",
+        f"{table}/deals/2/history?format=json",
+        f"{table}/deals/2/history?format=text",
+        f"{table}/history.json",
+        f"{table}/history.txt",
+        f"{table}/stream",
+    ]
     if role in ("admin", "auditor"):
         paths.append("/api/v1/audit/events?limit=500")
     return paths
@@ -80,7 +99,7 @@ def forbidden_secrets(club: Club, session: Session, role: str) -> tuple[set[str]
     """(secrets the reader must not see, cards the reader must see)."""
     me = str(reader(club, role).pk)
     first, live = hole_cards(session.table_id, 1), hole_cards(session.table_id, 2)
-    seed = stored_seed(session.table_id, 2)               # deck schema 1 only: schema 2 has none
+    seed = stored_seed(session.table_id, 2)  # deck schema 1 only: schema 2 has none
     hidden = {seed} if seed is not None else set()
     visible: set[str] = set()
     for deal, over in ((first, True), (live, False)):
@@ -104,7 +123,7 @@ def test_no_response_shows_what_its_reader_may_not_see(club: Club, played: Sessi
         text = body_text(response)
         assert not leaked(text, hidden), (url, leaked(text, hidden))
         seen_anywhere += text
-    assert leaked(seen_anywhere, visible) == visible   # the scan looks where the cards would be
+    assert leaked(seen_anywhere, visible) == visible  # the scan looks where the cards would be
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -133,7 +152,7 @@ def test_sealed_declares_are_hidden_from_everyone_until_revealed(club: Club) -> 
     for player in club.players[1:]:
         service.table_command(table_id=session.table_id, command=cmd.Declare(str(player.pk), deal_no, "out"))
     events = client_for(club.players[1]).get(f"{table}/events", {"type": "Declared"}).json()["results"]
-    assert events[0]["data"]["choice"] == "in"            # revealed: the deal is over
+    assert events[0]["data"]["choice"] == "in"  # revealed: the deal is over
 
 
 def test_hidden_cards_are_served_as_salted_commitments(club: Club, played: Session) -> None:

@@ -1,4 +1,5 @@
 """Replay equals what the live projections showed; one step (?at=); pinned rules; problems."""
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,13 @@ def replay(api: object, session: Session, deal_no: int, **query: object) -> dict
 
 
 def summary(state: dict) -> tuple:
-    return (state["deal_no"], state["pot"], state["reserve"], state["phase"],
-            {seat["player"]: seat["stack"] for seat in state["seats"]})
+    return (
+        state["deal_no"],
+        state["pot"],
+        state["reserve"],
+        state["phase"],
+        {seat["player"]: seat["stack"] for seat in state["seats"]},
+    )
 
 
 def test_replaying_every_deal_equals_the_projections_at_each_point(club: Club, recorded: Session) -> None:
@@ -45,7 +51,7 @@ def test_replaying_every_deal_equals_the_projections_at_each_point(club: Club, r
     points = [seen for seen in recorded.seen if seen.deal_no >= 1]
     assert len(points) > 16
     for seen in points:
-        version = max(v for v in steps if v <= seen.version)     # GameEnded may follow DealEnded
+        version = max(v for v in steps if v <= seen.version)  # GameEnded may follow DealEnded
         assert summary(steps[version]) == (seen.deal_no, seen.pot, seen.reserve, seen.phase, seen.stacks)
 
 
@@ -108,4 +114,3 @@ def test_unknown_deals_are_404(club: Club, recorded: Session, deal_no: int, code
     response = client_for(club.auditor).get(f"/api/v1/tables/{recorded.table_id}/deals/{deal_no}/replay")
     assert response.status_code == 404
     assert response.json()["code"] == code
-

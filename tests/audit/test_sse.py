@@ -1,5 +1,6 @@
 """SSE per table: ids are positions, Last-Event-ID resumes without loss or duplicates, heartbeats,
 token in the query string, and the async generator Django serves under ASGI (uvicorn)."""
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,11 @@ def events_of(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def table_positions(session: Session) -> list[int]:
-    return list(Event.objects.filter(stream=f"table-{session.table_id}").order_by("position")
-                .values_list("position", flat=True))
+    return list(
+        Event.objects.filter(stream=f"table-{session.table_id}")
+        .order_by("position")
+        .values_list("position", flat=True)
+    )
 
 
 @override_settings(**SHORT)
@@ -75,8 +79,9 @@ def test_a_quiet_table_gets_heartbeats(club: Club, session: Session) -> None:
 
 
 @override_settings(**SHORT)
-def test_eventsource_can_authenticate_with_a_token_in_the_query(club: Club, session: Session,
-                                                                client: Any) -> None:
+def test_eventsource_can_authenticate_with_a_token_in_the_query(
+    club: Club, session: Session, client: Any
+) -> None:
     url = f"/api/v1/tables/{session.table_id}/stream"
     assert client.get(url).status_code == 401
     assert client.get(f"{url}?token=not-a-token").status_code == 401
@@ -88,15 +93,17 @@ def test_bad_last_event_id_and_unknown_table(club: Club, session: Session) -> No
     api = client_for(club.players[0])
     bad = api.get(f"/api/v1/tables/{session.table_id}/stream", headers={"Last-Event-ID": "x"})
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid_query")
-    unknown = api.get("/api/v1/tables/0b7f3c9e-6f1a-4b7e-9a51-2d2c1f8e4a10/stream",
-                      headers={"Accept": "text/event-stream"})
+    unknown = api.get(
+        "/api/v1/tables/0b7f3c9e-6f1a-4b7e-9a51-2d2c1f8e4a10/stream", headers={"Accept": "text/event-stream"}
+    )
     assert unknown.status_code == 404
     assert json.loads(unknown.content)["code"] == "unknown_table"
 
 
 @override_settings(**SHORT)
-def test_under_asgi_the_stream_is_an_async_generator(transactional_db: None, club: Club,
-                                                     session: Session) -> None:
+def test_under_asgi_the_stream_is_an_async_generator(
+    transactional_db: None, club: Club, session: Session
+) -> None:
     """Transactional: the async stream reads on threads of its own (`StreamReaders`), which see
     only what is committed."""
     session.play(everyone_in)

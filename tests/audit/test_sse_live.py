@@ -2,6 +2,7 @@
 listener wakes exactly the streams concerned and survives losing its connection, an open async
 stream gets a new event at once (not at the safety poll); stream tickets open one table's stream
 as their user for a minute; access logs lose query strings. The real server: tests/e2e."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,8 +31,12 @@ from tests.audit.conftest import Club, Session, client_for, open_session, token_
 from tests.audit.test_sse import events_of, parse, table_positions
 
 # Polls 30 s apart (with or without notifications): only a notification brings an event sooner.
-LIVE = {"GUTS_SSE_SAFETY_POLL": 30.0, "GUTS_SSE_POLL": 30.0, "GUTS_SSE_HEARTBEAT": 30.0,
-        "GUTS_SSE_MAX_DURATION": 30.0}
+LIVE = {
+    "GUTS_SSE_SAFETY_POLL": 30.0,
+    "GUTS_SSE_POLL": 30.0,
+    "GUTS_SSE_HEARTBEAT": 30.0,
+    "GUTS_SSE_MAX_DURATION": 30.0,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -43,20 +48,23 @@ def readers_closed() -> Iterator[None]:
 
 # --- NOTIFY on commit -----------------------------------------------------------------------------
 
+
 @pytest.mark.postgres
 def test_a_committed_append_notifies_its_streams_and_a_rolled_back_one_never(
-        transactional_db: None, club: Club) -> None:
+    transactional_db: None, club: Club
+) -> None:
     with psycopg.connect(**listener_params(), autocommit=True) as listening:
         listening.execute(f"LISTEN {CHANNEL}")
         session = open_session(club.ids()[:2])
-        list(listening.notifies(timeout=0.5))                  # the table's opening appends
+        list(listening.notifies(timeout=0.5))  # the table's opening appends
 
         with transaction.atomic():
-            service.table_command(table_id=session.table_id,
-                                  command=cmd.SitDown(str(club.players[2].pk), 500))
-            assert list(listening.notifies(timeout=0.3)) == []   # nothing before the commit
+            service.table_command(
+                table_id=session.table_id, command=cmd.SitDown(str(club.players[2].pk), 500)
+            )
+            assert list(listening.notifies(timeout=0.3)) == []  # nothing before the commit
         sent = list(listening.notifies(timeout=1.0))
-        assert len(sent) == 1                                   # one per commit, after it
+        assert len(sent) == 1  # one per commit, after it
         assert f"table-{session.table_id}" in sent[0].payload.split(",")
 
         with pytest.raises(RuntimeError):
@@ -72,6 +80,7 @@ def sit_down_and_roll_back(table_id: str, player_id: int) -> None:
 
 # --- the listener ---------------------------------------------------------------------------------
 
+
 def notify_now(payload: str) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
@@ -79,27 +88,31 @@ def notify_now(payload: str) -> None:
 
 def terminate_listener() -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND application_name = %s", [APPLICATION_NAME])
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = %s",
+            [APPLICATION_NAME],
+        )
         return cursor.fetchone()[0]
 
 
 @pytest.mark.postgres
 def test_the_listener_wakes_only_the_named_streams_and_reconnects_after_losing_its_connection(
-        transactional_db: None) -> None:
+    transactional_db: None,
+) -> None:
     async def scenario() -> None:
         async with subscription(["table-a"]) as a, subscription(["table-b"]) as b:
-            await a.wait(0.5)                      # (re)connecting wakes everyone: nothing was missed
+            await a.wait(0.5)  # (re)connecting wakes everyone: nothing was missed
             await b.wait(0.5)
             await sync_to_async(notify_now)("table-a,player-7")
             assert await a.wait(2.0)
             assert not await b.wait(0.3)
-            await sync_to_async(notify_now)("")     # too many streams to name: everyone
+            await sync_to_async(notify_now)("")  # too many streams to name: everyone
             assert await a.wait(2.0)
             assert await b.wait(2.0)
 
             assert await sync_to_async(terminate_listener)() == 1
-            assert await a.wait(10.0)               # woken when the listener is back
+            assert await a.wait(10.0)  # woken when the listener is back
             await sync_to_async(notify_now)("table-a")
             assert await a.wait(2.0)
 
@@ -107,6 +120,7 @@ def test_the_listener_wakes_only_the_named_streams_and_reconnects_after_losing_i
 
 
 # --- an open async stream -------------------------------------------------------------------------
+
 
 async def next_ids(content: AsyncIterator[bytes], want: int, timeout: float) -> list[int]:
     """Read messages until event `want` arrived; the ids read."""
@@ -121,7 +135,8 @@ async def next_ids(content: AsyncIterator[bytes], want: int, timeout: float) -> 
 @pytest.mark.postgres
 @override_settings(**LIVE)
 def test_an_open_stream_gets_a_committed_event_at_once_by_notification(
-        transactional_db: None, club: Club, session: Session) -> None:
+    transactional_db: None, club: Club, session: Session
+) -> None:
     url = f"/api/v1/tables/{session.table_id}/stream"
     headers = {"Authorization": f"Token {token_of(club.players[0])}"}
     last = table_positions(session)[-1]
@@ -137,10 +152,11 @@ def test_an_open_stream_gets_a_committed_event_at_once_by_notification(
         await next_ids(content, dealt, 10.0)
         return time.monotonic() - started
 
-    assert async_to_sync(read)() < 2.0             # the safety poll is 30 s
+    assert async_to_sync(read)() < 2.0  # the safety poll is 30 s
 
 
 # --- stream tickets -------------------------------------------------------------------------------
+
 
 def ticket_for(user: Any, table_id: str) -> dict[str, Any]:
     answer = client_for(user).post(f"/api/v1/tables/{table_id}/stream-tickets")
@@ -164,15 +180,19 @@ def test_a_ticket_opens_its_tables_stream_as_its_user(club: Club, session: Sessi
     assert timedelta(seconds=55) < expires - timezone.now() <= timedelta(seconds=60)
     assert ticket["stream_url"] == f"/api/v1/tables/{session.table_id}/stream?ticket={ticket['ticket']}"
 
-    dealt = {m["data"]["data"]["player"]: m["data"]["data"]["cards"]
-             for m in events_of(read_with_ticket(ticket["stream_url"])) if m["event"] == "CardsDealt"}
-    assert dealt[str(ann.pk)] is not None                      # her own cards: the stream is hers
+    dealt = {
+        m["data"]["data"]["player"]: m["data"]["data"]["cards"]
+        for m in events_of(read_with_ticket(ticket["stream_url"]))
+        if m["event"] == "CardsDealt"
+    }
+    assert dealt[str(ann.pk)] is not None  # her own cards: the stream is hers
     assert dealt[str(bob.pk)] is None
-    assert read_with_ticket(ticket["stream_url"])              # reusable within its minute
+    assert read_with_ticket(ticket["stream_url"])  # reusable within its minute
 
 
 def test_a_ticket_is_refused_for_another_table_when_expired_forged_or_for_an_inactive_user(
-        club: Club, session: Session) -> None:
+    club: Club, session: Session
+) -> None:
     other = open_session(club.ids()).table_id
     ann = club.players[0]
     with mock.patch("time.time", return_value=time.time() - 61):
@@ -197,7 +217,8 @@ def test_a_ticket_is_refused_for_another_table_when_expired_forged_or_for_an_ina
 def test_a_ticket_needs_a_signed_in_caller_and_a_known_table(club: Club, session: Session) -> None:
     assert Client().post(f"/api/v1/tables/{session.table_id}/stream-tickets").status_code == 401
     unknown = client_for(club.players[0]).post(
-        "/api/v1/tables/0b7f3c9e-6f1a-4b7e-9a51-2d2c1f8e4a10/stream-tickets")
+        "/api/v1/tables/0b7f3c9e-6f1a-4b7e-9a51-2d2c1f8e4a10/stream-tickets"
+    )
     assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_table")
 
 
@@ -209,7 +230,7 @@ def test_the_schema_documents_tickets_and_deprecates_the_token_in_the_url() -> N
     assert parameters["token"]["deprecated"] is True
     assert {"streamTicketAuth": []} in stream["security"]
     message = stream["responses"]["200"]["content"]["text/event-stream"]["schema"]
-    assert set(message["properties"]) == {"id", "event", "data", "retry"}      # one SSE message
+    assert set(message["properties"]) == {"id", "event", "data", "retry"}  # one SSE message
     created = paths["/api/v1/tables/{table_id}/stream-tickets"]["post"]
     assert created["operationId"] == "tables_stream_tickets_create"
     assert "201" in created["responses"]
@@ -217,9 +238,16 @@ def test_the_schema_documents_tickets_and_deprecates_the_token_in_the_url() -> N
 
 # --- access logs ----------------------------------------------------------------------------------
 
+
 def test_access_log_records_lose_their_query_string() -> None:
-    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
-                               ("127.0.0.1:5000", "GET", "/api/v1/tables/x/stream?ticket=s3cret&a=1",
-                                "1.1", 200), None)
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/api/v1/tables/x/stream?ticket=s3cret&a=1", "1.1", 200),
+        None,
+    )
     assert QueryStringFilter().filter(record)
     assert record.getMessage() == '127.0.0.1:5000 - "GET /api/v1/tables/x/stream HTTP/1.1" 200'

@@ -1,4 +1,5 @@
 """Statements that explain themselves: running balances linked to the event and the deal."""
+
 from __future__ import annotations
 
 from ledger.models import AccountBalance
@@ -44,8 +45,12 @@ def test_a_bankroll_statement_links_buy_ins_to_the_table(club: Club, session: Se
 def test_players_read_only_their_own_accounts(club: Club, session: Session) -> None:
     other = club.players[1].pk
     api = client_for(club.players[0])
-    for account in (f"player:{other}", f"seat:{session.table_id}:{other}", f"pot:{session.table_id}",
-                    "cashier"):
+    for account in (
+        f"player:{other}",
+        f"seat:{session.table_id}:{other}",
+        f"pot:{session.table_id}",
+        "cashier",
+    ):
         response = statement(api, account)
         assert response.status_code == 403, account
         assert response.json()["code"] == "forbidden"

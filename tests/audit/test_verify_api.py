@@ -1,4 +1,5 @@
 """GET /audit/verify: the ledger's own report (hash chains, conservation), and tampering caught."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,7 +38,7 @@ def forge_first_payment(session: Session) -> Event:
 def test_tampering_on_postgresql_is_caught_at_the_right_event(club: Club, session: Session) -> None:
     session.play(everyone_in)
     session.play(everyone_in)
-    with connection.cursor() as cursor:       # the append-only trigger is on before and after
+    with connection.cursor() as cursor:  # the append-only trigger is on before and after
         cursor.execute("SELECT tgenabled FROM pg_trigger WHERE tgname = 'ledger_event_no_update_delete'")
         assert cursor.fetchone()[0] == "O"
     forged = forge_first_payment(session)
@@ -45,9 +46,12 @@ def test_tampering_on_postgresql_is_caught_at_the_right_event(club: Club, sessio
     assert report["ok"] is False
     broken = report["first_broken"]
     assert (broken["position"], broken["stream"], broken["version"]) == (
-        forged.position, forged.stream, forged.version)
+        forged.position,
+        forged.stream,
+        forged.version,
+    )
     assert "hash does not match" in broken["problem"]
-    assert report["conservation_problems"] == []   # a forged transfer still moves chips, never makes them
+    assert report["conservation_problems"] == []  # a forged transfer still moves chips, never makes them
     with connection.cursor() as cursor:
         cursor.execute("SELECT tgenabled FROM pg_trigger WHERE tgname = 'ledger_event_no_update_delete'")
         assert cursor.fetchone()[0] == "O"
@@ -58,4 +62,4 @@ def test_tampering_is_caught_on_any_backend(club: Club, session: Session) -> Non
     forged = forge_first_payment(session)
     report = client_for(club.admin).get("/api/v1/audit/verify").json()
     assert report["first_broken"]["position"] == forged.position
-    assert report["projection_problems"]          # the balances no longer follow the forged payment
+    assert report["projection_problems"]  # the balances no longer follow the forged payment

@@ -4,6 +4,7 @@ The subprocesses use the test database itself (its real name, from the connectio
 use them are transactional (`django_db(transaction=True)`): the worker must see what the test
 commits, and the test what the worker commits. Each `CeleryStack` has a queue of its own.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -43,8 +44,9 @@ class CeleryStack:
     def __init__(self, log_dir: Path) -> None:
         self.queue = unique_queue()
         self.log_dir = log_dir
-        self.env = celery_env(database_url=worker_database_url(), broker_url=settings.CELERY_BROKER_URL,
-                              queue=self.queue)
+        self.env = celery_env(
+            database_url=worker_database_url(), broker_url=settings.CELERY_BROKER_URL, queue=self.queue
+        )
         self.processes: list[Process] = []
 
     def start(self, *workers: str, beat: bool = False) -> list[Process]:

@@ -1,4 +1,5 @@
 """Helpers of the end-to-end timer tests: funded players, tables with a short timeout, polling."""
+
 from __future__ import annotations
 
 import time
@@ -14,8 +15,8 @@ from tables.engine.decider import commands as cmd
 from tables.engine.decider.program import parse_iso
 from tables.state import table_stream
 
-TIMEOUT = 2                          # seconds: the table's declare_timeout
-MARGIN = timedelta(seconds=1)        # the issue's bound: out within deadline + 1 s
+TIMEOUT = 2  # seconds: the table's declare_timeout
+MARGIN = timedelta(seconds=1)  # the issue's bound: out within deadline + 1 s
 
 
 def players(count: int) -> list[int]:
@@ -28,8 +29,9 @@ def players(count: int) -> list[int]:
 
 
 def table_with(count: int, **options: Any) -> str:
-    table = service.table_open(variant="guts2",
-                               options={"ante": 10, "declare_timeout": TIMEOUT, **options}).table_id
+    table = service.table_open(
+        variant="guts2", options={"ante": 10, "declare_timeout": TIMEOUT, **options}
+    ).table_id
     for player in players(count):
         service.table_command(table_id=table, command=cmd.SitDown(str(player), 200))
     return table

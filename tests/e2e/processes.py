@@ -5,6 +5,7 @@ developers on the same Redis never take each other's tasks; `forget_queue` remov
 key the run left behind (the queue, its binding, unacknowledged ETA messages a killed worker held,
 the worker's control queue). Processes are started in their own session and always stopped.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WORKER_READY = " ready."             # celery@host ready.
+WORKER_READY = " ready."  # celery@host ready.
 BEAT_READY = "beat: Starting..."
 START_TIMEOUT = 30.0
 
@@ -28,17 +29,34 @@ def unique_queue() -> str:
     return f"guts-test-{uuid.uuid4().hex[:12]}"
 
 
-def celery_env(*, database_url: str | None, broker_url: str | None, queue: str | None,
-               var_dir: Path | None = None, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+def celery_env(
+    *,
+    database_url: str | None,
+    broker_url: str | None,
+    queue: str | None,
+    var_dir: Path | None = None,
+    extra: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """The environment of a subprocess: ours minus the service settings, plus the given ones
     (None leaves a setting to its embedded default)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "GUTS_CELERY_QUEUE", "GUTS_VAR_DIR"}}
-    given = {"DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url, "GUTS_CELERY_QUEUE": queue,
-             "GUTS_VAR_DIR": str(var_dir) if var_dir else None}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "GUTS_CELERY_QUEUE", "GUTS_VAR_DIR"}
+    }
+    given = {
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,
+        "GUTS_CELERY_QUEUE": queue,
+        "GUTS_VAR_DIR": str(var_dir) if var_dir else None,
+    }
     env.update({k: v for k, v in given.items() if v is not None})
-    env.update(DJANGO_SETTINGS_MODULE="guts_backend.settings", PYTHONUNBUFFERED="1", DEBUG="0",
-               GUTS_SECURE_SSL_REDIRECT="0")          # production settings, but plain HTTP on 127.0.0.1
+    env.update(
+        DJANGO_SETTINGS_MODULE="guts_backend.settings",
+        PYTHONUNBUFFERED="1",
+        DEBUG="0",
+        GUTS_SECURE_SSL_REDIRECT="0",
+    )  # production settings, but plain HTTP on 127.0.0.1
     env.update(extra or {})
     return env
 
@@ -61,8 +79,9 @@ class Process:
             if text in self.output():
                 return time.monotonic()
             if self.popen.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.popen.returncode}:\n"
-                                   f"{self.output()[-3000:]}")
+                raise RuntimeError(
+                    f"{self.name} exited with {self.popen.returncode}:\n{self.output()[-3000:]}"
+                )
             time.sleep(0.05)
         raise TimeoutError(f"{self.name} did not print {text!r} in {timeout} s:\n{self.output()[-3000:]}")
 
@@ -86,8 +105,9 @@ class Process:
 def start(name: str, argv: list[str], env: Mapping[str, str], log: Path) -> Process:
     handle = log.open("wb")
     try:
-        popen = subprocess.Popen(argv, cwd=ROOT, env=dict(env), stdout=handle, stderr=subprocess.STDOUT,
-                                 start_new_session=True)
+        popen = subprocess.Popen(
+            argv, cwd=ROOT, env=dict(env), stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
+        )
     finally:
         handle.close()
     return Process(name, popen, log)
@@ -100,12 +120,21 @@ def celery_argv(*args: str) -> list[str]:
 def worker_argv(env: Mapping[str, str], name: str, pool: str = "threads", concurrency: int = 4) -> list[str]:
     """A worker consuming only the env's queue (the thread pool, as `make run` runs it)."""
     node = f"{name}-{env.get('GUTS_CELERY_QUEUE', 'celery')}@%h"
-    return celery_argv("worker", f"--pool={pool}", f"--concurrency={concurrency}", "--without-mingle",
-                       "--without-gossip", "--without-heartbeat", "-n", node)
+    return celery_argv(
+        "worker",
+        f"--pool={pool}",
+        f"--concurrency={concurrency}",
+        "--without-mingle",
+        "--without-gossip",
+        "--without-heartbeat",
+        "-n",
+        node,
+    )
 
 
-def start_worker(env: Mapping[str, str], log_dir: Path, *, name: str = "worker",
-                 pool: str = "threads") -> Process:
+def start_worker(
+    env: Mapping[str, str], log_dir: Path, *, name: str = "worker", pool: str = "threads"
+) -> Process:
     """Start a worker without waiting for it (`wait_for(WORKER_READY)`)."""
     return start(name, worker_argv(env, name, pool), env, log_dir / f"{name}-{uuid.uuid4().hex[:6]}.log")
 

@@ -4,6 +4,7 @@
 `migrate &&`); `start_web` runs exactly that, with `--bind` moved to 127.0.0.1:<free port>, in the
 given environment, and waits until it answers HTTP.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -29,7 +30,7 @@ def compose_web_argv() -> list[str]:
     command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
     assert command.startswith(SHELL_PREFIX), command
     assert command.endswith('"'), command
-    migrate, _, server = command[len(SHELL_PREFIX):-1].partition("&&")
+    migrate, _, server = command[len(SHELL_PREFIX) : -1].partition("&&")
     assert "manage.py migrate" in migrate, command
     argv = shlex.split(server)
     return argv[1:] if argv[0] == "exec" else argv
@@ -46,7 +47,7 @@ def answering(url: str) -> bool:
         with urllib.request.urlopen(url, timeout=2):
             return True
     except urllib.error.HTTPError:
-        return True                       # up (401 without a token)
+        return True  # up (401 without a token)
     except OSError:
         return False
 
@@ -76,7 +77,7 @@ def children_of(pid: int) -> list[int]:
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
-            continue                      # the process ended meanwhile
+            continue  # the process ended meanwhile
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
@@ -105,7 +106,8 @@ def start_web(env: Mapping[str, str], log_dir: Path, timeout: float = 60.0) -> W
     workers = int(compose_web_argv()[compose_web_argv().index("--workers") + 1])
     end = time.monotonic() + timeout
     while process.output().count("Application startup complete") < workers or not answering(
-            f"{server.base_url}/api/v1/me"):
+        f"{server.base_url}/api/v1/me"
+    ):
         if process.popen.poll() is not None or time.monotonic() > end:
             process.stop()
             raise RuntimeError(f"the web server did not start:\n{process.output()[-3000:]}")

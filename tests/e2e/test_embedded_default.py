@@ -2,6 +2,7 @@
 no server. The service is started as `make run` starts it (migrate, seed_demo, serve) in a fresh
 GUTS_VAR_DIR with no DATABASE_URL or CELERY_BROKER_URL, and driven over HTTP like a client would.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,9 +40,11 @@ class Embedded:
 
     def call(self, method: str, path: str, user: str, body: Any = None) -> Any:
         request = urllib.request.Request(
-            f"{self.base_url}{path}", method=method,
+            f"{self.base_url}{path}",
+            method=method,
             data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Token {self.tokens[user]}", "Content-Type": "application/json"})
+            headers={"Authorization": f"Token {self.tokens[user]}", "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=15) as response:
                 return json.loads(response.read() or b"null")
@@ -56,8 +59,15 @@ def free_port() -> int:
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=180, check=False)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -67,7 +77,7 @@ def answering(url: str) -> bool:
         with urllib.request.urlopen(url, timeout=2):
             return True
     except urllib.error.HTTPError:
-        return True                       # up (401 without a token)
+        return True  # up (401 without a token)
     except OSError:
         return False
 
@@ -75,13 +85,15 @@ def answering(url: str) -> bool:
 @pytest.fixture
 def embedded(tmp_path: Path) -> Iterator[Embedded]:
     """migrate, seed_demo and serve exactly as `make run` does, in a fresh var/ directory."""
-    env = celery_env(database_url=None, broker_url=None, queue=None, var_dir=tmp_path / "var",
-                     extra={"DEBUG": "1"})
+    env = celery_env(
+        database_url=None, broker_url=None, queue=None, var_dir=tmp_path / "var", extra={"DEBUG": "1"}
+    )
     manage(env, "migrate", "--noinput")
     tokens = dict(TOKEN_LINE.findall(manage(env, "seed_demo")))
     addr = f"127.0.0.1:{free_port()}"
-    serve = start("serve", [sys.executable, "manage.py", "serve", "--addr", addr], env,
-                  tmp_path / "serve.log")
+    serve = start(
+        "serve", [sys.executable, "manage.py", "serve", "--addr", addr], env, tmp_path / "serve.log"
+    )
     try:
         serve.wait_for(WORKER_READY)
         serve.wait_for(BEAT_READY)
@@ -92,9 +104,15 @@ def embedded(tmp_path: Path) -> Iterator[Embedded]:
 
 
 def test_make_run_configuration_times_out_a_declare_window(embedded: Embedded) -> None:
-    table = embedded.call("POST", "/api/v1/tables", "admin", {
-        "variant": "guts2", "options": {"ante": 10, "declare_timeout": TIMEOUT,
-                                        "declare_mode": "simultaneous"}})["table_id"]
+    table = embedded.call(
+        "POST",
+        "/api/v1/tables",
+        "admin",
+        {
+            "variant": "guts2",
+            "options": {"ante": 10, "declare_timeout": TIMEOUT, "declare_mode": "simultaneous"},
+        },
+    )["table_id"]
     for player in ("alice", "bob", "carol"):
         embedded.call("POST", f"/api/v1/tables/{table}/seats", player, {"buy_in": 200})
     started = embedded.call("POST", f"/api/v1/tables/{table}/deals", "admin")

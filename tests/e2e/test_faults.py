@@ -7,6 +7,7 @@ is; each deposit must then land exactly once (the balance is the sum, one event 
 `verify_ledger` must pass. While the connections are cut, every request is still answered, 2xx or
 503 with Retry-After: never a 500, never a reset.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,11 +28,15 @@ from ledger.verify import verify_ledger
 from tests.e2e.helpers import wait_until
 from tests.e2e.web import Answer, Web
 
-pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2e-faults"),
-              pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.e2e,
+    pytest.mark.xdist_group("e2e-faults"),
+    pytest.mark.django_db(transaction=True),
+]
 
 DEPOSITS = 60
-CLIENTS = 8                 # concurrent clients
+CLIENTS = 8  # concurrent clients
 MAX_RETRIES = 30
 ADMIN_PASSWORD = "fault-admin-password"
 
@@ -49,8 +54,13 @@ class Cashier:
         self.amounts = {f"{prefix}-{i}": 100 + i for i in range(DEPOSITS)}
 
     def deposit(self, key: str) -> Answer:
-        return self.web.request("POST", f"/api/v1/players/{self.player}/deposits", token=self.token,
-                                body={"amount": self.amounts[key]}, headers={"Idempotency-Key": key})
+        return self.web.request(
+            "POST",
+            f"/api/v1/players/{self.player}/deposits",
+            token=self.token,
+            body={"amount": self.amounts[key]},
+            headers={"Idempotency-Key": key},
+        )
 
     def burst(self, during: Callable[[Callable[[], int]], None]) -> dict[str, Answer]:
         """Send every deposit from CLIENTS threads; `during(done)` runs meanwhile, `done()` counting
@@ -96,9 +106,11 @@ def terminate_app_connections(*, wait_ms: int = 0) -> int:
     """Every connection to the test database but this process's own, as an operator or a failover
     would cut them (with `wait_ms`, waiting until each backend is gone); how many were terminated."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(pg_terminate_backend(pid, %s)) FROM pg_stat_activity "
-                       "WHERE datname = %s AND pid <> pg_backend_pid()",
-                       [wait_ms, connection.settings_dict["NAME"]])
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid, %s)) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            [wait_ms, connection.settings_dict["NAME"]],
+        )
         return cursor.fetchone()[0]
 
 
@@ -124,8 +136,10 @@ def test_terminated_database_connections_mid_burst_are_503_and_retries_land_once
     unavailable = [key for key, answer in first.items() if answer.status != 201]
     cashier.retry_until_done(unavailable)
     cashier.assert_each_landed_once()
-    print(f"terminated {terminated} connections; first answers {len(first) - len(unavailable)} x 201, "
-          f"{len(unavailable)} x 503")
+    print(
+        f"terminated {terminated} connections; first answers {len(first) - len(unavailable)} x 201, "
+        f"{len(unavailable)} x 503"
+    )
 
 
 def test_kill_9_mid_burst_then_restart_every_key_lands_once(web: Web) -> None:
@@ -141,9 +155,9 @@ def test_kill_9_mid_burst_then_restart_every_key_lands_once(web: Web) -> None:
 
     answered = {key: answer for key, answer in first.items() if answer.status == 201}
     assert len(answered) >= DEPOSITS // 3
-    assert any(answer.status is None for answer in first.values())      # the kill cut some off
+    assert any(answer.status is None for answer in first.values())  # the kill cut some off
     assert {answer.status for answer in first.values()} <= {201, None}
-    for key, answer in answered.items():                                 # acknowledged: replayed
+    for key, answer in answered.items():  # acknowledged: replayed
         assert final[key].headers.get("Idempotent-Replayed") == "true"
         assert final[key].body == answer.body
     cashier.assert_each_landed_once()
@@ -156,16 +170,20 @@ def test_after_terminated_connections_200_requests_get_no_503(web: Web) -> None:
     cashier = Cashier(web, "pool")
 
     def deposit(index: int) -> Answer:
-        return web.request("POST", f"/api/v1/players/{cashier.player}/deposits", token=cashier.token,
-                           body={"amount": 1 + index})
+        return web.request(
+            "POST",
+            f"/api/v1/players/{cashier.player}/deposits",
+            token=cashier.token,
+            body={"amount": 1 + index},
+        )
 
     def me(_: int) -> Answer:
         return web.request("GET", "/api/v1/me", token=cashier.token)
 
-    with ThreadPoolExecutor(CLIENTS) as pool:                      # every worker's pool in use
+    with ThreadPoolExecutor(CLIENTS) as pool:  # every worker's pool in use
         warm = list(pool.map(me, range(4 * CLIENTS)))
         assert {answer.status for answer in warm} == {200}
-        assert terminate_app_connections(wait_ms=5000) > 0        # the fault is over: then the burst
+        assert terminate_app_connections(wait_ms=5000) > 0  # the fault is over: then the burst
         answers = list(pool.map(lambda i: deposit(i) if i % 2 else me(i), range(200)))
     outcomes = sorted({answer.outcome for answer in answers})
     assert outcomes == ["200", "201"], (outcomes, web.output()[-3000:])

@@ -9,6 +9,7 @@ which gunicorn's sync workers used to be killed, and end at their configured lif
 log has no ticket or token in it. The one long test shares its server and streams, so the whole
 check costs about the configured lifetime (66 s).
 """
+
 from __future__ import annotations
 
 import http.client
@@ -36,14 +37,14 @@ from tests.e2e.servers import WebServer, start_web
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 STREAMS = 50
-TOKEN_STREAMS = 4                # of them, opened with the deprecated ?token= instead of a ticket
-LIFETIME = 66.0                  # the streams' configured lifetime (s): past the old 60 s kill
-OLD_KILL = 61.0                  # when gunicorn's sync workers cut streams before
+TOKEN_STREAMS = 4  # of them, opened with the deprecated ?token= instead of a ticket
+LIFETIME = 66.0  # the streams' configured lifetime (s): past the old 60 s kill
+OLD_KILL = 61.0  # when gunicorn's sync workers cut streams before
 HEARTBEAT = 5.0
 SAFETY_POLL = 30.0
-PROMPT = 2.0                     # an event must reach every stream within this (s) of its commit
+PROMPT = 2.0  # an event must reach every stream within this (s) of its commit
 P99_BOUND = 0.100
-PASSWORD = "e2e-not-used"        # tests.e2e.helpers.players' password
+PASSWORD = "e2e-not-used"  # tests.e2e.helpers.players' password
 
 
 class StreamClient(threading.Thread):
@@ -53,7 +54,7 @@ class StreamClient(threading.Thread):
         super().__init__(daemon=True)
         self.server, self.path = server, path
         self.status: int | None = None
-        self.arrived: dict[int, float] = {}          # event id -> monotonic time it arrived
+        self.arrived: dict[int, float] = {}  # event id -> monotonic time it arrived
         self.heartbeats: list[float] = []
         self.opened_at = time.monotonic()
         self.ended_at: float | None = None
@@ -80,10 +81,17 @@ class StreamClient(threading.Thread):
 @pytest.fixture
 def web(transactional_db: None, tmp_path: Path) -> Iterator[WebServer]:
     queue = unique_queue()
-    env = celery_env(database_url=worker_database_url(), broker_url=settings.CELERY_BROKER_URL, queue=queue,
-                     extra={"DJANGO_SETTINGS_MODULE": "tests.e2e.stream_settings",
-                            "GUTS_SSE_MAX_DURATION": str(LIFETIME), "GUTS_SSE_HEARTBEAT": str(HEARTBEAT),
-                            "GUTS_SSE_SAFETY_POLL": str(SAFETY_POLL)})
+    env = celery_env(
+        database_url=worker_database_url(),
+        broker_url=settings.CELERY_BROKER_URL,
+        queue=queue,
+        extra={
+            "DJANGO_SETTINGS_MODULE": "tests.e2e.stream_settings",
+            "GUTS_SSE_MAX_DURATION": str(LIFETIME),
+            "GUTS_SSE_HEARTBEAT": str(HEARTBEAT),
+            "GUTS_SSE_SAFETY_POLL": str(SAFETY_POLL),
+        },
+    )
     server = start_web(env, tmp_path)
     try:
         yield server
@@ -95,8 +103,12 @@ def web(transactional_db: None, tmp_path: Path) -> Iterator[WebServer]:
 
 def call(server: WebServer, method: str, path: str, *, token: str | None = None, body: Any = None) -> Any:
     headers = {"Content-Type": "application/json", **({"Authorization": f"Token {token}"} if token else {})}
-    request = urllib.request.Request(f"{server.base_url}{path}", method=method, headers=headers,
-                                     data=None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(
+        f"{server.base_url}{path}",
+        method=method,
+        headers=headers,
+        data=None if body is None else json.dumps(body).encode(),
+    )
     with urllib.request.urlopen(request, timeout=15) as response:
         return json.loads(response.read() or b"null")
 
@@ -119,8 +131,10 @@ def seconds_to_get(url: str, token: str) -> float:
 def database_sessions() -> dict[str, int]:
     """The other sessions on this test database, by application_name."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT application_name, count(*) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1")
+        cursor.execute(
+            "SELECT application_name, count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1"
+        )
         return dict(cursor.fetchall())
 
 
@@ -142,15 +156,18 @@ def test_fifty_open_streams_leave_the_api_fast_and_last_their_lifetime(web: WebS
     workers = web.workers()
 
     paths = [f"/api/v1/tables/{table}/stream?token={tokens[i % 2]}" for i in range(TOKEN_STREAMS)]
-    tickets = [call(web, "POST", f"/api/v1/tables/{table}/stream-tickets", token=tokens[i % 2])
-               for i in range(STREAMS - TOKEN_STREAMS)]
+    tickets = [
+        call(web, "POST", f"/api/v1/tables/{table}/stream-tickets", token=tokens[i % 2])
+        for i in range(STREAMS - TOKEN_STREAMS)
+    ]
     paths += [ticket["stream_url"] for ticket in tickets]
     clients = [StreamClient(web, path) for path in paths]
     for client in clients:
         client.start()
     opening = len(events(table))
-    assert wait_until(lambda: all(len(c.arrived) >= opening for c in clients), 30), \
-        [(c.status, c.error, len(c.arrived)) for c in clients]
+    assert wait_until(lambda: all(len(c.arrived) >= opening for c in clients), 30), [
+        (c.status, c.error, len(c.arrived)) for c in clients
+    ]
 
     # The API answers at once while 50 streams are open.
     me = f"{web.base_url}/api/v1/me"
@@ -171,11 +188,14 @@ def test_fifty_open_streams_leave_the_api_fast_and_last_their_lifetime(web: WebS
     # New events arrive by notification, well inside the 30 s safety poll; also after the
     # listeners lost their connections (they reconnect).
     assert append_and_time(table, clients) < PROMPT
-    listeners = sessions[LISTENER]           # one per worker that serves streams
+    listeners = sessions[LISTENER]  # one per worker that serves streams
     assert 1 <= listeners <= len(workers)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND application_name = %s", [LISTENER])
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = %s",
+            [LISTENER],
+        )
         assert cursor.fetchone()[0] == listeners
     assert wait_until(lambda: database_sessions().get(LISTENER) == listeners, 15)
     assert append_and_time(table, clients) < PROMPT
@@ -189,7 +209,7 @@ def test_fifty_open_streams_leave_the_api_fast_and_last_their_lifetime(web: WebS
     lifetimes = sorted(c.ended_at - c.opened_at for c in clients)
     assert lifetimes[0] >= LIFETIME - 1, lifetimes
     assert lifetimes[-1] <= LIFETIME + 5, lifetimes
-    assert web.workers() == workers              # none was restarted
+    assert web.workers() == workers  # none was restarted
     log = web.process.output()
     assert "WORKER TIMEOUT" not in log
 

@@ -2,6 +2,7 @@
 the timeout, within one sweep interval of a new worker starting. Redis would hand the killed
 worker's ETA task back only after `visibility_timeout`.
 """
+
 from __future__ import annotations
 
 import time
@@ -17,9 +18,13 @@ from tables.timers import EXPIRE_TASK
 from tests.e2e.conftest import CeleryStack
 from tests.e2e.helpers import MARGIN, TIMEOUT, deadline_of, events, table_with, wait_for_events
 
-pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("e2e-worker-loss"),
-              pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("fast_password_hashing")]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.e2e,
+    pytest.mark.xdist_group("e2e-worker-loss"),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_password_hashing"),
+]
 
 
 def test_a_killed_worker_is_covered_by_the_sweeper_within_one_interval(celery_stack: CeleryStack) -> None:
@@ -27,11 +32,11 @@ def test_a_killed_worker_is_covered_by_the_sweeper_within_one_interval(celery_st
     table = table_with(2, declare_mode="simultaneous")
     service.table_command(table_id=table, command=cmd.StartDeal())
     [opened] = events(table, "DeclareOpened")
-    first.wait_for(f"Task {EXPIRE_TASK}[", timeout=TIMEOUT)     # the worker holds the ETA task
-    first.kill()                                                # before the deadline
+    first.wait_for(f"Task {EXPIRE_TASK}[", timeout=TIMEOUT)  # the worker holds the ETA task
+    first.kill()  # before the deadline
 
     time.sleep((deadline_of(opened) - timezone.now()).total_seconds() + 0.5)
-    assert events(table, "DeclareTimedOut") == []               # nobody left to fire it
+    assert events(table, "DeclareTimedOut") == []  # nobody left to fire it
     celery_stack.start("replacement")
     ready = timezone.now()
 

@@ -6,6 +6,7 @@ client would.
 anew (on a new port). Requests never raise for an HTTP status: an `Answer` carries the status, or
 the connection error a client would have seen instead (a reset, a refused connection).
 """
+
 from __future__ import annotations
 
 import http.client
@@ -40,8 +41,9 @@ class Web:
 
     def __init__(self, log_dir: Path) -> None:
         self.log_dir = log_dir
-        self.env = celery_env(database_url=worker_database_url(), broker_url=settings.CELERY_BROKER_URL,
-                              queue=unique_queue())
+        self.env = celery_env(
+            database_url=worker_database_url(), broker_url=settings.CELERY_BROKER_URL, queue=unique_queue()
+        )
         self.server: WebServer | None = None
 
     def start(self) -> None:
@@ -59,8 +61,16 @@ class Web:
     def output(self) -> str:
         return self.server.process.output() if self.server is not None else ""
 
-    def request(self, method: str, path: str, *, token: str | None = None, body: Any = None,
-                headers: dict[str, str] | None = None, timeout: float = 30.0) -> Answer:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 30.0,
+    ) -> Answer:
         sent = {"Content-Type": "application/json", **(headers or {})}
         if token is not None:
             sent["Authorization"] = f"Token {token}"

@@ -1,4 +1,5 @@
 """The provable deck: DESIGN §2.7, GEN-04, D-GEN-02, D-IT-01 (EX-10), docs/deck.md."""
+
 from __future__ import annotations
 
 import hashlib
@@ -127,7 +128,7 @@ def test_first_card_is_uniform_over_20000_seeds_chi_square():
     for counts in (top, position_of_ace_of_spades):
         assert len(counts) == 52
         chi_square = sum((counts[k] - expected) ** 2 / expected for k in counts)
-        assert chi_square < 120          # 51 degrees of freedom: mean 51, p(>120) is about 1e-7
+        assert chi_square < 120  # 51 degrees of freedom: mean 51, p(>120) is about 1e-7
 
 
 def test_bounded_draw_is_exactly_unbiased_on_a_small_word_size():
@@ -138,7 +139,7 @@ def test_bounded_draw_is_exactly_unbiased_on_a_small_word_size():
         for word in range(16):
             try:
                 hits[draw_below(n, iter([word]), word_bits=4)] += 1
-            except StopIteration:             # the word was rejected and no other was offered
+            except StopIteration:  # the word was rejected and no other was offered
                 rejected += 1
         assert set(hits) == set(range(n))
         assert len(set(hits.values())) == 1
@@ -150,9 +151,20 @@ def test_bounded_draw_skips_rejected_words():
     assert draw_below(3, iter([2**32 - 1, 7])) == 1
 
 
-@pytest.mark.parametrize(("players", "size", "lowest"), [
-    (2, 24, 9), (3, 28, 8), (4, 32, 7), (5, 36, 6), (6, 40, 5), (7, 44, 4), (8, 48, 3), (9, 52, 2),
-    (10, 52, 2)])
+@pytest.mark.parametrize(
+    ("players", "size", "lowest"),
+    [
+        (2, 24, 9),
+        (3, 28, 8),
+        (4, 32, 7),
+        (5, 36, 6),
+        (6, 40, 5),
+        (7, 44, 4),
+        (8, 48, 3),
+        (9, 52, 2),
+        (10, 52, 2),
+    ],
+)
 def test_d_it_01_italian_pack_sizes_ex_10(players: int, size: int, lowest: int):
     pack = italian_pack(players)
     assert len(pack) == size
@@ -217,7 +229,7 @@ def test_d_gen_02_reshuffled_discards_are_provable_and_rebuildable():
     deck = Deck.shuffled(SEED, italian_pack(2))
     hands = deck.deal(20)
     discards = hands[:10]
-    deck.reshuffle(list(reversed(discards)))           # gathering order does not matter
+    deck.reshuffle(list(reversed(discards)))  # gathering order does not matter
     assert deck.remaining == 14
     expected_batch = shuffle(sorted(discards), seed_key(reshuffle_seed(SEED, 1)))
     assert deck.deal(14) == shuffled_deck(SEED, italian_pack(2))[20:] + expected_batch

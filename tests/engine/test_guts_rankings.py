@@ -1,4 +1,5 @@
 """Two- and three-card Guts rankings: G2-16..G2-21, Table 3C, MC-03, MC-04, D-3C-01, D-GEN-04."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -28,16 +29,17 @@ def ties(first: str, second: str, ranking: str) -> bool:
 
 # --- two-card Guts -------------------------------------------------------------------------------
 
+
 def test_g2_16_aces_are_highest():
     assert beats("As 2c", "Ks Qc", "guts2")
     assert beats("Ad Ac", "Kd Kc", "guts2")
 
 
-def test_g2_17_any_pair_beats_any_unpaired_hand():   # G2-17
+def test_g2_17_any_pair_beats_any_unpaired_hand():  # G2-17
     assert beats("2s 2c", "As Kc", "guts2")
 
 
-def test_g2_18_higher_pair_beats_lower_pair():   # G2-18
+def test_g2_18_higher_pair_beats_lower_pair():  # G2-18
     assert beats("Js Jc", "Ts Tc", "guts2")
 
 
@@ -45,11 +47,11 @@ def test_g2_19_unpaired_higher_top_card_wins():
     assert beats("Ks 2c", "Qs Jc", "guts2")
 
 
-def test_g2_20_equal_top_cards_second_card_decides():   # G2-20
+def test_g2_20_equal_top_cards_second_card_decides():  # G2-20
     assert beats("As Qc", "Ah Jd", "guts2")
 
 
-def test_g2_21_suits_do_not_count_so_equal_ranks_tie():   # G2-21, Table G2, MC-04-style split
+def test_g2_21_suits_do_not_count_so_equal_ranks_tie():  # G2-21, Table G2, MC-04-style split
     assert ties("As Kd", "Ah Kc", "guts2")
 
 
@@ -61,9 +63,10 @@ def test_table_g2_all_1326_hands_have_91_ranks_in_the_printed_order():
     order_by_key = {}
     for hand, v in zip(combinations(ALL_CARDS, 2), values, strict=True):
         order_by_key[v.key] = tuple(sorted((card.rank for card in hand), reverse=True))
-    assert len(order_by_key) == 91                       # 13 pairs + C(13, 2) = 78 unpaired
+    assert len(order_by_key) == 91  # 13 pairs + C(13, 2) = 78 unpaired
     printed = [(r, r) for r in range(14, 1, -1)] + [
-        (top, second) for top in range(14, 2, -1) for second in range(top - 1, 1, -1)]
+        (top, second) for top in range(14, 2, -1) for second in range(top - 1, 1, -1)
+    ]
     assert [order_by_key[key] for key in sorted(order_by_key, reverse=True)] == printed
 
 
@@ -85,10 +88,22 @@ def test_guts2_descriptions():
 #   high card: the rest, 22,100 - 48 - 52 - 720 - 1,096 - 3,744 = 16,440 (16,500)
 #   classic (3C-06, no straights or flushes): 52 trips, 3,744 pairs, 18,304 high cards
 EXPECTED_COUNTS = {
-    True: {"straight_flush": 48, "three_of_a_kind": 52, "straight": 720, "flush": 1096,
-           "pair": 3744, "high_card": 16440},
-    False: {"straight_flush": 44, "three_of_a_kind": 52, "straight": 660, "flush": 1100,
-            "pair": 3744, "high_card": 16500},
+    True: {
+        "straight_flush": 48,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    },
+    False: {
+        "straight_flush": 44,
+        "three_of_a_kind": 52,
+        "straight": 660,
+        "flush": 1100,
+        "pair": 3744,
+        "high_card": 16500,
+    },
 }
 CLASSIC_COUNTS = {"three_of_a_kind": 52, "pair": 3744, "high_card": 18304}
 
@@ -97,8 +112,9 @@ CLASSIC_COUNTS = {"three_of_a_kind": 52, "pair": 3744, "high_card": 18304}
 @pytest.mark.parametrize("ace_low", [True, False])
 @pytest.mark.parametrize("ranking", GUTS3)
 def test_table_3c_category_counts_over_all_22100_hands(ranking: str, ace_low: bool):
-    counts = Counter(evaluate(list(hand), ranking, ace_low=ace_low).category
-                     for hand in combinations(ALL_CARDS, 3))
+    counts = Counter(
+        evaluate(list(hand), ranking, ace_low=ace_low).category for hand in combinations(ALL_CARDS, 3)
+    )
     assert sum(counts.values()) == 22100
     assert counts == (CLASSIC_COUNTS if ranking == "guts3_classic" else EXPECTED_COUNTS[ace_low])
 
@@ -121,11 +137,11 @@ def test_table_3c_categories_rank_in_preset_order(ranking: str):
         assert lowest[better] > highest[worse], (better, worse)
 
 
-def test_3c_04_the_ranking_is_a_table_3c_preset_agreed_when_the_table_opens():   # 3C-04, Table 3C
+def test_3c_04_the_ranking_is_a_table_3c_preset_agreed_when_the_table_opens():  # 3C-04, Table 3C
     option = get_variant("guts3").option_index["ranking"]
-    assert set(option.choices) == set(GUTS3)                    # the presets of Table 3C, no other
+    assert set(option.choices) == set(GUTS3)  # the presets of Table 3C, no other
     assert "3C-04" in option.rule
-    for preset in GUTS3:                                        # recorded in TableOpened's options
+    for preset in GUTS3:  # recorded in TableOpened's options
         assert validate_options("guts3", {"ranking": preset})["ranking"] == preset
     with pytest.raises(DomainError) as refused:
         validate_options("guts3", {"ranking": "house_rules"})
@@ -158,10 +174,10 @@ def test_3c_06_classic_counts_no_straights_or_flushes():
 
 
 def test_mc_03_highest_card_of_the_combination_then_kicker():
-    assert beats("Ks Kd 3c", "Qs Qd Ac", "guts3_sf_high")    # pair rank first
-    assert beats("Ks Kd Ac", "Kh Kc Qd", "guts3_sf_high")    # then kicker
-    assert beats("Ah Qh 3h", "Ac Jc Tc", "guts3_sf_high")    # flush: highest card, then next
-    assert beats("Ah Kd 3c", "Ac Qd Jc", "guts3_sf_high")    # high card
+    assert beats("Ks Kd 3c", "Qs Qd Ac", "guts3_sf_high")  # pair rank first
+    assert beats("Ks Kd Ac", "Kh Kc Qd", "guts3_sf_high")  # then kicker
+    assert beats("Ah Qh 3h", "Ac Jc Tc", "guts3_sf_high")  # flush: highest card, then next
+    assert beats("Ah Kd 3c", "Ac Qd Jc", "guts3_sf_high")  # high card
 
 
 def test_mc_04_completely_identical_combinations_tie():
@@ -175,7 +191,7 @@ def test_d_gen_04_ace_low_straight_is_the_lowest_straight():
     assert low.category == "straight"
     assert str(low) == "Three-card straight, three high"
     assert beats("2s 3d 4c", "As 2d 3c", "guts3_sf_high")
-    assert beats("As 2d 3c", "Ah Kh 9h", "guts3_sf_high")      # still a straight: above a flush
+    assert beats("As 2d 3c", "Ah Kh 9h", "guts3_sf_high")  # still a straight: above a flush
     assert value("As 2s 3s", "guts3_sf_high").category == "straight_flush"
 
 
@@ -202,29 +218,33 @@ def test_three_card_descriptions():
 
 # --- wild cards in two- and three-card Guts (D-GEN-03) --------------------------------------------
 
+
 def test_d_gen_03_wild_copies_a_held_card():
     assert str(evaluate("As 2d", "guts2", wild_ranks=[2])) == "Pair of aces"
     v = evaluate("As Ks 2d", "guts3_trips_high", wild_ranks=["2"])
-    assert v.category == "straight_flush"        # Q of spades, better than a pair of aces here
+    assert v.category == "straight_flush"  # Q of spades, better than a pair of aces here
     assert str(evaluate("As Ad 2d", "guts3_sf_high", wild_ranks=[2])) == "Three aces"
-    assert str(evaluate("As 9s 2d", "guts3_sf_high", wild_ranks=[2])) == \
-        "Three-card flush, ace high, ace and nine kickers"
+    assert (
+        str(evaluate("As 9s 2d", "guts3_sf_high", wild_ranks=[2]))
+        == "Three-card flush, ace high, ace and nine kickers"
+    )
 
 
 def test_d_gen_03_natural_and_wild_made_hands_tie():
     assert evaluate("Ks Kd", "guts2", wild_ranks=()).ties(evaluate("Kh 2c", "guts2", wild_ranks=[2]))
     assert evaluate("Jh Qh Kh", "guts3_sf_high").ties(
-        evaluate("Jc Qc Kd", "guts3_sf_high", wild_cards=["Kd"]))
+        evaluate("Jc Qc Kd", "guts3_sf_high", wild_cards=["Kd"])
+    )
 
 
 def test_all_wild_hands_are_the_top_hands():
-    assert str(evaluate("2s 2d 2c", "guts3_sf_high", wild_ranks=[2])) == \
-        "Three-card straight flush, ace high"
+    assert str(evaluate("2s 2d 2c", "guts3_sf_high", wild_ranks=[2])) == "Three-card straight flush, ace high"
     assert str(evaluate("2s 2d 2c", "guts3_classic", wild_ranks=[2])) == "Three aces"
     assert str(evaluate("Jc Jd", "guts2", wild_ranks=["J"])) == "Pair of aces"
 
 
 # --- the public entry point: errors -------------------------------------------------------------
+
 
 def test_bad_token_names_the_token():
     with pytest.raises(CardError) as error:

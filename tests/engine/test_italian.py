@@ -1,4 +1,5 @@
 """Italian poker ranking (§14): short pack, Table IT-B, suits, the straight-flush cycle, ties."""
+
 from __future__ import annotations
 
 import random
@@ -31,10 +32,28 @@ def it(hand: str, players: int = 4, **options: object) -> ItalianValue:
 # high card           (C(R,5) - (R-3)) x (4^5 - 4) = 52,020 = 122,400
 # total               C(4R, 5)             = 201,376     = 376,992
 SHORT_PACK_COUNTS = {
-    4: {"straight_flush": 20, "four_of_a_kind": 224, "flush": 204, "full_house": 1344, "straight": 5100,
-        "three_of_a_kind": 10752, "two_pair": 24192, "pair": 107520, "high_card": 52020},
-    5: {"straight_flush": 24, "four_of_a_kind": 288, "flush": 480, "full_house": 1728, "straight": 6120,
-        "three_of_a_kind": 16128, "two_pair": 36288, "pair": 193536, "high_card": 122400},
+    4: {
+        "straight_flush": 20,
+        "four_of_a_kind": 224,
+        "flush": 204,
+        "full_house": 1344,
+        "straight": 5100,
+        "three_of_a_kind": 10752,
+        "two_pair": 24192,
+        "pair": 107520,
+        "high_card": 52020,
+    },
+    5: {
+        "straight_flush": 24,
+        "four_of_a_kind": 288,
+        "flush": 480,
+        "full_house": 1728,
+        "straight": 6120,
+        "three_of_a_kind": 16128,
+        "two_pair": 36288,
+        "pair": 193536,
+        "high_card": 122400,
+    },
 }
 
 
@@ -54,10 +73,20 @@ def test_every_short_pack_hand_counts_per_category(players: int, total: int):  #
     assert classes == {"minimum": 4, "maximum": 4, "medium": 4 * (players - 1)}  # R - 5 per suit
 
 
-@pytest.mark.parametrize(("players", "cards", "lowest"), [
-    (4, 32, "7"), (5, 36, "6"), (6, 40, "5"), (2, 24, "9"), (3, 28, "8"), (7, 44, "4"), (8, 48, "3"),
-    (9, 52, "2"), (10, 52, "2"),
-])
+@pytest.mark.parametrize(
+    ("players", "cards", "lowest"),
+    [
+        (4, 32, "7"),
+        (5, 36, "6"),
+        (6, 40, "5"),
+        (2, 24, "9"),
+        (3, 28, "8"),
+        (7, 44, "4"),
+        (8, 48, "3"),
+        (9, 52, "2"),
+        (10, 52, "2"),
+    ],
+)
 def test_ex_10_d_it_01_pack_by_number_of_players(players: int, cards: int, lowest: str):
     pack = italian_pack(players)
     assert len(pack) == cards
@@ -79,7 +108,7 @@ def test_ex_12_it_23_ace_below_the_lowest_rank_makes_a_straight():
     straight = it("Ah 6d 7c 8s 9h", players=5)
     assert straight.category == "straight"
     assert str(straight).startswith("Straight, nine high")
-    assert it("Ah 6d 7c 8s 9h", players=9).category == "high_card"     # full pack: 6 is not next to A
+    assert it("Ah 6d 7c 8s 9h", players=9).category == "high_card"  # full pack: 6 is not next to A
     assert it("Ah 2d 3c 4s 5h", players=9).category == "straight"
 
 
@@ -91,7 +120,7 @@ def test_ex_13_minimum_straight_flush():
 
 def test_ex_14_maximum_straight_flush():
     assert it("Ah Kh Qh Jh Th").straight_flush_class == "maximum"
-    assert it("Js Ts 9s 8s 7s").straight_flush_class == "medium"            # IT-26
+    assert it("Js Ts 9s 8s 7s").straight_flush_class == "medium"  # IT-26
 
 
 def test_ex_15_it_28_straight_flush_cycle():
@@ -127,19 +156,19 @@ def test_ex_17_it_34_equal_straights_the_top_card_suit_decides():
 def test_ex_18_it_35_equal_two_pairs_the_heart_in_the_higher_pair_decides():
     # Q-IT-04: the printed hands share 9s and 7d; each is valued on its own.
     first, second = it("9h 9s 7c 7d Ks"), it("9d 9s 7d 7h Kh")
-    assert first.beats(second)          # even though the second hand's kicker is the king of hearts
+    assert first.beats(second)  # even though the second hand's kicker is the king of hearts
 
 
 def test_ex_19_fantini_pairs_the_highest_kicker_suit_decides():  # IT-39
     hearts_pair, hearts_jack = "Kh Kc Js 9s 8s", "Kd Ks Jh 9c 8c"
     assert it(hearts_jack, tie_rule="fantini").beats(it(hearts_pair, tie_rule="fantini"))
-    assert it(hearts_pair).beats(it(hearts_jack))                         # IT-36, default rule
+    assert it(hearts_pair).beats(it(hearts_jack))  # IT-36, default rule
 
 
 def test_ex_20_fantini_high_card_the_second_card_suit_decides():  # IT-40
     hearts_ace, hearts_queen = "Ah Qs Jd 8c 7c", "As Qh Jc 8d 7d"
     assert it(hearts_queen, tie_rule="fantini").beats(it(hearts_ace, tie_rule="fantini"))
-    assert it(hearts_ace).beats(it(hearts_queen))                         # IT-37, default rule
+    assert it(hearts_ace).beats(it(hearts_queen))  # IT-37, default rule
 
 
 def test_it_22_flush_beats_full_house():
@@ -148,21 +177,24 @@ def test_it_22_flush_beats_full_house():
     assert not full_house.beats(flush)
 
 
-@pytest.mark.parametrize(("better", "worse"), [
-    ("Ac Ad As Ah 7c", "Ks Kd Kc Qs Qd"),     # four of a kind > flush > full house (IT-22)
-    ("Ks Kd Kc Qs Qd", "Ac Kd Qh Js Tc"),     # full house > straight
-    ("Ac Kd Qh Js Tc", "Ac Ad As Kc Qd"),     # straight > three of a kind
-    ("7c 7d 7s 8c 9d", "Ac Ad Ks Kc Qd"),     # trips > two pair
-    ("8c 8d 7s 7c 9d", "Ac Ad Ks Qc Jd"),     # two pair > pair
-    ("7c 7d 8s 9c Jd", "Ac Kd Qs Jc 9h"),     # pair > high card
-])
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        ("Ac Ad As Ah 7c", "Ks Kd Kc Qs Qd"),  # four of a kind > flush > full house (IT-22)
+        ("Ks Kd Kc Qs Qd", "Ac Kd Qh Js Tc"),  # full house > straight
+        ("Ac Kd Qh Js Tc", "Ac Ad As Kc Qd"),  # straight > three of a kind
+        ("7c 7d 7s 8c 9d", "Ac Ad Ks Kc Qd"),  # trips > two pair
+        ("8c 8d 7s 7c 9d", "Ac Ad Ks Qc Jd"),  # two pair > pair
+        ("7c 7d 8s 9c Jd", "Ac Kd Qs Jc 9h"),  # pair > high card
+    ],
+)
 def test_it_21_table_it_b_order(better: str, worse: str):
     assert it(better).beats(it(worse))
 
 
 def test_it_27_q_it_03_medium_straight_flushes_top_card_first_then_suit():
-    assert it("Qs Js Ts 9s 8s").beats(it("Jh Th 9h 8h 7h"))              # Q-IT-03 (a)
-    assert it("Jh Th 9h 8h 7h").beats(it("Jd Td 9d 8d 7d"))              # IT-29: same rank, suit
+    assert it("Qs Js Ts 9s 8s").beats(it("Jh Th 9h 8h 7h"))  # Q-IT-03 (a)
+    assert it("Jh Th 9h 8h 7h").beats(it("Jd Td 9d 8d 7d"))  # IT-29: same rank, suit
 
 
 def test_it_29_equal_minimum_or_maximum_straight_flushes_by_suit():
@@ -212,7 +244,7 @@ def test_d_gen_03_wild_card_takes_the_best_card_of_the_pack():
 
 
 def test_d_gen_03_three_or_more_wilds():
-    assert it("Ah 7h Jh Jc Jd", wild_ranks=(11,)).straight_flush_class == "minimum"     # only SF through A, 7
+    assert it("Ah 7h Jh Jc Jd", wild_ranks=(11,)).straight_flush_class == "minimum"  # only SF through A, 7
     assert it("Ah Ks Jh Jc Jd", wild_ranks=(11,)).category == "four_of_a_kind"
     assert it("Ah As Jh Jc Jd", wild_ranks=(11,)).category == "five_of_a_kind"
     assert str(it("Jh Js Jd Jc 9s", wild_ranks=(11, 9))).startswith("Five aces")
@@ -231,6 +263,8 @@ def test_d_gen_03_many_wilds_match_trying_every_substitution(wilds: int):
     for naturals in hands:
         hand = naturals + jacks[:wilds]
         got = evaluate_italian(hand, players=4, wild_ranks=(11,))
-        best = max(evaluate_italian([*naturals, *chosen], players=4).key
-                   for chosen in combinations_with_replacement(pack, wilds))
+        best = max(
+            evaluate_italian([*naturals, *chosen], players=4).key
+            for chosen in combinations_with_replacement(pack, wilds)
+        )
         assert got.key == best, (hand, str(got))

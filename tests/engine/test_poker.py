@@ -1,4 +1,5 @@
 """Five-card poker (best five of 5-7): order, counts, ties, descriptions (357-17, 357-23, D-GEN-04)."""
+
 from __future__ import annotations
 
 import random
@@ -29,9 +30,17 @@ def value(text: str, **options: object) -> HandValue:
 #   pair            13 x C(4,2) x C(12,3) x 4^3                           = 1,098,240
 #   high card       (C(13,5) - 10) x (4^5 - 4)                            = 1,302,540
 #   total           C(52,5)                                               = 2,598,960
-FIVE_CARD_COUNTS = {"straight_flush": 40, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
-                    "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "pair": 1098240,
-                    "high_card": 1302540}
+FIVE_CARD_COUNTS = {
+    "straight_flush": 40,
+    "four_of_a_kind": 624,
+    "full_house": 3744,
+    "flush": 5108,
+    "straight": 10200,
+    "three_of_a_kind": 54912,
+    "two_pair": 123552,
+    "pair": 1098240,
+    "high_card": 1302540,
+}
 
 
 @pytest.mark.slow
@@ -90,8 +99,8 @@ def test_order_and_ties_match_treys(size: int, hands: int):
 def test_best_five_of_seven_ignores_the_two_worst_cards():  # 357-23
     assert value("As Ad Kc Kd 7h 3s 2c").ties(value("As Ad Kc Kd 7h"))
     assert value("9h 8h 7h 6h 5h Kh Ah").category == "straight_flush"
-    assert value("Ah Ad Ac Kh Kd Kc 2s") == value("Ah Ad Ac Kh Kd")       # two trips: full house
-    assert value("9c 9d 5h 5s 2c 2d Ah").ties(value("9c 9d 5h 5s Ah"))   # three pairs: best two + ace
+    assert value("Ah Ad Ac Kh Kd Kc 2s") == value("Ah Ad Ac Kh Kd")  # two trips: full house
+    assert value("9c 9d 5h 5s 2c 2d Ah").ties(value("9c 9d 5h 5s Ah"))  # three pairs: best two + ace
 
 
 def test_suits_never_break_ties():
@@ -99,18 +108,21 @@ def test_suits_never_break_ties():
     assert value("Tc 9c 8c 7c 6c").ties(value("Th 9h 8h 7h 6h"))
 
 
-@pytest.mark.parametrize(("better", "worse"), [
-    ("As Ks Qs Js Ts", "Ac Ad Ah As Kd"),         # straight flush > four of a kind
-    ("2c 2d 2h 2s 3d", "Ac Ad Ah Ks Kd"),         # quads > full house
-    ("3c 3d 3h 2s 2d", "Ah Kh Qh Jh 9h"),         # full house > flush
-    ("7h 5h 4h 3h 2h", "Ac Kd Qh Js Ts"),         # flush > straight
-    ("2c 3d 4h 5s 6c", "Ac Ad Ah Ks Qd"),         # straight > three of a kind
-    ("2c 2d 2h 3s 4d", "Ac Ad Kh Ks Qd"),         # trips > two pair
-    ("3c 3d 2h 2s 4d", "Ac Ad Kh Qs Jd"),         # two pair > pair
-    ("2c 2d 3h 4s 5d", "Ac Kd Qh Js 9d"),         # pair > high card
-    ("2c 3d 4h 5s 6d", "Ac 2d 3h 4s 5d"),         # six-high straight > the wheel (D-GEN-04)
-    ("Ac Ad 5h 4s 3d", "Ac Ad 5h 4s 2d"),         # third kicker counts
-])
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        ("As Ks Qs Js Ts", "Ac Ad Ah As Kd"),  # straight flush > four of a kind
+        ("2c 2d 2h 2s 3d", "Ac Ad Ah Ks Kd"),  # quads > full house
+        ("3c 3d 3h 2s 2d", "Ah Kh Qh Jh 9h"),  # full house > flush
+        ("7h 5h 4h 3h 2h", "Ac Kd Qh Js Ts"),  # flush > straight
+        ("2c 3d 4h 5s 6c", "Ac Ad Ah Ks Qd"),  # straight > three of a kind
+        ("2c 2d 2h 3s 4d", "Ac Ad Kh Ks Qd"),  # trips > two pair
+        ("3c 3d 2h 2s 4d", "Ac Ad Kh Qs Jd"),  # two pair > pair
+        ("2c 2d 3h 4s 5d", "Ac Kd Qh Js 9d"),  # pair > high card
+        ("2c 3d 4h 5s 6d", "Ac 2d 3h 4s 5d"),  # six-high straight > the wheel (D-GEN-04)
+        ("Ac Ad 5h 4s 3d", "Ac Ad 5h 4s 2d"),  # third kicker counts
+    ],
+)
 def test_standard_order(better: str, worse: str):
     assert value(better).beats(value(worse))
     assert not value(worse).beats(value(better))
@@ -128,24 +140,27 @@ def test_d_gen_04_wheel_is_the_lowest_straight_and_optional():
     assert value("Ac 2d 3h 4s 5d 8c", ace_low=False).category == "high_card"
 
 
-@pytest.mark.parametrize(("hand", "text"), [
-    ("As Ks Qs Js Ts", "Straight flush, ace high"),
-    ("Ac Ad Ah As Kd", "Four aces, king kicker"),
-    ("Qc Qd Qh 5s 5d", "Full house, queens over fives"),
-    ("Ah Jh 9h 5h 3h", "Flush, ace high, jack, nine, five and three kickers"),
-    ("Tc 9d 8h 7s 6d", "Straight, ten high"),
-    ("Kc Kd Ah 9s 4d", "Pair of kings, ace, nine and four kickers"),
-    ("Kc Kd 5h 5s Ad", "Two pair, kings and fives, ace kicker"),
-    ("7c 7d 7h As 2d", "Three sevens, ace and two kickers"),
-    ("Ac Jd 9h 5s 3d", "Ace high, jack, nine, five and three kickers"),
-])
+@pytest.mark.parametrize(
+    ("hand", "text"),
+    [
+        ("As Ks Qs Js Ts", "Straight flush, ace high"),
+        ("Ac Ad Ah As Kd", "Four aces, king kicker"),
+        ("Qc Qd Qh 5s 5d", "Full house, queens over fives"),
+        ("Ah Jh 9h 5h 3h", "Flush, ace high, jack, nine, five and three kickers"),
+        ("Tc 9d 8h 7s 6d", "Straight, ten high"),
+        ("Kc Kd Ah 9s 4d", "Pair of kings, ace, nine and four kickers"),
+        ("Kc Kd 5h 5s Ad", "Two pair, kings and fives, ace kicker"),
+        ("7c 7d 7h As 2d", "Three sevens, ace and two kickers"),
+        ("Ac Jd 9h 5s 3d", "Ace high, jack, nine, five and three kickers"),
+    ],
+)
 def test_descriptions(hand: str, text: str):
     assert str(value(hand)) == text
 
 
 def test_values_are_shared_per_key_and_cheap_to_compare():
     first, second = value("As Ks Qs Js Ts 2c 3d"), value("Ah Kh Qh Jh Th")
-    assert first is second                       # one value per key: nothing allocated per hand
+    assert first is second  # one value per key: nothing allocated per hand
     assert first.ranking == "poker"
     assert first.category == "straight_flush"
 

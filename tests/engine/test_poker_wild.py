@@ -1,5 +1,6 @@
 """Poker with wild cards (D-GEN-03, Q-GEN-03, 357-17, 357-23, JP-03..JP-05, EX-05), against a
 brute-force substitution oracle written here."""
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,11 @@ def oracle_five(hand: tuple[tuple[int, int], ...]) -> int:
     ranks = sorted((rank for rank, _ in hand), reverse=True)
     counts = Counter(ranks)
     shape = sorted(counts.values(), reverse=True)
-    ordered = [rank for rank, count in sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-               for _ in range(count)]
+    ordered = [
+        rank
+        for rank, count in sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+        for _ in range(count)
+    ]
     flush = len({suit for _, suit in hand}) == 1
     straight = None
     if len(counts) == 5:
@@ -66,17 +70,25 @@ def oracle(naturals: list[Card], wilds: int) -> int:
     return best
 
 
-WILD_RANK = 7                            # 357-23: sevens wild
+WILD_RANK = 7  # 357-23: sevens wild
 NATURAL_POOL = [card for card in ALL_CARDS if card.rank != WILD_RANK]
 RICH_POOL = [card for card in NATURAL_POOL if card.rank >= 9 and card.suit in "hs"]  # straights, flushes
-PAIRED_POOL = [card for card in NATURAL_POOL if card.rank >= 11]                    # sets: quads, fives
+PAIRED_POOL = [card for card in NATURAL_POOL if card.rank >= 11]  # sets: quads, fives
 SEVENS = [card for card in ALL_CARDS if card.rank == WILD_RANK]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("size", "wilds", "hands"), [
-    (5, 1, 80), (6, 1, 40), (7, 1, 24), (5, 2, 50), (6, 2, 14), (7, 2, 5),
-])
+@pytest.mark.parametrize(
+    ("size", "wilds", "hands"),
+    [
+        (5, 1, 80),
+        (6, 1, 40),
+        (7, 1, 24),
+        (5, 2, 50),
+        (6, 2, 14),
+        (7, 2, 5),
+    ],
+)
 def test_wild_sevens_match_the_substitution_oracle(size: int, wilds: int, hands: int):  # D-GEN-03
     rng = random.Random(size * 10 + wilds)
     for index in range(hands):
@@ -88,11 +100,19 @@ def test_wild_sevens_match_the_substitution_oracle(size: int, wilds: int, hands:
         assert got.key == oracle(naturals, wilds), (hand, str(got))
 
 
-@pytest.mark.parametrize("hand", [
-    "Jc Jd Jh Js 7c", "Qc Qd Qh 2s 7c 7d", "Qc Qd Qh Qs 2s 7c 7d", "Ah Kh 9h 2c 7c 7d",
-    "Ah Kh Qh 9h 7c 2d 3s",
-    "Ac 2c 4c 7d 9s", "Ac Ad Kc Kd 7s 2h 3h", "Tc Td Th 9s 7c",
-])
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "Jc Jd Jh Js 7c",
+        "Qc Qd Qh 2s 7c 7d",
+        "Qc Qd Qh Qs 2s 7c 7d",
+        "Ah Kh 9h 2c 7c 7d",
+        "Ah Kh Qh 9h 7c 2d 3s",
+        "Ac 2c 4c 7d 9s",
+        "Ac Ad Kc Kd 7s 2h 3h",
+        "Tc Td Th 9s 7c",
+    ],
+)
 def test_chosen_wild_hands_match_the_substitution_oracle(hand: str):  # D-GEN-03: five of a kind too
     cards = parse_cards(hand)
     naturals = [card for card in cards if card.rank != WILD_RANK]
@@ -100,24 +120,27 @@ def test_chosen_wild_hands_match_the_substitution_oracle(hand: str):  # D-GEN-03
     assert got.key == oracle(naturals, len(cards) - len(naturals))
 
 
-@pytest.mark.parametrize(("hand", "category", "text"), [
-    ("As Ks Qs Js 7d", "straight_flush", "Straight flush, ace high"),
-    ("Ah Kh Qh 9h 7c", "flush", "Flush, ace high, ace, king, queen and nine kickers"),
-    ("Ac Ad Ah As 7c", "five_of_a_kind", "Five aces"),
-    ("7c 7d 7h 7s 2c", "five_of_a_kind", "Five twos"),
-    ("Kc Kd 2h 3s 7c", "three_of_a_kind", "Three kings, three and two kickers"),
-    ("Kc Kd 2h 2s 7c", "full_house", "Full house, kings over twos"),
-    ("Kc 9d 5h 3s 7c", "pair", "Pair of kings, nine, five and three kickers"),
-    ("Kc 9d 5h 7s 7c", "three_of_a_kind", "Three kings, nine and five kickers"),
-    ("6c 5d 4h 7s 7c", "straight", "Straight, eight high"),
-])
+@pytest.mark.parametrize(
+    ("hand", "category", "text"),
+    [
+        ("As Ks Qs Js 7d", "straight_flush", "Straight flush, ace high"),
+        ("Ah Kh Qh 9h 7c", "flush", "Flush, ace high, ace, king, queen and nine kickers"),
+        ("Ac Ad Ah As 7c", "five_of_a_kind", "Five aces"),
+        ("7c 7d 7h 7s 2c", "five_of_a_kind", "Five twos"),
+        ("Kc Kd 2h 3s 7c", "three_of_a_kind", "Three kings, three and two kickers"),
+        ("Kc Kd 2h 2s 7c", "full_house", "Full house, kings over twos"),
+        ("Kc 9d 5h 3s 7c", "pair", "Pair of kings, nine, five and three kickers"),
+        ("Kc 9d 5h 7s 7c", "three_of_a_kind", "Three kings, nine and five kickers"),
+        ("6c 5d 4h 7s 7c", "straight", "Straight, eight high"),
+    ],
+)
 def test_d_gen_03_wild_sevens(hand: str, category: str, text: str):  # 357-23
     got = evaluate_poker(parse_cards(hand), wild_ranks=(7,))
     assert (got.category, str(got)) == (category, text)
 
 
 def test_ex_05_jacks_and_piss_makes_four_aces():  # EX-05, JP-03, JP-04, JP-05
-    hand = parse_cards("Ac 8s 3h Jh 8c")              # the piss card 8c is every player's fifth card
+    hand = parse_cards("Ac 8s 3h Jh 8c")  # the piss card 8c is every player's fifth card
     got = evaluate_poker(hand, wild_ranks=(11, 8), wild_cards=parse_cards("8c"))
     assert got.category == "four_of_a_kind"
     assert str(got) == "Four aces, three kicker"
@@ -133,7 +156,8 @@ def test_d_gen_03_natural_and_wild_hands_of_equal_value_tie():
     wild = evaluate_poker(parse_cards("As Ks Qs Js 5d"), wild_ranks=(5,))
     assert natural.ties(wild)
     assert evaluate_poker(parse_cards("9c 9d 9h 4s 4d")).ties(
-        evaluate_poker(parse_cards("9c 9d 3h 4s 4d"), wild_ranks=(3,)))
+        evaluate_poker(parse_cards("9c 9d 3h 4s 4d"), wild_ranks=(3,))
+    )
 
 
 def test_d_gen_03_five_of_a_kind_beats_a_royal_flush():
@@ -167,7 +191,7 @@ def test_a_repeated_natural_card_in_a_wild_hand_is_an_error():
         evaluate_poker(parse_cards("Ac Ac 3h 4s 7c", allow_duplicates=True), wild_ranks=(7,))
 
 
-def test_repeated_wild_cards_are_allowed():   # a shared wild card may appear in several hands' lists
+def test_repeated_wild_cards_are_allowed():  # a shared wild card may appear in several hands' lists
     got = evaluate_poker(parse_cards("Ac Kd 8c 8c 2s", allow_duplicates=True), wild_cards=parse_cards("8c"))
     assert str(got) == "Three aces, king and two kickers"
 

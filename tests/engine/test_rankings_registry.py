@@ -1,4 +1,5 @@
 """The ranking registry behind evaluate(): names, options, lazy dispatch, errors with codes."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -8,10 +9,27 @@ import pytest
 
 from tables.engine import RANKINGS, InvalidOption, UnknownRanking, evaluate
 
-NAMES = ["guts2", "guts3_sf_high", "guts3_trips_high", "guts3_classic", "poker", "low_a5", "four_card",
-         "stage1_357", "consecutive", "alternating", "italian"]
-SAMPLE = {2: "As Kd", 3: "As Kd 7c", 4: "As Kd 7c 5h", 5: "As Kd 7c 5h 4s", 6: "As Kd 7c 5h 4s 9d",
-          7: "As Kd 7c 5h 4s 9d Tc"}
+NAMES = [
+    "guts2",
+    "guts3_sf_high",
+    "guts3_trips_high",
+    "guts3_classic",
+    "poker",
+    "low_a5",
+    "four_card",
+    "stage1_357",
+    "consecutive",
+    "alternating",
+    "italian",
+]
+SAMPLE = {
+    2: "As Kd",
+    3: "As Kd 7c",
+    4: "As Kd 7c 5h",
+    5: "As Kd 7c 5h 4s",
+    6: "As Kd 7c 5h 4s 9d",
+    7: "As Kd 7c 5h 4s 9d Tc",
+}
 
 
 def available(name: str) -> bool:
@@ -24,7 +42,7 @@ def test_registry_lists_every_ranking_with_a_description_and_options():
         described = ranking.as_dict()
         assert described["name"] == ranking.name
         assert len(described["description"]) > 20
-        json.dumps(described)                                   # servable by the variants API
+        json.dumps(described)  # servable by the variants API
     assert RANKINGS["guts3_sf_high"].as_dict()["options"]["ace_low"]["default"] is True
     assert RANKINGS["stage1_357"].as_dict()["default_wild_ranks"] == ["3"]
     assert RANKINGS["four_card"].as_dict()["default_wild_ranks"] == ["2"]

@@ -1,4 +1,5 @@
 """showdown(): winners, losers, worst hands, ghost hands (G2-12, G2-14, SV-03, GH-04, D-GH-02, IT-30)."""
+
 from __future__ import annotations
 
 from tables.engine import HandValue, Showdown, evaluate, showdown

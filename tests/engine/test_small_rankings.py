@@ -1,5 +1,6 @@
 """Stage one of Three-Five-Seven, the four-card comparison, Consecutive/Alternating Guts and the
 ace-to-five low: 357-10, D-42X-04, CONS, ALT, D-CONS-01, EX-05..EX-07, D-43-01, D-GEN-03."""
+
 from __future__ import annotations
 
 from itertools import pairwise
@@ -23,6 +24,7 @@ def ties(first: str, second: str, ranking: str, **options: object) -> bool:
 
 # --- Three-Five-Seven, stage one (357-10) -------------------------------------------------------------
 
+
 def test_357_10_triplets_beat_a_pair_beat_unpaired_cards():
     assert beats("2s 2d 2c", "As Ad Kc", "stage1_357")
     assert beats("4s 4d 2c", "As Kd Qc", "stage1_357")
@@ -41,22 +43,28 @@ def test_357_10_threes_wild():
     assert text("3s 3d 3c", "stage1_357", wild_ranks=[3]) == "Three aces"
 
 
-def test_evaluate_makes_nothing_wild_unless_asked():   # the issue's signature: wild_ranks=()
+def test_evaluate_makes_nothing_wild_unless_asked():  # the issue's signature: wild_ranks=()
     assert text("3s Ad Kc", "stage1_357") == "Ace high, king and three kickers"
     assert text("2s Kd Qc 9h", "four_card") == "King high, queen, nine and two kickers"
 
 
-def test_357_10_wild_made_and_natural_trips_tie():   # D-GEN-03
+def test_357_10_wild_made_and_natural_trips_tie():  # D-GEN-03
     assert ties("3s 9d 9c", "9s 9h 9c", "stage1_357", wild_ranks=[3])
 
 
 # --- four-card comparison (D-42X-04) ----------------------------------------------------------------
 
+
 def test_d_42x_04_category_order():
     order = ["Ks Kd Kc Kh", "As Ad Ac Qh", "As Ad Kc Kh", "As Ad Kc Qh", "As Kd Qc Jh"]
     values = [evaluate(hand, "four_card", wild_ranks=()) for hand in order]
-    assert [v.category for v in values] == ["four_of_a_kind", "three_of_a_kind", "two_pair", "pair",
-                                            "high_card"]
+    assert [v.category for v in values] == [
+        "four_of_a_kind",
+        "three_of_a_kind",
+        "two_pair",
+        "pair",
+        "high_card",
+    ]
     assert all(a.beats(b) for a, b in pairwise(values))
 
 
@@ -85,6 +93,7 @@ def test_ex_05_wild_logic_in_four_cards():
 
 # --- Consecutive and Alternating Guts (CONS, ALT, D-CONS-01) ------------------------------------------
 
+
 def test_ex_06_consecutive_eight_seven_make_a_wild_for_three_queens():
     assert text("8h Qd 3c 7s Qs", "consecutive") == "Three queens"
 
@@ -94,7 +103,7 @@ def test_ex_07_alternating_eight_six_make_a_wild_for_three_aces():
 
 
 def test_cons_04_only_trips_pair_and_high_card():
-    assert text("9h Th Jh 2h 5h", "consecutive") == "Pair of jacks, five kicker"   # T in one pair only
+    assert text("9h Th Jh 2h 5h", "consecutive") == "Pair of jacks, five kicker"  # T in one pair only
     assert text("Kh Th 8h 6h 4h", "consecutive") == "King high, ten and eight kickers"
 
 
@@ -103,7 +112,7 @@ def test_cons_02_best_three_of_five():
 
 
 def test_d_cons_01_every_disjoint_pair_makes_one_wild():
-    assert text("Ah 8d 7c 5s 4d", "consecutive") == "Three aces"        # 8-7 and 5-4
+    assert text("Ah 8d 7c 5s 4d", "consecutive") == "Three aces"  # 8-7 and 5-4
     assert text("8h 7d 5c 4s Ks", "consecutive") == "Three kings"
 
 
@@ -121,9 +130,9 @@ def test_d_cons_01_ace_is_next_to_king_and_two_but_nothing_wraps():
 def test_d_cons_01_alternating_around_the_ace_q_a_a_3_and_k_2():
     assert text("Qh Ad 9c 9s 5d", "alternating") == "Three nines"
     assert text("Ah 3d 9c 9s 6d", "alternating") == "Three nines"
-    assert text("Kh 2d 9c 9s 5d", "alternating") == "Three nines"      # the ace bridges K-2
+    assert text("Kh 2d 9c 9s 5d", "alternating") == "Three nines"  # the ace bridges K-2
     assert text("Kh 3d 9c 9s 6d", "alternating") == "Pair of nines, king kicker"
-    assert text("8h 7d Qc 9s 2d", "alternating") == "Pair of queens, eight kicker"    # 9-7 wild
+    assert text("8h 7d Qc 9s 2d", "alternating") == "Pair of queens, eight kicker"  # 9-7 wild
 
 
 def test_d_cons_01_suits_do_not_matter():
@@ -137,10 +146,11 @@ def test_d_cons_01_wild_cards_also_count():
 def test_consecutive_pairs_are_optional():
     # Using 8-7 as a wild would leave Q, Q, 2 and the wild: three queens; without it, pair of 8s.
     assert text("Qh Qd 8c 7s 2d", "consecutive") == "Three queens"
-    assert text("Ah Kd 2c Qs 3d", "consecutive") == "Three aces"      # K-Q and 3-2 make two wilds
+    assert text("Ah Kd 2c Qs 3d", "consecutive") == "Three aces"  # K-Q and 3-2 make two wilds
 
 
 # --- Ace-to-five low (D-43-01) -----------------------------------------------------------------------------
+
 
 def test_d_43_01_the_wheel_is_the_best_low_and_flushes_do_not_count():
     wheel = evaluate("As 2s 3s 4s 5s", "low_a5")
@@ -170,8 +180,9 @@ def test_d_43_01_best_five_of_seven():
 
 def test_d_gen_03_a_wild_in_a_low_hand_is_the_lowest_missing_rank():
     assert text("Ks 2d 3c 4h 5s", "low_a5", wild_ranks=["K"]) == "Five low (5-4-3-2-A)"
-    assert text("Ks Kd Qh Qc Js", "low_a5", wild_ranks=["J"]) == \
-        "Two pair, kings and queens, ace kicker (low)"
+    assert (
+        text("Ks Kd Qh Qc Js", "low_a5", wild_ranks=["J"]) == "Two pair, kings and queens, ace kicker (low)"
+    )
 
 
 @pytest.mark.parametrize("ranking", ["low_a5"])

@@ -3,6 +3,7 @@
 The oracle replaces every wild by every one of the 52 cards (repeats allowed: a wild may copy a
 held card) and keeps the best natural value; the engine's analytic value must equal it.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,10 @@ TWO_WILD_HANDS = {"consecutive": 4, "alternating": 4, "low_a5": 3}
 
 def oracle(function: RankingFunction, naturals: Sequence[Card], wilds: int) -> int:
     """The best key over every substitution of every wild (the naturals stay as dealt)."""
-    return max(function([*naturals, *substitutes], wild_ranks=(), wild_cards=()).key
-               for substitutes in product(ALL_CARDS, repeat=wilds))
+    return max(
+        function([*naturals, *substitutes], wild_ranks=(), wild_cards=()).key
+        for substitutes in product(ALL_CARDS, repeat=wilds)
+    )
 
 
 def random_hands(size: int, wilds: int, count: int, seed: int) -> list[tuple[list[Card], list[Card]]]:
@@ -46,7 +49,7 @@ def random_hands(size: int, wilds: int, count: int, seed: int) -> list[tuple[lis
     hands = []
     for _ in range(count):
         cards = rng.sample(ALL_CARDS, size)
-        hands.append((cards[:size - wilds], cards[size - wilds:]))
+        hands.append((cards[: size - wilds], cards[size - wilds :]))
     return hands
 
 

@@ -1,5 +1,6 @@
 """Ledger test helpers. (The PostgreSQL flush option every test connection needs is set in the
 root conftest.)"""
+
 from __future__ import annotations
 
 import itertools
@@ -22,14 +23,16 @@ def unique(prefix: str) -> str:
 
 
 def deposit_event(player: str, amount: int, *, unit: str = "chips") -> NewEvent:
-    transfer = Transfer(source=CASHIER, target=player_account(player), amount=amount,
-                        reason="deposit", unit=unit)
+    transfer = Transfer(
+        source=CASHIER, target=player_account(player), amount=amount, reason="deposit", unit=unit
+    )
     return NewEvent("DepositMade", {"transfers": [transfer.to_json()]})
 
 
 def withdraw_event(player: str, amount: int, *, unit: str = "chips") -> NewEvent:
-    transfer = Transfer(source=player_account(player), target=CASHIER, amount=amount,
-                        reason="withdrawal", unit=unit)
+    transfer = Transfer(
+        source=player_account(player), target=CASHIER, amount=amount, reason="withdrawal", unit=unit
+    )
     return NewEvent("WithdrawalMade", {"transfers": [transfer.to_json()]})
 
 

@@ -1,4 +1,5 @@
 """PostgreSQL triggers reject UPDATE, DELETE and TRUNCATE on the event table, even as raw SQL."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,10 +18,13 @@ def _run_raw(*statements: str, params: list | None = None) -> None:
             cursor.execute(sql, params)
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE ledger_event SET data = '{}'::jsonb WHERE stream = %s",
-    "DELETE FROM ledger_event WHERE stream = %s",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE ledger_event SET data = '{}'::jsonb WHERE stream = %s",
+        "DELETE FROM ledger_event WHERE stream = %s",
+    ],
+)
 def test_raw_update_and_delete_fail(sql: str) -> None:
     stream = unique("s")
     append([StreamWrite(stream, 0, [NewEvent("A", {"n": 1})])])

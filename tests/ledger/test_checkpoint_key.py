@@ -1,5 +1,6 @@
 """The club's checkpoint key comes from GUTS_CHECKPOINT_KEY (docs/audit.md): its public half and
 key id follow it, a malformed one is a configuration error, not a 500 at the first checkpoint."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@ reader) the late-commit test fails every time.
 
 Each thread uses its own database connection (Django gives one per thread) and closes it at the end.
 """
+
 from __future__ import annotations
 
 import random
@@ -78,8 +79,9 @@ def test_reader_following_positions_sees_every_event_once_in_order_despite_late_
         versions = dict.fromkeys(streams, 0)
         for index in range(appends_each):
             stream = rng.choice(streams)
-            events = [NewEvent("Wrote", {"writer": writer, "i": index, "k": k})
-                      for k in range(rng.randint(1, 3))]
+            events = [
+                NewEvent("Wrote", {"writer": writer, "i": index, "k": k}) for k in range(rng.randint(1, 3))
+            ]
             with transaction.atomic():
                 append([StreamWrite(stream, versions[stream], events)])
                 if writer % 4 == 0:  # hold the transaction open after appending: commits late
@@ -135,12 +137,12 @@ def test_appends_to_other_streams_do_not_wait_for_an_open_transaction() -> None:
     holder = threading.Thread(target=lambda: _in_threads(1, hold))
     holder.start()
     _in_threads(1, write_other)
-    assert other_done.is_set()                     # committed while the first is still open
-    assert read_all(after=after) == []             # the log's readers wait at the watermark
-    assert [e.type for e in read_stream(second)] == ["Free"]   # one stream's readers do not
+    assert other_done.is_set()  # committed while the first is still open
+    assert read_all(after=after) == []  # the log's readers wait at the watermark
+    assert [e.type for e in read_stream(second)] == ["Free"]  # one stream's readers do not
     release.set()
     holder.join(timeout=30)
-    assert [e.type for e in read_all(after=after)] == ["Held", "Free"]    # the older transaction first
+    assert [e.type for e in read_all(after=after)] == ["Held", "Free"]  # the older transaction first
 
 
 def test_an_append_after_a_head_written_by_a_newer_transaction_is_a_clash() -> None:
@@ -151,7 +153,7 @@ def test_an_append_after_a_head_written_by_a_newer_transaction_is_a_clash() -> N
 
     def older(_: int) -> None:
         with transaction.atomic():
-            append([StreamWrite(elsewhere, 0, [NewEvent("Early", {})])])   # takes its transaction id
+            append([StreamWrite(elsewhere, 0, [NewEvent("Early", {})])])  # takes its transaction id
             wrote_early.set()
             assert head_written.wait(timeout=20)
             try:

@@ -1,5 +1,6 @@
 """Property: any sequence of deposit/withdraw/move transfers keeps conservation and never drives an
 account that may not go negative below zero; refused transfers change nothing."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -17,9 +18,15 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = 3
 operations = st.lists(
-    st.tuples(st.sampled_from(["deposit", "withdraw", "move"]), st.integers(0, PLAYERS - 1),
-              st.integers(0, PLAYERS - 1), st.integers(1, 500)),
-    min_size=1, max_size=15)
+    st.tuples(
+        st.sampled_from(["deposit", "withdraw", "move"]),
+        st.integers(0, PLAYERS - 1),
+        st.integers(0, PLAYERS - 1),
+        st.integers(1, 500),
+    ),
+    min_size=1,
+    max_size=15,
+)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -28,9 +35,11 @@ def test_random_transfers_conserve_chips_and_respect_the_debt_policy(ops: list) 
     accounts = [player_account(unique("p")) for _ in range(PLAYERS)]
     model: defaultdict[str, int] = defaultdict(int)
     for kind, first, second, amount in ops:
-        source, target = {"deposit": (CASHIER, accounts[first]),
-                          "withdraw": (accounts[first], CASHIER),
-                          "move": (accounts[first], accounts[second])}[kind]
+        source, target = {
+            "deposit": (CASHIER, accounts[first]),
+            "withdraw": (accounts[first], CASHIER),
+            "move": (accounts[first], accounts[second]),
+        }[kind]
         if source == target:
             continue
         stream = f"player-{source if source != CASHIER else target}"

@@ -1,5 +1,6 @@
 """The one-round-trip append on PostgreSQL: used when the head hashes are known, and never trusted
 blindly (a wrong remembered hash or a moved head falls back to the general path)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,7 +32,8 @@ def one_trip_results(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_new_streams_and_remembered_heads_take_one_trip(
-        one_trip_results: list[int], django_capture_on_commit_callbacks: Any) -> None:
+    one_trip_results: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
     stream = unique("s")
     with django_capture_on_commit_callbacks(execute=True):
         first = append([StreamWrite(stream, 0, [NewEvent("A", {"n": 1})])])

@@ -1,4 +1,5 @@
 """Projections: inline with appends, checkpoints, rebuild equals live (for every registered one)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -55,9 +56,20 @@ def counter() -> Iterator[TypeCounter]:
 
 def _snapshot() -> tuple[list, list]:
     balances = sorted(AccountBalance.objects.values_list("account", "unit", "balance"))
-    entries = sorted(AccountEntry.objects.values_list(
-        "account", "unit", "position", "stream", "event_type", "recorded_at", "amount", "balance_after",
-        "counterparty", "reason"))
+    entries = sorted(
+        AccountEntry.objects.values_list(
+            "account",
+            "unit",
+            "position",
+            "stream",
+            "event_type",
+            "recorded_at",
+            "amount",
+            "balance_after",
+            "counterparty",
+            "reason",
+        )
+    )
     return balances, entries
 
 
@@ -67,15 +79,21 @@ def _play_some_money() -> None:
     for index, player in enumerate(players):
         append_one(f"player-{player}", deposit_event(player, 100 * (index + 1)))
     seats = [Transfer(player_account(p), seat_account(table, p), 50, "buy-in").to_json() for p in players]
-    append([StreamWrite(f"game-{table}", 0, [NewEvent("PlayersSeated", {"transfers": seats}),
-                                              NewEvent("Counted", {})])])
+    append(
+        [
+            StreamWrite(
+                f"game-{table}", 0, [NewEvent("PlayersSeated", {"transfers": seats}), NewEvent("Counted", {})]
+            )
+        ]
+    )
     append_one(f"player-{players[2]}", withdraw_event(players[2], 70))
 
 
 def test_projectors_run_inline_and_keep_checkpoints(counter: TypeCounter) -> None:
     stream = unique("s")
-    stored = append([StreamWrite(stream, 0, [NewEvent("Counted", {}), NewEvent("Counted", {}),
-                                             NewEvent("Ignored", {})])])
+    stored = append(
+        [StreamWrite(stream, 0, [NewEvent("Counted", {}), NewEvent("Counted", {}), NewEvent("Ignored", {})])]
+    )
     assert counter.counts[stream] == 2
     assert checkpoint(counter.name) == stored[1].position  # the last event it applied
     player = unique("p")
@@ -112,8 +130,10 @@ def test_rebuild_applies_history_even_if_policy_would_refuse_it_now() -> None:
     account = f"{kind}:1"
     register_debt_policy(kind, lambda name: name == account)
     try:
-        append_one(unique("bar"), NewEvent("TabOpened", {"transfers": [
-            Transfer(account, CASHIER, 9, "on credit").to_json()]}))
+        append_one(
+            unique("bar"),
+            NewEvent("TabOpened", {"transfers": [Transfer(account, CASHIER, 9, "on credit").to_json()]}),
+        )
     finally:
         unregister_debt_policy(kind)
     rebuild_all()

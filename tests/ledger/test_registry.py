@@ -1,4 +1,5 @@
 """Event types with versioned schemas: appends stamp the version, reads upcast old shapes."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,10 +20,14 @@ def test_old_events_are_upcast_on_read_and_stored_unchanged(throwaway_type: str)
     stream = unique("s")
     registry.register_event_type(throwaway_type)
     append([StreamWrite(stream, 0, [NewEvent(throwaway_type, {"chips": 5})])])
-    registry.register_event_type(throwaway_type, version=3, upcasters={
-        1: lambda d: {"amount": d["chips"]},
-        2: lambda d: {**d, "unit": "chips"},
-    })
+    registry.register_event_type(
+        throwaway_type,
+        version=3,
+        upcasters={
+            1: lambda d: {"amount": d["chips"]},
+            2: lambda d: {**d, "unit": "chips"},
+        },
+    )
     append([StreamWrite(stream, 1, [NewEvent(throwaway_type, {"amount": 9, "unit": "t:1"})])])
     first, second = read_stream(stream)
     assert first.data == {"amount": 5, "unit": "chips"}

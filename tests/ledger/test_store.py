@@ -1,4 +1,5 @@
 """Append and read: versions, ranges, global order, validation, Python guards."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,10 +26,13 @@ pytestmark = pytest.mark.django_db
 
 def test_append_returns_stored_events_in_order_with_versions_and_chain() -> None:
     stream = unique("tbl")
-    stored = append([StreamWrite(stream, 0, [NewEvent("A", {"n": 1}), NewEvent("B", {"n": 2})])],
-                    meta={"actor": "alice"})
+    stored = append(
+        [StreamWrite(stream, 0, [NewEvent("A", {"n": 1}), NewEvent("B", {"n": 2})])], meta={"actor": "alice"}
+    )
     assert [(e.stream, e.version, e.type, e.data) for e in stored] == [
-        (stream, 1, "A", {"n": 1}), (stream, 2, "B", {"n": 2})]
+        (stream, 1, "A", {"n": 1}),
+        (stream, 2, "B", {"n": 2}),
+    ]
     assert stored[0].position < stored[1].position
     assert stored[0].prev_hash == GENESIS_HASH
     assert stored[1].prev_hash == stored[0].hash
@@ -42,11 +46,16 @@ def test_one_append_writes_several_streams_atomically() -> None:
     player, table = unique("player"), unique("tbl")
     append([StreamWrite(player, 0, [NewEvent("Opened", {})])])
     with pytest.raises(ConcurrencyError):
-        append([StreamWrite(table, 0, [NewEvent("Seated", {})]),
-                StreamWrite(player, 0, [NewEvent("BoughtIn", {})])])
+        append(
+            [
+                StreamWrite(table, 0, [NewEvent("Seated", {})]),
+                StreamWrite(player, 0, [NewEvent("BoughtIn", {})]),
+            ]
+        )
     assert stream_version(table) == 0
-    stored = append([StreamWrite(table, 0, [NewEvent("Seated", {})]),
-                     StreamWrite(player, 1, [NewEvent("BoughtIn", {})])])
+    stored = append(
+        [StreamWrite(table, 0, [NewEvent("Seated", {})]), StreamWrite(player, 1, [NewEvent("BoughtIn", {})])]
+    )
     assert [(e.stream, e.version) for e in stored] == [(table, 1), (player, 2)]
 
 
@@ -81,8 +90,13 @@ def test_read_stream_ranges() -> None:
 
 def test_read_all_after_limit_and_types() -> None:
     stream = unique("feed")
-    stored = append([StreamWrite(stream, 0, [NewEvent("Kept", {"i": 1}), NewEvent("Other", {}),
-                                             NewEvent("Kept", {"i": 2})])])
+    stored = append(
+        [
+            StreamWrite(
+                stream, 0, [NewEvent("Kept", {"i": 1}), NewEvent("Other", {}), NewEvent("Kept", {"i": 2})]
+            )
+        ]
+    )
     start = stored[0].position - 1
     assert read_all(after=start, limit=2) == stored[:2]
     assert read_all(after=stored[0].position) == stored[1:]
@@ -97,14 +111,17 @@ def test_data_round_trips_unicode_nesting_and_big_ints() -> None:
     assert read_stream(stream)[0].data == data
 
 
-@pytest.mark.parametrize("data", [
-    {"amount": 1.5},
-    {"nested": [{"x": float("nan")}]},
-    {"tuple": (1, 2)},
-    {1: "int key"},
-    {"nul": "a\x00b"},
-    {"set": {1}},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"amount": 1.5},
+        {"nested": [{"x": float("nan")}]},
+        {"tuple": (1, 2)},
+        {1: "int key"},
+        {"nul": "a\x00b"},
+        {"set": {1}},
+    ],
+)
 def test_non_json_data_is_rejected_before_anything_is_appended(data: dict) -> None:
     stream = unique("tbl")
     with pytest.raises(InvalidEventData):
@@ -117,17 +134,20 @@ def test_float_in_meta_is_rejected() -> None:
         append([StreamWrite(unique("s"), 0, [NewEvent("A", {})])], meta={"score": 0.5})
 
 
-@pytest.mark.parametrize("transfer", [
-    {"from": "cashier", "to": "player:1", "amount": 0, "unit": "chips", "reason": "deposit"},
-    {"from": "cashier", "to": "player:1", "amount": -5, "unit": "chips", "reason": "deposit"},
-    {"from": "cashier", "to": "player:1", "amount": 10**15, "unit": "chips", "reason": "deposit"},
-    {"from": "cashier", "to": "player:1", "amount": 2.0, "unit": "chips", "reason": "deposit"},
-    {"from": "cashier", "to": "player:1", "amount": True, "unit": "chips", "reason": "deposit"},
-    {"from": "player:1", "to": "player:1", "amount": 5, "unit": "chips", "reason": "loop"},
-    {"from": "cashier", "to": "player:1", "amount": 5, "unit": "", "reason": "deposit"},
-    {"from": "cashier", "amount": 5, "unit": "chips", "reason": "deposit"},
-    {"from": "cashier", "to": "p" * 201, "amount": 5, "unit": "chips", "reason": "deposit"},
-])
+@pytest.mark.parametrize(
+    "transfer",
+    [
+        {"from": "cashier", "to": "player:1", "amount": 0, "unit": "chips", "reason": "deposit"},
+        {"from": "cashier", "to": "player:1", "amount": -5, "unit": "chips", "reason": "deposit"},
+        {"from": "cashier", "to": "player:1", "amount": 10**15, "unit": "chips", "reason": "deposit"},
+        {"from": "cashier", "to": "player:1", "amount": 2.0, "unit": "chips", "reason": "deposit"},
+        {"from": "cashier", "to": "player:1", "amount": True, "unit": "chips", "reason": "deposit"},
+        {"from": "player:1", "to": "player:1", "amount": 5, "unit": "chips", "reason": "loop"},
+        {"from": "cashier", "to": "player:1", "amount": 5, "unit": "", "reason": "deposit"},
+        {"from": "cashier", "amount": 5, "unit": "chips", "reason": "deposit"},
+        {"from": "cashier", "to": "p" * 201, "amount": 5, "unit": "chips", "reason": "deposit"},
+    ],
+)
 def test_invalid_transfers_are_rejected_before_anything_is_appended(transfer: dict) -> None:
     stream = unique("player")
     with pytest.raises((InvalidTransfer, InvalidEventData)):
@@ -140,13 +160,16 @@ def test_transfers_must_be_a_list_of_objects() -> None:
         append([StreamWrite(unique("p"), 0, [NewEvent("X", {"transfers": {"from": "a"}})])])
 
 
-@pytest.mark.parametrize("write", [
-    StreamWrite("", 0, []),
-    StreamWrite("s", -1, []),
-    StreamWrite("s", True, []),
-    StreamWrite("s", 0, [NewEvent("", {})]),
-    StreamWrite("s", 0, [NewEvent("T", [])]),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "write",
+    [
+        StreamWrite("", 0, []),
+        StreamWrite("s", -1, []),
+        StreamWrite("s", True, []),
+        StreamWrite("s", 0, [NewEvent("", {})]),
+        StreamWrite("s", 0, [NewEvent("T", [])]),  # type: ignore[arg-type]
+    ],
+)
 def test_malformed_writes_are_rejected(write: StreamWrite) -> None:
     with pytest.raises(InvalidAppend):
         append([write])
@@ -205,8 +228,13 @@ def test_append_with_balances_returns_the_balances_the_append_left() -> None:
     """What the balance projection computed in the append's transaction: every account moved."""
     alice, bob = unique("alice"), unique("bob")
     append([StreamWrite(unique("s"), 0, [deposit_event(alice, 70)])])
-    appended = append_with_balances([StreamWrite(unique("s"), 0, [
-        deposit_event(alice, 30), deposit_event(bob, 5), withdraw_event(alice, 40)])])
+    appended = append_with_balances(
+        [
+            StreamWrite(
+                unique("s"), 0, [deposit_event(alice, 30), deposit_event(bob, 5), withdraw_event(alice, 40)]
+            )
+        ]
+    )
     assert [e.type for e in appended.events] == ["DepositMade", "DepositMade", "WithdrawalMade"]
     assert appended.balances[(player_account(alice), "chips")] == 60 == balance(player_account(alice))
     assert appended.balances[(player_account(bob), "chips")] == 5
@@ -242,5 +270,10 @@ def test_queryset_refuses_update_and_delete() -> None:
 
 def test_deposit_helper_builds_a_money_event() -> None:
     event = deposit_event("7", 100)
-    assert event.data["transfers"][0] == {"from": "cashier", "to": "player:7", "amount": 100,
-                                          "unit": "chips", "reason": "deposit"}
+    assert event.data["transfers"][0] == {
+        "from": "cashier",
+        "to": "player:7",
+        "amount": 100,
+        "unit": "chips",
+        "reason": "deposit",
+    }

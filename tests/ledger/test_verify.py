@@ -1,4 +1,5 @@
 """verify_ledger: untouched logs pass; a changed, removed or invalid event is named exactly."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,15 @@ pytestmark = pytest.mark.django_db
 def _money_history() -> tuple[str, list[StoredEvent]]:
     player = unique("p")
     stream = f"player-{player}"
-    stored = append([StreamWrite(stream, 0, [deposit_event(player, 300), withdraw_event(player, 100),
-                                             deposit_event(player, 50)])])
+    stored = append(
+        [
+            StreamWrite(
+                stream,
+                0,
+                [deposit_event(player, 300), withdraw_event(player, 100), deposit_event(player, 50)],
+            )
+        ]
+    )
     append([StreamWrite(unique("tbl"), 0, [NewEvent("TableOpened", {"variant": "guts2"})])])
     return player, stored
 
@@ -47,10 +55,18 @@ def test_an_untouched_log_verifies(capsys: pytest.CaptureFixture[str]) -> None:
 def test_changed_amount_is_reported_at_the_right_event() -> None:
     player, stored = _money_history()
     target = stored[1]
-    forged = {"transfers": [{"from": player_account(player), "to": CASHIER, "amount": 1,
-                             "unit": "chips", "reason": "withdrawal"}]}
-    _tamper("UPDATE ledger_event SET data = %s WHERE position = %s",
-            [json.dumps(forged), target.position])
+    forged = {
+        "transfers": [
+            {
+                "from": player_account(player),
+                "to": CASHIER,
+                "amount": 1,
+                "unit": "chips",
+                "reason": "withdrawal",
+            }
+        ]
+    }
+    _tamper("UPDATE ledger_event SET data = %s WHERE position = %s", [json.dumps(forged), target.position])
     report = verify_ledger()
     assert not report.ok
     bad = report.first_broken
@@ -80,9 +96,12 @@ def test_rewritten_hash_is_caught_by_the_next_link() -> None:
 def test_stale_projection_is_reported_without_a_broken_event() -> None:
     player, _ = _money_history()
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE ledger_accountbalance SET balance = balance + 1 WHERE account = %s",
-                       [player_account(player)])
+        cursor.execute(
+            "UPDATE ledger_accountbalance SET balance = balance + 1 WHERE account = %s",
+            [player_account(player)],
+        )
     report = verify_ledger()
     assert report.first_broken is None
     assert report.projection_problems == [
-        f"AccountBalance {player_account(player)} (chips) is 251, replay gives 250"]
+        f"AccountBalance {player_account(player)} (chips) is 251, replay gives 250"
+    ]

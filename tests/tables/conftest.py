@@ -1,4 +1,5 @@
 """Fixtures for the tables service tests: funded players and a fresh state cache per test."""
+
 from __future__ import annotations
 
 import itertools
@@ -24,11 +25,13 @@ def fresh_cache() -> Iterator[None]:
 @pytest.fixture
 def funded_player(db: Any) -> Callable[..., int]:
     """A registered player with `bankroll` chips; returns the player id (user pk)."""
+
     def make(bankroll: int = 10_000) -> int:
         user = player_create(username=f"tp{next(_names)}", password="pw-not-used")
         if bankroll:
             cashier_deposit(player_id=user.pk, amount=bankroll)
         return user.pk
+
     return make
 
 
@@ -37,4 +40,3 @@ def stack_deck(*hands: str) -> list[str]:
     dealt one card at a time (D-G2-01)."""
     split = [h.split() for h in hands]
     return [h[r] for r in range(len(split[0])) for h in split]
-

@@ -1,4 +1,5 @@
 """HTTP helpers for the tables API tests: a club with funded players, tables and their URLs."""
+
 from __future__ import annotations
 
 import itertools
@@ -36,8 +37,9 @@ class Club:
     @classmethod
     def create(cls, players: int, bankroll: int) -> Club:
         admin_user = _staff(CLUB_ADMIN)
-        club = cls(admin=client_for(admin_user), auditor=client_for(_staff(AUDITOR)),
-                   outsider=client_for(_player()))
+        club = cls(
+            admin=client_for(admin_user), auditor=client_for(_staff(AUDITOR)), outsider=client_for(_player())
+        )
         for _ in range(players):
             user = _player()
             response = post(club.admin, f"/api/v1/players/{user.pk}/deposits", {"amount": bankroll})

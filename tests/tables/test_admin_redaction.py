@@ -1,6 +1,7 @@
 """The Django admin is a read path too (DESIGN §2.6): the event log shows a live deal's hidden
 cards and committed decks to nobody, and a finished deal in full, as the audit feed shows it to an
 auditor."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,9 +44,9 @@ def test_admin_event_pages_never_show_a_live_deals_secrets(funded_player: Any) -
     assert not any(quoted(card) in admin_page(client, dealt) for card in cards)
     assert not any(salt in admin_page(client, deck) for deck in committed for salt in deck.data["salts"])
 
-    for player in live.order[:-1]:                 # the dealer is forced in (G2-10)
+    for player in live.order[:-1]:  # the dealer is forced in (G2-10)
         service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))
-    assert all(quoted(card) in admin_page(client, dealt) for card in cards)          # the deal is over
+    assert all(quoted(card) in admin_page(client, dealt) for card in cards)  # the deal is over
     # a committed deck is opened card by card by the proof, never shown whole (docs/deck.md §10)
     assert not any(salt in admin_page(client, deck) for deck in committed for salt in deck.data["salts"])
 
@@ -59,5 +60,7 @@ def test_admin_event_list_searches_by_stream_type_and_position(funded_player: An
     for term in (event.stream, event.type, str(event.position), "not-a-number"):
         response = client.get("/admin/ledger/event/", {"q": term})
         assert response.status_code == 200, term
-    assert f"/admin/ledger/event/{event.pk}/change/" in client.get(
-        "/admin/ledger/event/", {"q": str(event.position)}).content.decode()
+    assert (
+        f"/admin/ledger/event/{event.pk}/change/"
+        in client.get("/admin/ledger/event/", {"q": str(event.position)}).content.decode()
+    )

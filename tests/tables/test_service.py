@@ -1,4 +1,5 @@
 """The application service: load, decide, append; bankroll legs; snapshots; hooks (DESIGN §2.5)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,11 +44,17 @@ def problem_code(fn: Callable[[], object]) -> str:
     return caught.value.code
 
 
-def open_with(players: list[int], *, options: dict | None = None, buy_in: int = 500,
-              decks: list[list[str]] | None = None) -> str:
+def open_with(
+    players: list[int],
+    *,
+    options: dict | None = None,
+    buy_in: int = 500,
+    decks: list[list[str]] | None = None,
+) -> str:
     with override_settings(GUTS_ALLOW_STACKED_DECKS=decks is not None):
-        table = service.table_open(variant="guts2", options={**OPTS, **(options or {})},
-                                   stacked_decks=decks).table_id
+        table = service.table_open(
+            variant="guts2", options={**OPTS, **(options or {})}, stacked_decks=decks
+        ).table_id
     for player in players:
         run(table, cmd.SitDown(str(player), buy_in))
     return table
@@ -71,8 +78,7 @@ def test_buy_in_above_the_bankroll_is_insufficient_funds_and_appends_nothing(fun
     alice = funded_player(200)
     table = open_with([])
     version = stream_version(table_stream(table))
-    assert problem_code(lambda: run(table, cmd.SitDown(str(alice), 300))) \
-        == "insufficient_funds"
+    assert problem_code(lambda: run(table, cmd.SitDown(str(alice), 300))) == "insufficient_funds"
     assert stream_version(table_stream(table)) == version
     assert balance(player_account(alice)) == 200
 
@@ -86,7 +92,7 @@ def test_leave_cashes_out_to_the_bankroll(funded_player):
     assert check_conservation() == []
 
 
-def test_a_full_deal_updates_every_projection(funded_player):   # G2-11 uncontested, G2-05 antes
+def test_a_full_deal_updates_every_projection(funded_player):  # G2-11 uncontested, G2-05 antes
     a, b, c = (funded_player() for _ in range(3))
     deck = stack_deck("As Ks", "2c 7d", "3h 9s")
     table = open_with([a, b, c], decks=[deck])
@@ -121,8 +127,10 @@ def test_refusals_are_domain_errors_with_codes_and_append_nothing(funded_player)
     assert problem_code(lambda: run("not-a-uuid", cmd.StartDeal())) == "unknown_table"
     assert problem_code(lambda: service.table_open(variant="guts9")) == "unknown_variant"
     with override_settings(GUTS_ALLOW_STACKED_DECKS=False):
-        assert problem_code(lambda: service.table_open(variant="guts2", stacked_decks=[["As"]])) \
+        assert (
+            problem_code(lambda: service.table_open(variant="guts2", stacked_decks=[["As"]]))
             == "stacked_decks_not_allowed"
+        )
     assert stream_version(table_stream(table)) == version
 
 
@@ -140,7 +148,7 @@ def test_if_match_mismatch_is_stale_version(funded_player):
 def test_the_result_is_the_deciders_state_not_the_projectors_cache(funded_player, monkeypatch):
     players = [funded_player() for _ in range(3)]
     table = open_with(players)
-    monkeypatch.setattr(cache, "put", lambda *_: None)      # nothing the projector folds is kept
+    monkeypatch.setattr(cache, "put", lambda *_: None)  # nothing the projector folds is kept
     started = run(table, cmd.StartDeal())
     declared = run(table, cmd.Declare(started.state.deal.awaiting[0], 1, "in"))
     logged = fold(parse(e.type, e.data) for e in read_stream(table_stream(table)))
@@ -148,26 +156,26 @@ def test_the_result_is_the_deciders_state_not_the_projectors_cache(funded_player
     assert declared.version == stream_version(table_stream(table))
 
 
-def test_table_command_takes_only_a_clients_commands_and_draws_the_decks(funded_player):   # §2.7
+def test_table_command_takes_only_a_clients_commands_and_draws_the_decks(funded_player):  # §2.7
     table = open_with([funded_player(), funded_player()])
     with pytest.raises(TypeError):
-        run(table, cmd.ExpireDeclare(1))                 # the timer's: deal_expire
+        run(table, cmd.ExpireDeclare(1))  # the timer's: deal_expire
     with pytest.raises(TypeError):
         run(table, cmd.OpenTable(table_id=table, variant="guts2"))
     with pytest.raises(ValueError, match="decks"):
         run(table, cmd.StartDeal(seed="00" * 32))
     started = run(table, cmd.StartDeal())
     [dealt] = [e for e in started.events if e.type == "DealStarted"]
-    assert (dealt.data["deck_schema"], dealt.data["seed"]) == (2, None)   # docs/deck.md §10
+    assert (dealt.data["deck_schema"], dealt.data["seed"]) == (2, None)  # docs/deck.md §10
     first = Event.objects.get(stream=f"table-{table}", type="DeckCommitted", data__deal_no=1)
-    assert first.version == 2                                 # committed as the table opened
+    assert first.version == 2  # committed as the table opened
     [following] = [e for e in started.events if e.type == "DeckCommitted"]
-    assert following.data["deal_no"] == 2                     # the next deal's, before any card
+    assert following.data["deal_no"] == 2  # the next deal's, before any card
     assert dealt.data["root"] == first.data["root"]
     assert set(first.data["salts"]).isdisjoint(following.data["salts"])
 
 
-def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.5
+def test_snapshot_plus_tail_equals_the_full_fold(funded_player):  # DESIGN §2.5
     players = [funded_player() for _ in range(3)]
     table = open_with(players)
     for deal_no in range(1, 5):
@@ -183,8 +191,9 @@ def test_snapshot_plus_tail_equals_the_full_fold(funded_player):   # DESIGN §2.
     assert state_to_json(load_table(table).state) == state_to_json(full)
     middle = events[len(events) // 2].version
     cache.clear()
-    assert (state_to_json(load_table_at(table, middle).state)
-            == state_to_json(fold(parse(e.type, e.data) for e in events[:middle])))
+    assert state_to_json(load_table_at(table, middle).state) == state_to_json(
+        fold(parse(e.type, e.data) for e in events[:middle])
+    )
 
 
 def test_a_cached_state_of_a_rolled_back_append_is_never_served(funded_player):
@@ -205,7 +214,7 @@ def test_a_cached_state_of_a_rolled_back_append_is_never_served(funded_player):
     assert load_table(table).state.stack_of(str(a)) == 150
 
 
-def test_expire_is_a_no_op_until_the_deadline(funded_player):   # DESIGN §2.8
+def test_expire_is_a_no_op_until_the_deadline(funded_player):  # DESIGN §2.8
     a, b = funded_player(), funded_player()
     table = open_with([a, b])
     started = run(table, cmd.StartDeal())
@@ -232,20 +241,20 @@ def test_after_commit_hooks_run_with_the_stored_events(funded_player, django_cap
             result = run(table, cmd.StartDeal())
         assert seen == [(table, result.events)]
         assert any(e.type == "DeclareOpened" for e in seen[0][1])
-        with django_capture_on_commit_callbacks(execute=True):   # nothing appended, no call
+        with django_capture_on_commit_callbacks(execute=True):  # nothing appended, no call
             service.deal_expire(table_id=table, deal_no=1)
         assert len(seen) == 1
     finally:
         service.unregister_after_commit(hook)
 
 
-def test_close_shares_the_pot_and_cashes_everyone_out(funded_player):   # D-GEN-07
+def test_close_shares_the_pot_and_cashes_everyone_out(funded_player):  # D-GEN-07
     a, b = funded_player(1000), funded_player(1000)
     table = open_with([a, b])
     run(table, cmd.StartDeal())
     with pytest.raises(REFUSALS):
         run(table, cmd.CloseTable())
-    while (live := load_table(table).state.live) is not None:   # G2-10: the dealer is forced in
+    while (live := load_table(table).state.live) is not None:  # G2-10: the dealer is forced in
         run(table, cmd.Declare(live.awaiting[0], 1, "out"))
     run(table, cmd.CloseTable())
     assert balance(player_account(a)) + balance(player_account(b)) == 2000
@@ -253,15 +262,19 @@ def test_close_shares_the_pot_and_cashes_everyone_out(funded_player):   # D-GEN-
     assert check_conservation() == []
 
 
-def test_allow_debt_lets_a_seat_go_negative_and_leave_settles_it(funded_player):   # D-GEN-06
+def test_allow_debt_lets_a_seat_go_negative_and_leave_settles_it(funded_player):  # D-GEN-06
     players = [funded_player(1000) for _ in range(3)]
-    table = open_with(players, options={"ante": 40, "min_buy_in": 40, "stack_policy": "allow_debt"},
-                      buy_in=100, decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")])
-    order = run(table, cmd.StartDeal()).state.deal.order       # antes: each stack 60, pot 120
+    table = open_with(
+        players,
+        options={"ante": 40, "min_buy_in": 40, "stack_policy": "allow_debt"},
+        buy_in=100,
+        decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")],
+    )
+    order = run(table, cmd.StartDeal()).state.deal.order  # antes: each stack 60, pot 120
     run(table, cmd.Declare(order[0], 1, "in"))
     run(table, cmd.Declare(order[1], 1, "in"))
     run(table, cmd.Declare(order[2], 1, "out"))
-    loser = order[1]                                                   # Qd Jd matches the pot of 120
+    loser = order[1]  # Qd Jd matches the pot of 120
     assert balance(seat_account(table, loser)) == -60
     assert check_conservation() == []
     run(table, cmd.Leave(loser))
@@ -269,8 +282,8 @@ def test_allow_debt_lets_a_seat_go_negative_and_leave_settles_it(funded_player):
     assert check_conservation() == []
 
 
-def test_without_allow_debt_a_seat_never_goes_negative(funded_player):   # D-GEN-06 table stakes
+def test_without_allow_debt_a_seat_never_goes_negative(funded_player):  # D-GEN-06 table stakes
     players = [funded_player(1000) for _ in range(2)]
     table = open_with(players, options={"ante": 40, "min_buy_in": 40}, buy_in=100)
-    order = run(table, cmd.StartDeal()).state.deal.order       # stacks 60, pot 80
+    order = run(table, cmd.StartDeal()).state.deal.order  # stacks 60, pot 80
     assert problem_code(lambda: run(table, cmd.Declare(order[0], 1, "in"))) == "insufficient_stack"

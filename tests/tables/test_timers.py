@@ -3,6 +3,7 @@ the dispatcher's ticks (the message really lands in the configured broker with i
 nothing is sent on the request path), early delivery, and the sweeper's read of the projection.
 Timing with a real worker and beat: tests/e2e/.
 """
+
 from __future__ import annotations
 
 import logging
@@ -93,6 +94,7 @@ def queued(queue: str) -> list[Any]:
 
 # --- the timer's command path with an explicit clock ------------------------------------------------
 
+
 def test_expiry_before_the_deadline_appends_nothing(three: list[int]) -> None:
     table = table_with(three)
     service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
@@ -109,11 +111,14 @@ def test_expiry_at_the_deadline_times_the_turn_out_and_opens_the_next(three: lis
     first = open_deadline(table)
     assert expire(first, now=later(TIMEOUT), source="timer") == 2
     timed_out, opened = read_stream(table_stream(table))[-2:]
-    assert (timed_out.type, timed_out.data["effect"], timed_out.meta["source"]) == \
-        ("DeclareTimedOut", "out", "timer")
+    assert (timed_out.type, timed_out.data["effect"], timed_out.meta["source"]) == (
+        "DeclareTimedOut",
+        "out",
+        "timer",
+    )
     assert timed_out.data["players"] == first_turn_players(table)
     assert opened.type == "DeclareOpened"
-    assert parse_iso(opened.data["deadline"]) == later(2 * TIMEOUT)      # the next turn's own clock
+    assert parse_iso(opened.data["deadline"]) == later(2 * TIMEOUT)  # the next turn's own clock
 
 
 def first_turn_players(table: str) -> list[str]:
@@ -157,12 +162,14 @@ def test_an_unknown_table_is_dropped() -> None:
 
 # --- the dispatcher, early delivery ----------------------------------------------------------------
 
+
 def dispatcher() -> Dispatcher:
     return Dispatcher(lookahead=timedelta(seconds=2), catch_up=timedelta(seconds=2))
 
 
 def test_the_request_path_sends_nothing(
-        three: list[int], timer_queue: str, django_capture_on_commit_callbacks: Any) -> None:
+    three: list[int], timer_queue: str, django_capture_on_commit_callbacks: Any
+) -> None:
     table = table_with(three)
     with django_capture_on_commit_callbacks(execute=True):
         service.table_command(table_id=table, command=cmd.StartDeal())
@@ -171,7 +178,8 @@ def test_the_request_path_sends_nothing(
 
 
 def test_a_window_is_sent_once_with_its_deadline_as_eta_when_it_comes_within_the_lookahead(
-        three: list[int], timer_queue: str) -> None:
+    three: list[int], timer_queue: str
+) -> None:
     table = table_with(three)
     service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     timer, ticks = open_deadline(table), dispatcher()
@@ -186,7 +194,8 @@ def test_a_window_is_sent_once_with_its_deadline_as_eta_when_it_comes_within_the
 
 
 def test_one_tick_sends_every_window_due_and_then_each_next_turn(
-        three: list[int], funded_player: Callable[..., int], timer_queue: str) -> None:
+    three: list[int], funded_player: Callable[..., int], timer_queue: str
+) -> None:
     sequential = table_with(three)
     simultaneous = table_with([funded_player(), funded_player()], declare_mode="simultaneous")
     for table in (sequential, simultaneous):
@@ -194,7 +203,7 @@ def test_one_tick_sends_every_window_due_and_then_each_next_turn(
     ticks = dispatcher()
     assert ticks.tick(later(TIMEOUT - 1)) == 2
     assert sorted(m.payload[1]["table_id"] for m in queued(timer_queue)) == sorted([sequential, simultaneous])
-    expire(open_deadline(sequential), now=later(TIMEOUT), source="timer")      # the next turn opens
+    expire(open_deadline(sequential), now=later(TIMEOUT), source="timer")  # the next turn opens
     assert ticks.tick(later(2 * TIMEOUT - 1)) == 1
     [message] = queued(timer_queue)
     assert parse_iso(message.headers["eta"]) == later(2 * TIMEOUT) == open_deadline(sequential).due
@@ -217,16 +226,18 @@ def test_a_rolled_back_or_closed_window_is_never_sent(three: list[int], timer_qu
 
 
 def test_a_window_just_overdue_is_sent_at_once_older_ones_are_the_sweepers(
-        three: list[int], timer_queue: str) -> None:
+    three: list[int], timer_queue: str
+) -> None:
     table = table_with(three)
     service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
-    assert dispatcher().tick(later(TIMEOUT + 3)) == 0           # a new beat, long after: the sweeper's
-    assert dispatcher().tick(later(TIMEOUT + 1)) == 1           # a new beat, just after: fires at once
+    assert dispatcher().tick(later(TIMEOUT + 3)) == 0  # a new beat, long after: the sweeper's
+    assert dispatcher().tick(later(TIMEOUT + 1)) == 1  # a new beat, just after: fires at once
     assert len(queued(timer_queue)) == 1
 
 
 def test_a_send_the_broker_refuses_is_retried_on_the_next_tick(
-        three: list[int], timer_queue: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    three: list[int], timer_queue: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = table_with(three)
     service.table_command(table_id=table, command=cmd.StartDeal(), now=T0)
     send = timers.schedule_expiries
@@ -244,7 +255,8 @@ def test_a_send_the_broker_refuses_is_retried_on_the_next_tick(
 
 
 def test_the_dispatcher_outlives_failing_ticks_and_logs_each_outage_once(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     stop, outcomes = threading.Event(), iter([OSError("down"), OSError("down"), 0, OSError("down"), 0])
 
     def tick(self: Dispatcher, now: datetime) -> int:
@@ -268,9 +280,10 @@ def test_the_dispatcher_outlives_failing_ticks_and_logs_each_outage_once(
 
 
 def test_early_delivery_reschedules_for_the_deadline_and_appends_nothing(
-        three: list[int], timer_queue: str) -> None:
+    three: list[int], timer_queue: str
+) -> None:
     table = table_with(three)
-    service.table_command(table_id=table, command=cmd.StartDeal())      # real clock: due in TIMEOUT s
+    service.table_command(table_id=table, command=cmd.StartDeal())  # real clock: due in TIMEOUT s
     timer = open_deadline(table)
     before = event_types(table)
     assert expire_declare(table_id=table, deal_no=1, deadline=timer.deadline) == 0
@@ -280,6 +293,7 @@ def test_early_delivery_reschedules_for_the_deadline_and_appends_nothing(
 
 
 # --- the sweeper ------------------------------------------------------------------------------------
+
 
 def test_the_projection_shows_the_deadline_the_sweeper_reads(three: list[int]) -> None:
     table = table_with(three)
@@ -302,12 +316,12 @@ def test_the_sweeper_times_out_overdue_windows_only(three: list[int], funded_pla
     assert timed_out.meta["source"] == "sweeper"
     assert sorted(timed_out.data["players"]) == sorted(str(p) for p in three)
     assert "DeclareTimedOut" not in event_types(waiting)
-    assert sweep_overdue_declares() == 0                     # the window closed: nothing twice
+    assert sweep_overdue_declares() == 0  # the window closed: nothing twice
     assert event_types(overdue).count("DeclareTimedOut") == 1
 
 
 def test_settings_dispatch_each_window_before_the_smallest_timeout_runs_out() -> None:
-    assert 0 < settings.GUTS_TIMER_DISPATCH_INTERVAL < 0.5            # declare_timeout >= 1 s
+    assert 0 < settings.GUTS_TIMER_DISPATCH_INTERVAL < 0.5  # declare_timeout >= 1 s
     assert settings.GUTS_TIMER_LOOKAHEAD >= 1 + settings.GUTS_TIMER_DISPATCH_INTERVAL
 
 

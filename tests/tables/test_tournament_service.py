@@ -1,6 +1,7 @@
 """Tournament tables through the service (/work/notes/TOURNAMENT_INTERFACE.md): the
 tournament's unit in the ledger (DESIGN §2.4), a move between two tables in one transaction,
 the idempotent next deal, ante levels from the next deal, and the refusals."""
+
 from __future__ import annotations
 
 import uuid
@@ -39,14 +40,16 @@ def problem_code(fn: Callable[[], object]) -> str:
 
 
 def tourney(command: object, table: str) -> service.CommandResult:
-    return service.tournament_command(table_id=table, command=command)   # type: ignore[arg-type]
+    return service.tournament_command(table_id=table, command=command)  # type: ignore[arg-type]
 
 
-def open_tournament_table(players: str = "", *, chips: int = 1000, options: dict | None = None,
-                          decks: list[list[str]] | None = None) -> str:
+def open_tournament_table(
+    players: str = "", *, chips: int = 1000, options: dict | None = None, decks: list[list[str]] | None = None
+) -> str:
     with override_settings(GUTS_ALLOW_STACKED_DECKS=decks is not None):
-        table = service.table_open(variant="guts2", options={"ante": 10, **(options or {})},
-                                   stacked_decks=decks, tournament_id=TID).table_id
+        table = service.table_open(
+            variant="guts2", options={"ante": 10, **(options or {})}, stacked_decks=decks, tournament_id=TID
+        ).table_id
     for player in players:
         tourney(cmd.SeatEntrant(player, chips), table)
     return table
@@ -66,8 +69,8 @@ def test_a_tournament_table_shows_its_tournament_and_unit() -> None:
 def test_entrants_take_the_tournaments_chips_never_cash() -> None:
     table = open_tournament_table("ab", chips=700)
     assert balance(seat_account(table, "a"), UNIT) == 700
-    assert balance(seat_account(table, "a")) == 0                     # no cash chip at the table
-    assert balance(BANK, UNIT) == -1400                               # the issuer (may go negative)
+    assert balance(seat_account(table, "a")) == 0  # no cash chip at the table
+    assert balance(BANK, UNIT) == -1400  # the issuer (may go negative)
     assert check_conservation() == []
     assert sum(balances(UNIT).values()) == 0
 
@@ -79,7 +82,7 @@ def test_a_deal_at_a_tournament_table_moves_only_tournament_chips() -> None:
         service.table_command(table_id=table, command=cmd.Declare(player, 1, choice))
     units = {t["unit"] for e in read_stream(table_stream(table)) for t in e.data.get("transfers", ())}
     assert units == {UNIT}
-    assert balance(seat_account(table, "b"), UNIT) == 1020            # antes 30, c matched 30
+    assert balance(seat_account(table, "b"), UNIT) == 1020  # antes 30, c matched 30
     assert check_conservation() == []
 
 
@@ -101,10 +104,12 @@ def test_a_move_between_two_tables_in_one_transaction() -> None:
 
 def test_a_move_whose_arrival_is_refused_rolls_back_the_departure() -> None:
     one, two = open_tournament_table("abc"), open_tournament_table("xy", options={"seats": 2})
+
     def move() -> None:
         with transaction.atomic():
             tourney(cmd.MoveEntrantOut("c", two), one)
             tourney(cmd.MoveEntrantIn("c", one, 1000), two)
+
     assert problem_code(move) == "table_full"
     assert load_table(one).state.stack_of("c") == 1000
     assert balance(seat_account(one, "c"), UNIT) == 1000
@@ -118,7 +123,7 @@ def test_start_next_deal_is_idempotent_under_duplicate_calls() -> None:
     assert first.events[0].type == "DealStarted"
     assert again.events == []
     assert again.version == first.version
-    assert service.start_next_deal(table_id=table, after_deal_no=1).events == []   # deal 1 is live
+    assert service.start_next_deal(table_id=table, after_deal_no=1).events == []  # deal 1 is live
     started = [e for e in read_stream(table_stream(table)) if e.type == "DealStarted"]
     assert len(started) == 1
 
@@ -127,7 +132,7 @@ def test_set_ante_applies_from_the_next_deal() -> None:
     table = open_tournament_table("abc", decks=[DECK], options={"ante_rule": "every_deal"})
     service.start_next_deal(table_id=table, after_deal_no=0)
     assert tourney(cmd.SetAnte(25), table).events[0].data == {"ante": 25}
-    assert load_table(table).state.opts["ante"] == 10                # the live deal keeps its ante
+    assert load_table(table).state.opts["ante"] == 10  # the live deal keeps its ante
     for player in "bc":
         service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))
     second = service.start_next_deal(table_id=table, after_deal_no=1)
@@ -138,17 +143,26 @@ def test_set_ante_applies_from_the_next_deal() -> None:
 
 def test_cash_commands_at_a_tournament_table_are_409_tournament_table() -> None:
     table = open_tournament_table("ab")
-    for command in (cmd.SitDown("c", 100), cmd.TopUp("a", 10), cmd.Leave("a"), cmd.SitOut("a"),
-                    cmd.CloseTable(), cmd.StartDeal(by_player_id="a")):
-        assert problem_code(lambda c=command: service.table_command(table_id=table, command=c)) == \
-            "tournament_table"
+    for command in (
+        cmd.SitDown("c", 100),
+        cmd.TopUp("a", 10),
+        cmd.Leave("a"),
+        cmd.SitOut("a"),
+        cmd.CloseTable(),
+        cmd.StartDeal(by_player_id="a"),
+    ):
+        assert (
+            problem_code(lambda c=command: service.table_command(table_id=table, command=c))
+            == "tournament_table"
+        )
 
 
 def test_tournament_commands_at_a_cash_table_are_409_not_a_tournament_table() -> None:
     table = service.table_open(variant="guts2").table_id
     assert problem_code(lambda: tourney(cmd.SeatEntrant("a", 100), table)) == "not_a_tournament_table"
-    assert problem_code(lambda: service.start_next_deal(table_id=table, after_deal_no=0)) == \
-        "not_enough_players"                                    # a cash table may use it too
+    assert (
+        problem_code(lambda: service.start_next_deal(table_id=table, after_deal_no=0)) == "not_enough_players"
+    )  # a cash table may use it too
 
 
 def test_tournament_commands_refuse_a_live_deal() -> None:
@@ -161,7 +175,7 @@ def test_break_and_finish_return_every_chip_to_the_bank() -> None:
     table = open_tournament_table("abc", decks=[DECK], options={"declare_mode": "simultaneous"})
     service.start_next_deal(table_id=table, after_deal_no=0)
     for player in "abc":
-        service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))   # AO-01
+        service.table_command(table_id=table, command=cmd.Declare(player, 1, "out"))  # AO-01
     assert load_table(table).state.pot == 30
     broken = tourney(cmd.BreakTable(), table)
     assert broken.events[0].data["shares"] == {"b": 10, "c": 10, "a": 10}

@@ -1,4 +1,5 @@
 """Fixtures for the tournament service tests: funded players, fresh caches, no Celery sends."""
+
 from __future__ import annotations
 
 import itertools
@@ -36,13 +37,25 @@ def funded_player(db: Any) -> Callable[..., int]:
         if bankroll:
             cashier_deposit(player_id=user.pk, amount=bankroll)
         return user.pk
+
     return make
 
 
 def tournament_fields(**changes: Any) -> dict[str, Any]:
-    base = {"name": "Sunday", "variant": "guts2", "options": {}, "buy_in": 100, "fee": 10,
-            "starting_chips": 1000, "seats_per_table": 6, "min_entrants": 4, "max_entrants": 20,
-            "start_at": "2026-12-01T01:00:00Z",
-            "levels": [{"ante": 5, "minutes": 10}, {"ante": 10, "minutes": 10}],
-            "late_registration_level": 1, "payouts": [50, 30, 20], "pause_seconds": 5}
+    base = {
+        "name": "Sunday",
+        "variant": "guts2",
+        "options": {},
+        "buy_in": 100,
+        "fee": 10,
+        "starting_chips": 1000,
+        "seats_per_table": 6,
+        "min_entrants": 4,
+        "max_entrants": 20,
+        "start_at": "2026-12-01T01:00:00Z",
+        "levels": [{"ante": 5, "minutes": 10}, {"ante": 10, "minutes": 10}],
+        "late_registration_level": 1,
+        "payouts": [50, 30, 20],
+        "pause_seconds": 5,
+    }
     return {**base, **changes}

@@ -1,5 +1,6 @@
 """The tournaments API: roles, problem details with stable codes, and bad input
 as a clean 4xx that appends nothing."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -38,6 +39,7 @@ def player_client(funded_player: Callable[..., int]) -> Callable[..., tuple[int,
     def make(bankroll: int = 10_000) -> tuple[int, APIClient]:
         player_id = funded_player(bankroll)
         return player_id, client_for(get_user_model().objects.get(pk=player_id))
+
     return make
 
 
@@ -59,17 +61,21 @@ def test_an_admin_creates_and_anyone_signed_in_lists_and_reads(admin: APIClient,
     assert create(client).status_code == 403
 
 
-@pytest.mark.parametrize(("changes", "status", "code"), [
-    ({"payouts": [50, 30, 10]}, 400, "invalid_payouts"),              # not summing to 100
-    ({"seats_per_table": 30}, 400, "invalid_option"),                 # beyond guts2's capacity (D-GEN-02)
-    ({"variant": "guts9"}, 400, "unknown_variant"),
-    ({"levels": [{"ante": 5}]}, 400, "invalid_input"),
-    ({"buy_in": "100"}, 400, "invalid_input"),
-    ({"options": {"seats": 4}}, 400, "invalid_tournament"),
-    ({"max_entrants": 3}, 400, "invalid_tournament"),
-])
-def test_bad_tournaments_are_clean_4xx_and_append_nothing(admin: APIClient, changes: dict[str, Any],
-                                                           status: int, code: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "status", "code"),
+    [
+        ({"payouts": [50, 30, 10]}, 400, "invalid_payouts"),  # not summing to 100
+        ({"seats_per_table": 30}, 400, "invalid_option"),  # beyond guts2's capacity (D-GEN-02)
+        ({"variant": "guts9"}, 400, "unknown_variant"),
+        ({"levels": [{"ante": 5}]}, 400, "invalid_input"),
+        ({"buy_in": "100"}, 400, "invalid_input"),
+        ({"options": {"seats": 4}}, 400, "invalid_tournament"),
+        ({"max_entrants": 3}, 400, "invalid_tournament"),
+    ],
+)
+def test_bad_tournaments_are_clean_4xx_and_append_nothing(
+    admin: APIClient, changes: dict[str, Any], status: int, code: str
+) -> None:
     before = Event.objects.count()
     response = create(admin, **changes)
     assert response.status_code == status, response.json()
@@ -129,6 +135,7 @@ def test_docs_list_every_tournament_code_with_its_status() -> None:
 
     from guts_backend.api.errors import PROBLEM_STATUS
     from tournaments.engine.errors import CODES
+
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
     rows = {code: int(status) for code, status in re.findall(r"^\| `(\w+)` \| (\d{3}) \|", doc, flags=re.M)}
     assert set(rows) == CODES | {"unknown_tournament"}
@@ -145,8 +152,11 @@ def test_the_audit_feed_never_serves_the_seating_seed_before_the_start(admin: AP
     tid = create(admin).json()["tournament_id"]
     for client in (client_for(auditor), admin):
         page = client.get("/api/v1/audit/events", {"limit": 500}).json()
-        [created] = [e for e in page["results"] if e["type"] == "TournamentCreated"
-                     and e["stream"] == f"tournament-{tid}"]
+        [created] = [
+            e
+            for e in page["results"]
+            if e["type"] == "TournamentCreated" and e["stream"] == f"tournament-{tid}"
+        ]
         assert created["data"]["seating_seed"] is None
         assert "salt" not in created["data"]
         assert set(created["commitments"]) == {"seating_seed"}

@@ -1,4 +1,5 @@
 """The tournament decider, given events / when command / then events: no database."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -21,11 +22,22 @@ SEED = "5eed" * 16
 
 
 def fields(**changes: Any) -> dict[str, Any]:
-    base = {"name": "Sunday", "variant": "guts2", "options": {}, "buy_in": 100, "fee": 10,
-            "starting_chips": 1000, "seats_per_table": 6, "min_entrants": 4, "max_entrants": 20,
-            "start_at": "2026-12-01T01:00:00Z",
-            "levels": [{"ante": 5, "minutes": 10}, {"ante": 10, "minutes": 10}, {"ante": 20, "minutes": 10}],
-            "late_registration_level": 1, "payouts": [50, 30, 20], "pause_seconds": 5}
+    base = {
+        "name": "Sunday",
+        "variant": "guts2",
+        "options": {},
+        "buy_in": 100,
+        "fee": 10,
+        "starting_chips": 1000,
+        "seats_per_table": 6,
+        "min_entrants": 4,
+        "max_entrants": 20,
+        "start_at": "2026-12-01T01:00:00Z",
+        "levels": [{"ante": 5, "minutes": 10}, {"ante": 10, "minutes": 10}, {"ante": 20, "minutes": 10}],
+        "late_registration_level": 1,
+        "payouts": [50, 30, 20],
+        "pause_seconds": 5,
+    }
     return {**base, **changes}
 
 
@@ -54,24 +66,27 @@ def test_creation_records_the_config_and_the_seating_commitment_not_the_seed_in_
     assert event.seating_commitment == commitment(SEED)
     assert event.config["options"]["seats"] == 6
     assert event.config["options"]["ante"] == 5
-    assert event.config["options"]["stack_policy"] == "pay_what_you_have"          # D-GEN-06
+    assert event.config["options"]["stack_policy"] == "pay_what_you_have"  # D-GEN-06
 
 
-@pytest.mark.parametrize(("changes", "code"), [
-    ({"payouts": [50, 30]}, "invalid_payouts"),
-    ({"payouts": [50, 30, 10, 5, 5]}, "invalid_payouts"),           # more paid places than min_entrants
-    ({"payouts": [50.0, 50]}, "invalid_payouts"),
-    ({"levels": []}, "invalid_tournament"),
-    ({"levels": [{"ante": 0, "minutes": 5}]}, "invalid_tournament"),
-    ({"min_entrants": 1}, "invalid_tournament"),
-    ({"max_entrants": 3}, "invalid_tournament"),
-    ({"late_registration_level": 4}, "invalid_tournament"),
-    ({"start_at": "tomorrow"}, "invalid_tournament"),
-    ({"start_at": "2026-12-01T01:00:00"}, "invalid_tournament"),
-    ({"options": {"seats": 4}}, "invalid_tournament"),
-    ({"buy_in": -1}, "invalid_tournament"),
-    ({"name": ""}, "invalid_tournament"),
-])
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"payouts": [50, 30]}, "invalid_payouts"),
+        ({"payouts": [50, 30, 10, 5, 5]}, "invalid_payouts"),  # more paid places than min_entrants
+        ({"payouts": [50.0, 50]}, "invalid_payouts"),
+        ({"levels": []}, "invalid_tournament"),
+        ({"levels": [{"ante": 0, "minutes": 5}]}, "invalid_tournament"),
+        ({"min_entrants": 1}, "invalid_tournament"),
+        ({"max_entrants": 3}, "invalid_tournament"),
+        ({"late_registration_level": 4}, "invalid_tournament"),
+        ({"start_at": "tomorrow"}, "invalid_tournament"),
+        ({"start_at": "2026-12-01T01:00:00"}, "invalid_tournament"),
+        ({"options": {"seats": 4}}, "invalid_tournament"),
+        ({"buy_in": -1}, "invalid_tournament"),
+        ({"name": ""}, "invalid_tournament"),
+    ],
+)
 def test_bad_configs_are_refused_with_a_code(changes: dict[str, Any], code: str) -> None:
     with pytest.raises(DomainError) as refused:
         decide(TournamentState(), cmd.CreateTournament("t1", fields(**changes), SEED), T0)
@@ -91,15 +106,24 @@ def test_seats_per_table_beyond_the_variants_capacity_is_invalid_option() -> Non
 def test_registration_moves_the_buy_in_to_the_prize_pool_and_the_fee_to_the_house() -> None:
     [event] = decide(created(), cmd.Register("7"), T0)
     assert event.data["transfers"] == [
-        {"from": "player:7", "to": "prizepool:t1", "amount": 100, "unit": "chips",
-         "reason": "tournament_buy_in"},
-        {"from": "player:7", "to": "house", "amount": 10, "unit": "chips", "reason": "tournament_fee"}]
+        {
+            "from": "player:7",
+            "to": "prizepool:t1",
+            "amount": 100,
+            "unit": "chips",
+            "reason": "tournament_buy_in",
+        },
+        {"from": "player:7", "to": "house", "amount": 10, "unit": "chips", "reason": "tournament_fee"},
+    ]
 
 
 def test_register_twice_unregister_unknown_full() -> None:
     state = registered(4, max_entrants=4)
-    for command, code in [(cmd.Register("1"), "already_registered"), (cmd.Register("9"), "tournament_full"),
-                          (cmd.Unregister("9"), "not_registered")]:
+    for command, code in [
+        (cmd.Register("1"), "already_registered"),
+        (cmd.Register("9"), "tournament_full"),
+        (cmd.Unregister("9"), "not_registered"),
+    ]:
         with pytest.raises(DomainError) as refused:
             decide(state, command, T0)
         assert refused.value.code == code
@@ -109,7 +133,9 @@ def test_unregister_refunds_both_and_cancel_refunds_everyone() -> None:
     state = registered(3)
     [gone] = decide(state, cmd.Unregister("2"), T0)
     assert [(t["from"], t["to"], t["amount"]) for t in gone.data["transfers"]] == [
-        ("prizepool:t1", "player:2", 100), ("house", "player:2", 10)]
+        ("prizepool:t1", "player:2", 100),
+        ("house", "player:2", 10),
+    ]
     [cancelled] = decide(state, cmd.Cancel(), T0)
     assert len(cancelled.data["transfers"]) == 6
     assert sum(t["amount"] for t in cancelled.data["transfers"]) == 3 * 110
@@ -122,6 +148,7 @@ def test_the_start_seats_by_the_revealed_seed_and_schedules_the_first_deals() ->
     assert isinstance(started_event, ev.TournamentStarted)
     assert started_event.seed == SEED
     from tables.engine.deck import seed_key
+
     assert started_event.order == shuffle([str(p) for p in range(1, 13)], seed_key(SEED))
     order = started_event.order
     assert [t["players"] for t in started_event.tables] == [order[0::2], order[1::2]]
@@ -151,12 +178,26 @@ def test_unregister_after_the_start_and_late_registration_after_its_level() -> N
     assert closed.value.code == "registration_closed"
 
 
-def seen(state: TournamentState, table: str, deal_no: int, *, idle: bool = True,
-         stacks: dict[str, int] | None = None, start: dict[str, int] | None = None) -> cmd.TableSeen:
+def seen(
+    state: TournamentState,
+    table: str,
+    deal_no: int,
+    *,
+    idle: bool = True,
+    stacks: dict[str, int] | None = None,
+    start: dict[str, int] | None = None,
+) -> cmd.TableSeen:
     members = state.members(table)
     now = dict.fromkeys(members, 1000) | (stacks or {})
-    return cmd.TableSeen(table, idle, deal_no, now, dict.fromkeys(members, 1000) | (start or {}),
-                         tuple(members), tuple(members))
+    return cmd.TableSeen(
+        table,
+        idle,
+        deal_no,
+        now,
+        dict.fromkeys(members, 1000) | (start or {}),
+        tuple(members),
+        tuple(members),
+    )
 
 
 def test_reconcile_is_idempotent_and_checkpoints_each_deal() -> None:
@@ -170,8 +211,10 @@ def test_reconcile_is_idempotent_and_checkpoints_each_deal() -> None:
 def test_two_eliminations_in_one_deal_share_places_by_starting_stacks_and_levels_advance() -> None:
     state = started(12)
     a = state.members("A")
-    tables = (seen(state, "A", 3, stacks={a[0]: 0, a[1]: 0}, start={a[0]: 400, a[1]: 900}),
-              seen(state, "B", 2, idle=False))
+    tables = (
+        seen(state, "A", 3, stacks={a[0]: 0, a[1]: 0}, start={a[0]: 400, a[1]: 900}),
+        seen(state, "B", 2, idle=False),
+    )
     events = decide(state, cmd.Reconcile(tables), T0 + timedelta(minutes=21))
     names = [type(e).__name__ for e in events]
     assert names[:4] == ["LevelStarted", "LevelStarted", "DealProcessed", "EntrantsEliminated"]
@@ -196,12 +239,16 @@ def test_balancing_moves_one_player_when_both_tables_are_between_deals() -> None
 def test_a_table_breaks_when_the_others_can_seat_its_players() -> None:
     state = started(12)
     a, b = state.members("A"), state.members("B")
-    tables = (seen(state, "A", 2, stacks=dict.fromkeys(a[:2], 0)),
-              seen(state, "B", 2, stacks=dict.fromkeys(b[:4], 0)))
+    tables = (
+        seen(state, "A", 2, stacks=dict.fromkeys(a[:2], 0)),
+        seen(state, "B", 2, stacks=dict.fromkeys(b[:4], 0)),
+    )
     events = decide(state, cmd.Reconcile(tables), T0)
-    assert ev.TournamentTableBroken("B") in events                 # 6 players fit at one table of 6
+    assert ev.TournamentTableBroken("B") in events  # 6 players fit at one table of 6
     assert [(m.player, m.reason) for m in events if isinstance(m, ev.EntrantMoved)] == [
-        (b[4], "break"), (b[5], "break")]
+        (b[4], "break"),
+        (b[5], "break"),
+    ]
     after = fold(events, state)
     assert after.active_tables() == ["A"]
     assert len(after.members("A")) == 6
@@ -210,14 +257,21 @@ def test_a_table_breaks_when_the_others_can_seat_its_players() -> None:
 def test_the_last_player_standing_completes_and_the_pool_is_paid_out() -> None:
     state = started(4, tables=("A",))
     a = state.members("A")
-    tables = (seen(state, "A", 9, stacks={a[0]: 0, a[1]: 0, a[2]: 0, a[3]: 4000},
-                   start={a[0]: 10, a[1]: 10, a[2]: 20}),)
+    tables = (
+        seen(
+            state,
+            "A",
+            9,
+            stacks={a[0]: 0, a[1]: 0, a[2]: 0, a[3]: 4000},
+            start={a[0]: 10, a[1]: 10, a[2]: 20},
+        ),
+    )
     events = decide(state, cmd.Reconcile(tables), T0)
     done = events[-1]
     assert isinstance(done, ev.TournamentCompleted)
     assert done.winner == a[3]
     prizes = {r["player"]: r["prize"] for r in done.results}
-    assert prizes == {a[3]: 200, a[2]: 120, a[0]: 40, a[1]: 40}          # 2nd alone, 3rd/4th tie
+    assert prizes == {a[3]: 200, a[2]: 120, a[0]: 40, a[1]: 40}  # 2nd alone, 3rd/4th tie
     assert sum(t["amount"] for t in done.transfers) == 400
 
 
@@ -229,6 +283,7 @@ def test_plan_holds_the_idle_tables_while_the_partner_plays() -> None:
 
 def test_the_seating_seed_is_a_secret_nobody_reads_before_the_start() -> None:  # DESIGN §2.6
     from tables.engine.decider.visibility import Viewer, redact_event, secret_keys
+
     [event] = decide(TournamentState(), cmd.CreateTournament("t1", fields(), SEED), T0)
     assert secret_keys(event.type, event.data) == ("seating_seed",)
     for role in ("player", "admin", "auditor"):
@@ -247,14 +302,18 @@ def test_the_start_time_task_delivered_twice_starts_once() -> None:
 
 # --- cancelling a running tournament (tournaments.engine.cancel) -------------------------------------
 
+
 def test_a_running_cancel_stops_the_deals_and_waits_for_the_live_ones() -> None:
     state = started(12)
     [requested] = decide(state, cmd.Cancel(), T0)
     assert requested == ev.TournamentCancelRequested("admin", "2026-12-01T01:00:00.000000Z")
     state = fold([requested], state)
     assert (state.status, dict(state.scheduled), due_deals(state, T0 + timedelta(hours=1))) == (
-        "cancelling", {}, [])
-    assert decide(state, cmd.Cancel(), T0) == []                    # a second cancel: nothing more
+        "cancelling",
+        {},
+        [],
+    )
+    assert decide(state, cmd.Cancel(), T0) == []  # a second cancel: nothing more
     with pytest.raises(DomainError) as closed:
         decide(state, cmd.Register("99"), T0)
     assert closed.value.code == "registration_closed"
@@ -278,12 +337,12 @@ def test_before_any_elimination_a_cancel_refunds_every_buy_in_and_fee() -> None:
 
 
 def test_after_an_elimination_the_pool_is_chopped_by_chips_odd_chips_from_the_dealers_left() -> None:
-    state = started(3, tables=("A",), min_entrants=3, payouts=[60, 40])          # D-GEN-01
+    state = started(3, tables=("A",), min_entrants=3, payouts=[60, 40])  # D-GEN-01
     a = state.members("A")
     out = (seen(state, "A", 1, stacks={a[0]: 0, a[1]: 1000, a[2]: 2000}, start={a[0]: 5}),)
     state = run(run(state, cmd.Reconcile(out)), cmd.Cancel())
-    assert len(state.placings) == 1                                  # 3rd place: paid nothing
-    state = run(state, cmd.Reconcile(out))                           # A broken
+    assert len(state.placings) == 1  # 3rd place: paid nothing
+    state = run(state, cmd.Reconcile(out))  # A broken
     [done] = decide(state, cmd.Reconcile(out), T0)
     assert done.settlement == "chip_chop"
     prizes = {r["player"]: r["prize"] for r in done.results}

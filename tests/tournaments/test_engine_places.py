@@ -1,4 +1,5 @@
 """Places and prizes (D-GEN-01): pure, with hypothesis properties."""
+
 from __future__ import annotations
 
 from hypothesis import given
@@ -46,11 +47,11 @@ def finishes(draw: st.DrawFn) -> tuple[int, list[int], list[list[Placing]]]:
 def test_prizes_pay_out_the_whole_pool_and_ties_differ_by_at_most_one(case: tuple) -> None:
     pool, percents, groups = case
     prize = prizes(pool, percents, groups)
-    assert sum(prize.values()) == pool                                   # every cash chip
+    assert sum(prize.values()) == pool  # every cash chip
     for group in groups:
         shares = [prize[p.player] for p in group]
-        assert max(shares) - min(shares) <= 1                            # D-GEN-01
-        assert shares == sorted(shares, reverse=True)                    # odd chips first in order
+        assert max(shares) - min(shares) <= 1  # D-GEN-01
+        assert shares == sorted(shares, reverse=True)  # odd chips first in order
 
 
 @given(st.integers(2, 200), st.lists(st.integers(0, 10_000), min_size=1, max_size=12))
@@ -60,11 +61,11 @@ def test_placings_cover_exactly_the_places_of_the_deal(remaining: int, stacks: l
     result = placings(remaining, busted)
     assert min(p.place for p in result) == remaining - len(busted) + 1
     assert max(p.last for p in result) == remaining
-    for p in result:                                          # more chips, better (lower) place
+    for p in result:  # more chips, better (lower) place
         assert all(q.place < p.place for q in result if q.start_stack > p.start_stack)
         assert all(q.place == p.place for q in result if q.start_stack == p.start_stack)
     assert len({p.place for p in result}) == len(set(stacks))
-    for group_place in {p.place for p in result}:              # a tie covers as many places as players
+    for group_place in {p.place for p in result}:  # a tie covers as many places as players
         group = [p for p in result if p.place == group_place]
         assert group[0].last - group[0].place + 1 == len(group)
 
@@ -86,7 +87,7 @@ def test_balancing_between_deals_leaves_no_table_two_players_larger(seats: int, 
         members[move.target].add(move.player)
     active = [t for t in members if t not in result.breaks]
     counts = [len(members[t]) for t in active]
-    assert all(not members[t] for t in result.breaks)                 # a broken table is emptied
+    assert all(not members[t] for t in result.breaks)  # a broken table is emptied
     assert len(active) == tables_needed(sum(sizes), seats)
     assert max(counts) - min(counts) <= 1
     assert max(counts) <= seats

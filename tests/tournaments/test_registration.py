@@ -1,5 +1,6 @@
 """Registration, unregistration and cancellation through the service (3):
 cash moves by transfers in one transaction with the bankroll marker; refusals append nothing."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -3,6 +3,7 @@ decks, two eliminations in one deal sharing places by their starting stacks, a b
 level changes applied from the next deal, a table break, completion with payouts summing exactly
 to the prize pool; conservation per unit at every event; rebuild equals live; a crash between a
 table's commit and the reaction (the reaction happens exactly once afterwards)."""
+
 from __future__ import annotations
 
 import random
@@ -34,8 +35,32 @@ pytestmark = pytest.mark.django_db
 
 # D-G2-01: one card at a time from the dealer's left. With 12 distinct ranks, whatever the number of
 # players (2..6), the dealer's left holds the best hand, the next one the second best, and so on.
-DECK = ["As", "Kh", "Qd", "Jc", "Ts", "9h", "8d", "7c", "6s", "5h", "4d", "3c",
-        "2s", "Ac", "Kd", "Qh", "Js", "Tc", "9s", "8h", "7d", "6c", "5s", "4h"]
+DECK = [
+    "As",
+    "Kh",
+    "Qd",
+    "Jc",
+    "Ts",
+    "9h",
+    "8d",
+    "7c",
+    "6s",
+    "5h",
+    "4d",
+    "3c",
+    "2s",
+    "Ac",
+    "Kd",
+    "Qh",
+    "Js",
+    "Tc",
+    "9s",
+    "8h",
+    "7d",
+    "6c",
+    "5s",
+    "4h",
+]
 LEVELS = [*({"ante": 5 * 2**i, "minutes": 1} for i in range(6)), {"ante": 320, "minutes": 60}]
 
 
@@ -45,16 +70,28 @@ class Run:
     def __init__(self, funded_player: Callable[..., int], players: int = 12, **changes: Any) -> None:
         self.players = [funded_player(1000) for _ in range(players)]
         self.now = T0 - timedelta(minutes=10)
-        fields = tournament_fields(**{
-            "options": {"ante_rule": "every_deal"}, "buy_in": 100, "fee": 10, "starting_chips": 100,
-            "min_entrants": players, "max_entrants": players, "levels": LEVELS,
-            "late_registration_level": 0, "payouts": [50, 30, 20], "pause_seconds": 5, **changes})
+        fields = tournament_fields(
+            **{
+                "options": {"ante_rule": "every_deal"},
+                "buy_in": 100,
+                "fee": 10,
+                "starting_chips": 100,
+                "min_entrants": players,
+                "max_entrants": players,
+                "levels": LEVELS,
+                "late_registration_level": 0,
+                "payouts": [50, 30, 20],
+                "pause_seconds": 5,
+                **changes,
+            }
+        )
         self.tid = service.tournament_create(fields=fields, now=self.now).tournament_id
         for player in self.players:
             service.tournament_register(tournament_id=self.tid, player_id=player, now=self.now)
         with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
-            self.state = service.tournament_start(tournament_id=self.tid, now=T0,
-                                                  stacked_decks=[[DECK]] * 3).state
+            self.state = service.tournament_start(
+                tournament_id=self.tid, now=T0, stacked_decks=[[DECK]] * 3
+            ).state
         self.now = T0
 
     def tick(self, seconds: float = 6) -> service.TournamentResult:
@@ -69,8 +106,9 @@ class Run:
             for player in deal.awaiting:
                 self.now += timedelta(seconds=1)
                 choice = choose(deal, player, deal.order.index(player))
-                tables.table_command(table_id=table_id, command=tcmd.Declare(player, deal.deal_no, choice),
-                                     now=self.now)
+                tables.table_command(
+                    table_id=table_id, command=tcmd.Declare(player, deal.deal_no, choice), now=self.now
+                )
         return load_table(table_id).state
 
     def stream(self) -> list[Any]:
@@ -86,41 +124,45 @@ def test_a_whole_tournament(funded_player: Callable[..., int]) -> None:
     run = Run(funded_player)
     a, b = run.state.tables
     assert sorted(len(run.state.members(t)) for t in (a, b)) == [6, 6]
-    run.tick(0)                                            # the first deals start at the start time
-    first = run.play(a, best_and(1, 2, 4, 5))              # four lose the pot of antes (30): pot 120
-    v1, v2 = first.deal.order[3], first.deal.order[4]      # v1 sat out, v2 paid 30
+    run.tick(0)  # the first deals start at the start time
+    first = run.play(a, best_and(1, 2, 4, 5))  # four lose the pot of antes (30): pot 120
+    v1, v2 = first.deal.order[3], first.deal.order[4]  # v1 sat out, v2 paid 30
     run.play(b, best_and())
-    run.tick()                                             # processed, next deals after the pause
+    run.tick()  # processed, next deals after the pause
     assert load_table(a).state.deal_no == 1
     start = {p: load_table(a).state.stack_of(p) for p in (v1, v2)}
     assert start == {v1: 95, v2: 65}
     run.tick()
     second = load_table(a).state.live
     assert (second.deal_no, second.order.index(v1), second.order.index(v2)) == (2, 2, 3)
-    run.play(a, best_and(2, 3))                            # both lose their whole stacks to the pot (150)
+    run.play(a, best_and(2, 3))  # both lose their whole stacks to the pot (150)
     run.play(b, best_and())
     result = run.tick()
     [out] = [e for e in result.events if e.type == "EntrantsEliminated"]
     assert [(p["player"], p["place"], p["start_stack"]) for p in out.data["placings"]] == [
-        (v1, 11, 95), (v2, 12, 65)]                        # same deal: ranked by starting stacks
+        (v1, 11, 95),
+        (v2, 12, 65),
+    ]  # same deal: ranked by starting stacks
     [move] = [e for e in result.events if e.type == "EntrantMoved"]
     assert (move.data["from_table"], move.data["to_table"], move.data["reason"]) == (b, a, "balance")
     assert sorted(len(run.state.members(t)) for t in (a, b)) == [5, 5]
     assert_table_moved(a, b, move.data["player"])
 
     rng = random.Random(13)
-    for _ in range(400):                                   # then to the end, the best hand always in
+    for _ in range(400):  # then to the end, the best hand always in
         if run.state.status != "running":
             break
         for table in run.state.active_tables():
             if load_table(table).state.live is not None:
-                run.play(table, lambda deal, player, position: "in" if position == 0 or rng.random() < 0.5
-                         else "out")
+                run.play(
+                    table,
+                    lambda deal, player, position: "in" if position == 0 or rng.random() < 0.5 else "out",
+                )
         run.tick(10)
     assert run.state.status == "complete", debug(run)
     assert_the_tournament_was_whole(run)
     assert_conservation_at_every_event()
-    report = verify_ledger()                               # hash chains (the sealed seed too), balances
+    report = verify_ledger()  # hash chains (the sealed seed too), balances
     assert report.ok, report.to_json()
     assert tournament_unit(run.tid) in report.units
     assert_rebuild_equals_live()
@@ -128,12 +170,16 @@ def test_a_whole_tournament(funded_player: Callable[..., int]) -> None:
 
 def debug(run: Run) -> str:
     st = run.state
-    lines = [f"level {st.level} scheduled {dict(st.scheduled)} processed {dict(st.processed)}",
-             f"broken {st.broken}"]
+    lines = [
+        f"level {st.level} scheduled {dict(st.scheduled)} processed {dict(st.processed)}",
+        f"broken {st.broken}",
+    ]
     for t in st.tables:
         ts = load_table(t).state
-        lines.append(f"{t}: status {ts.status} deal {ts.deal_no} live {ts.live is not None} "
-                     f"seats {[(s.player, s.stack) for s in ts.seats]} pot {ts.pot} members {st.members(t)}")
+        lines.append(
+            f"{t}: status {ts.status} deal {ts.deal_no} live {ts.live is not None} "
+            f"seats {[(s.player, s.stack) for s in ts.seats]} pot {ts.pot} members {st.members(t)}"
+        )
     lines += [f"{e.type} {e.data}" for e in run.stream()[-8:]]
     return "\n".join(lines)
 
@@ -150,7 +196,7 @@ def assert_table_moved(a: str, b: str, player: str) -> None:
 def assert_the_tournament_was_whole(run: Run) -> None:
     events = run.stream()
     types = [e.type for e in events]
-    assert "TournamentTableBroken" in types                # 6 players left fit at one table
+    assert "TournamentTableBroken" in types  # 6 players left fit at one table
     [broken] = [e.data["table_id"] for e in events if e.type == "TournamentTableBroken"]
     assert any(e.type == "TableBroken" for e in read_stream(table_stream(broken)))
     levels = [e.data["level"] for e in events if e.type == "LevelStarted"]
@@ -161,16 +207,16 @@ def assert_the_tournament_was_whole(run: Run) -> None:
     [done] = [e for e in events if e.type == "TournamentCompleted"]
     results = done.data["results"]
     assert sorted(r["player"] for r in results) == sorted(str(p) for p in run.players)
-    spans = {(r["place"], r["last"]) for r in results}           # a tie shares one span of places
+    spans = {(r["place"], r["last"]) for r in results}  # a tie shares one span of places
     assert sorted(p for first, last in spans for p in range(first, last + 1)) == list(range(1, 13))
     assert done.data["winner"] == next(r["player"] for r in results if r["place"] == 1)
-    assert sum(t["amount"] for t in done.data["transfers"]) == 1200          # the prize pool, every chip
+    assert sum(t["amount"] for t in done.data["transfers"]) == 1200  # the prize pool, every chip
     assert balance(f"prizepool:{run.tid}") == 0
     assert balance("house") == 120
-    for r in results:                                       # bankrolls: 1000 - buy-in - fee + prize
+    for r in results:  # bankrolls: 1000 - buy-in - fee + prize
         assert balance(f"player:{r['player']}") == 890 + r["prize"]
     unit = tournament_unit(run.tid)
-    assert balance(chipbank_account(run.tid), unit) == 0   # every tournament chip back in the bank
+    assert balance(chipbank_account(run.tid), unit) == 0  # every tournament chip back in the bank
     assert all(amount == 0 for amount in balances(unit).values())
     assert TournamentView.objects.get(tournament_id=run.tid).status == "complete"
 
@@ -211,8 +257,10 @@ def assert_conservation_at_every_event() -> None:
 
 
 COMPARED: list[tuple[type[models.Model], tuple[str, ...]]] = [
-    (TournamentView, ("tournament_id",)), (TournamentTable, ("table_id",)),
-    (AccountBalance, ("account", "unit"))]
+    (TournamentView, ("tournament_id",)),
+    (TournamentTable, ("table_id",)),
+    (AccountBalance, ("account", "unit")),
+]
 
 
 def rows(model: type[models.Model], key: tuple[str, ...]) -> list[dict[str, Any]]:

@@ -60,7 +60,7 @@ def test_auditor_steps_a_finished_deal_by_keyboard_sees_every_card_and_the_check
     page.sign_in(people.auditor)
     page.open(replay_path(session.table_id, deal_no))
     count = len(page.css(".step"))
-    assert count >= 8               # two players: deal, antes, cards, declares, showdown, settlement
+    assert count >= 8  # two players: deal, antes, cards, declares, showdown, settlement
     assert shown_step(page) == 0
 
     press(page, Keys.ARROW_RIGHT, 1)

@@ -1,5 +1,6 @@
 """Output shapes of the tournaments API, for the OpenAPI document (the detail is built by
 tournaments.selectors as plain JSON)."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -10,8 +11,20 @@ from tournaments.models import TournamentView
 class TournamentSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = TournamentView
-        fields = ("tournament_id", "name", "variant", "status", "start_at", "buy_in", "fee", "entrants",
-                  "remaining", "level", "winner", "version")
+        fields = (
+            "tournament_id",
+            "name",
+            "variant",
+            "status",
+            "start_at",
+            "buy_in",
+            "fee",
+            "entrants",
+            "remaining",
+            "level",
+            "winner",
+            "version",
+        )
         ref_name = "TournamentSummary"
 
 
@@ -20,27 +33,40 @@ class TournamentDetailSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The tournament stream's version (the ETag).")
     status = serializers.ChoiceField(
         choices=["registering", "running", "cancelling", "complete", "cancelled"],
-        help_text="cancelling: cancelled while running, the tables finishing their deals (`cancellation`).")
-    config = serializers.JSONField(help_text="Everything the creation recorded (variant, options, "
-                                   "buy-in, fee, levels, payouts, ...).")
+        help_text="cancelling: cancelled while running, the tables finishing their deals (`cancellation`).",
+    )
+    config = serializers.JSONField(
+        help_text="Everything the creation recorded (variant, options, buy-in, fee, levels, payouts, ...)."
+    )
     entrants = serializers.ListField(child=serializers.CharField())
     prize_pool = serializers.IntegerField()
     registration_open = serializers.BooleanField()
     level = serializers.JSONField(help_text="{level, ante, next_at, seconds_to_next}")
     tables = serializers.JSONField(help_text="[{table_id, broken, seats: [{seat, player, chips}]}]")
-    standings = serializers.JSONField(help_text="[{player, chips, place, status, table_id, ...}]: "
-                                      "players still in by chips, then the eliminated by place")
-    results = serializers.JSONField(help_text="At completion: [{player, place, last, prize}]; after a "
-                                    "chip chop, the players still in with their `chips` too")
-    payouts = serializers.JSONField(help_text="[{player, amount}]: the prize pool, every chip (a "
-                                    "cancellation's refunds or chop included)")
+    standings = serializers.JSONField(
+        help_text="[{player, chips, place, status, table_id, ...}]: "
+        "players still in by chips, then the eliminated by place"
+    )
+    results = serializers.JSONField(
+        help_text="At completion: [{player, place, last, prize}]; after a "
+        "chip chop, the players still in with their `chips` too"
+    )
+    payouts = serializers.JSONField(
+        help_text="[{player, amount}]: the prize pool, every chip (a cancellation's refunds or chop included)"
+    )
     winner = serializers.CharField(allow_null=True)
-    seating = serializers.JSONField(help_text="{commitment, seed, entrants, order}: docs/verify_deal.py "
-                                    "--seating")
-    cancellation = serializers.JSONField(allow_null=True, help_text=(
-        "A running tournament's cancellation, null if none: {status: in_progress | settled, requested_at, "
-        "reason, rule: chip_chop | refund, fees: refund | keep, waiting_for: [tables still finishing "
-        "their deal], settlement: refund | chip_chop | null, payments: [{player, amount}]}"))
+    seating = serializers.JSONField(
+        help_text="{commitment, seed, entrants, order}: docs/verify_deal.py --seating"
+    )
+    cancellation = serializers.JSONField(
+        allow_null=True,
+        help_text=(
+            "A running tournament's cancellation, null if none: {status: in_progress | settled, "
+            "requested_at, "
+            "reason, rule: chip_chop | refund, fees: refund | keep, waiting_for: [tables still finishing "
+            "their deal], settlement: refund | chip_chop | null, payments: [{player, amount}]}"
+        ),
+    )
 
     class Meta:
         ref_name = "TournamentDetail"

@@ -4,6 +4,7 @@ Club admins create, start and cancel; any signed-in user lists and reads; a play
 unregisters himself, a club admin may name the player. Every POST is `@idempotent`. Problem codes:
 guts_backend.api.errors.PROBLEM_STATUS (docs/api.md, "Tournaments").
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,14 +38,29 @@ def detail_response(tournament_id: str, *, code: int = 200) -> Response:
     return Response(body, status=code, headers={"ETag": etag(body["version"])})
 
 
-def operation(operation_id: str, summary: str, request: Any, problems: tuple[str, ...], *,
-              code: int = 200, example: dict[str, Any] | None = None) -> Any:
+def operation(
+    operation_id: str,
+    summary: str,
+    request: Any,
+    problems: tuple[str, ...],
+    *,
+    code: int = 200,
+    example: dict[str, Any] | None = None,
+) -> Any:
     request_examples = [OpenApiExample(summary, value=example, request_only=True)] if example else []
     return extend_schema(
-        operation_id=operation_id, tags=["tournaments"], summary=summary, request=request,
+        operation_id=operation_id,
+        tags=["tournaments"],
+        summary=summary,
+        request=request,
         responses={code: TournamentDetailSerializer, **problem_responses(*COMMON, *problems)},
-        examples=[*request_examples, OpenApiExample("The tournament after it", value=examples.DETAIL,
-                                                    response_only=True, status_codes=[str(code)])])
+        examples=[
+            *request_examples,
+            OpenApiExample(
+                "The tournament after it", value=examples.DETAIL, response_only=True, status_codes=[str(code)]
+            ),
+        ],
+    )
 
 
 class LevelSerializer(serializers.Serializer):
@@ -70,11 +86,13 @@ class TournamentCollectionApi(APIView):
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
         variant = serializers.CharField(max_length=50, help_text="A name from GET /variants.")
-        options = serializers.DictField(required=False, default=dict,
-                                        help_text="Table options but seats and ante (the tournament's).")
+        options = serializers.DictField(
+            required=False, default=dict, help_text="Table options but seats and ante (the tournament's)."
+        )
         buy_in = ChipAmountField(min_value=0, max_value=MAX_CHIPS, help_text="Cash chips to the prize pool.")
-        fee = ChipAmountField(min_value=0, max_value=MAX_CHIPS, default=0,
-                              help_text="Cash chips to the house.")
+        fee = ChipAmountField(
+            min_value=0, max_value=MAX_CHIPS, default=0, help_text="Cash chips to the house."
+        )
         starting_chips = ChipAmountField(max_value=MAX_CHIPS, help_text="Tournament chips per entrant.")
         seats_per_table = JsonIntegerField(min_value=2, max_value=100)
         min_entrants = JsonIntegerField(min_value=2, max_value=10_000)
@@ -82,16 +100,21 @@ class TournamentCollectionApi(APIView):
         start_at = serializers.DateTimeField()
         levels = serializers.ListField(child=LevelSerializer(), min_length=1, max_length=100)
         late_registration_level = JsonIntegerField(min_value=0, max_value=100, default=0)
-        payouts = serializers.ListField(child=JsonIntegerField(min_value=0, max_value=100),
-                                        min_length=1, max_length=10_000,
-                                        help_text="Whole percentages by place, summing to 100.")
+        payouts = serializers.ListField(
+            child=JsonIntegerField(min_value=0, max_value=100),
+            min_length=1,
+            max_length=10_000,
+            help_text="Whole percentages by place, summing to 100.",
+        )
         pause_seconds = JsonIntegerField(min_value=0, max_value=3600, default=0)
         cancel_settlement = serializers.ChoiceField(
-            choices=["chip_chop", "refund"], default="chip_chop",
+            choices=["chip_chop", "refund"],
+            default="chip_chop",
             help_text="If cancelled after the start: chip_chop (every buy-in back before any "
-                      "elimination; after one, the prize pool not yet won shared by chips among the "
-                      "players still in) or refund (every buy-in back). Fees follow the club's "
-                      "setting, recorded at creation.")
+            "elimination; after one, the prize pool not yet won shared by chips among the "
+            "players still in) or refund (every buy-in back). Fees follow the club's "
+            "setting, recorded at creation.",
+        )
 
         class Meta:
             ref_name = "TournamentCreateInput"
@@ -99,19 +122,29 @@ class TournamentCollectionApi(APIView):
     def get_permissions(self) -> list[BasePermission]:
         return [IsClubAdmin()] if self.request.method == "POST" else [IsAuthenticated()]
 
-    @extend_schema(operation_id="tournaments_list", tags=["tournaments"],
-                   parameters=[TournamentListQuerySerializer],
-                   responses={200: page_serializer(TournamentSummarySerializer, "TournamentPage"),
-                              **problem_responses("not_authenticated", "invalid_query")})
+    @extend_schema(
+        operation_id="tournaments_list",
+        tags=["tournaments"],
+        parameters=[TournamentListQuerySerializer],
+        responses={
+            200: page_serializer(TournamentSummarySerializer, "TournamentPage"),
+            **problem_responses("not_authenticated", "invalid_query"),
+        },
+    )
     def get(self, request: Request) -> Response:
         query = validated_query(TournamentListQuerySerializer, request)
         rows = selectors.tournament_list(status=query.get("status"))
         paginator, page = paginate(rows, request, query=query)
         return paginator.get_paginated_response(TournamentSummarySerializer(page, many=True).data)
 
-    @operation("tournaments_create", "Create a tournament", InputSerializer,
-               ("invalid_tournament", "invalid_payouts", "invalid_option", "unknown_variant"),
-               code=201, example=examples.CREATE)
+    @operation(
+        "tournaments_create",
+        "Create a tournament",
+        InputSerializer,
+        ("invalid_tournament", "invalid_payouts", "invalid_option", "unknown_variant"),
+        code=201,
+        example=examples.CREATE,
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         data = dict(validated(self.InputSerializer, request))
@@ -124,19 +157,30 @@ class TournamentCollectionApi(APIView):
 class TournamentDetailApi(APIView):
     permission_classes = (IsAuthenticated,)
 
-    @extend_schema(operation_id="tournaments_retrieve", tags=["tournaments"],
-                   responses={200: TournamentDetailSerializer,
-                              **problem_responses("not_authenticated", "unknown_tournament")},
-                   examples=[OpenApiExample("A running tournament", value=examples.DETAIL,
-                                            response_only=True, status_codes=["200"])])
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        tags=["tournaments"],
+        responses={
+            200: TournamentDetailSerializer,
+            **problem_responses("not_authenticated", "unknown_tournament"),
+        },
+        examples=[
+            OpenApiExample(
+                "A running tournament", value=examples.DETAIL, response_only=True, status_codes=["200"]
+            )
+        ],
+    )
     def get(self, request: Request, tournament_id: str) -> Response:
         return detail_response(str(tournament_id))
 
 
 class PlayerInputSerializer(serializers.Serializer):
-    player_id = JsonIntegerField(min_value=1, max_value=2**63 - 1, required=False,
-                                 help_text="Club admins only: the player to (un)register; "
-                                           "a player always acts for himself.")
+    player_id = JsonIntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="Club admins only: the player to (un)register; a player always acts for himself.",
+    )
 
     class Meta:
         ref_name = "TournamentPlayerInput"
@@ -157,14 +201,29 @@ class RegistrationsApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsAuthenticated,)
 
-    @operation("tournaments_registrations_create", "Register", PlayerInputSerializer,
-               ("forbidden", "unknown_player", "insufficient_funds", "already_registered",
-                "registration_closed", "tournament_full", "tournament_over"), code=201)
+    @operation(
+        "tournaments_registrations_create",
+        "Register",
+        PlayerInputSerializer,
+        (
+            "forbidden",
+            "unknown_player",
+            "insufficient_funds",
+            "already_registered",
+            "registration_closed",
+            "tournament_full",
+            "tournament_over",
+        ),
+        code=201,
+    )
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         data = validated(PlayerInputSerializer, request)
-        service.tournament_register(tournament_id=str(tournament_id), player_id=acting_player(request, data),
-                                    meta=request_meta(request))
+        service.tournament_register(
+            tournament_id=str(tournament_id),
+            player_id=acting_player(request, data),
+            meta=request_meta(request),
+        )
         return detail_response(str(tournament_id), code=status.HTTP_201_CREATED)
 
 
@@ -172,13 +231,20 @@ class UnregisterApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsAuthenticated,)
 
-    @operation("tournaments_unregister_create", "Unregister (refunds buy-in and fee)", PlayerInputSerializer,
-               ("forbidden", "not_registered", "registration_closed", "tournament_over"))
+    @operation(
+        "tournaments_unregister_create",
+        "Unregister (refunds buy-in and fee)",
+        PlayerInputSerializer,
+        ("forbidden", "not_registered", "registration_closed", "tournament_over"),
+    )
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         data = validated(PlayerInputSerializer, request)
-        service.tournament_unregister(tournament_id=str(tournament_id),
-                                      player_id=acting_player(request, data), meta=request_meta(request))
+        service.tournament_unregister(
+            tournament_id=str(tournament_id),
+            player_id=acting_player(request, data),
+            meta=request_meta(request),
+        )
         return detail_response(str(tournament_id))
 
 
@@ -186,8 +252,12 @@ class StartApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsClubAdmin,)
 
-    @operation("tournaments_start_create", "Start now", None,
-               ("not_enough_entrants", "tournament_started", "tournament_over"))
+    @operation(
+        "tournaments_start_create",
+        "Start now",
+        None,
+        ("not_enough_entrants", "tournament_started", "tournament_over"),
+    )
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         service.tournament_start(tournament_id=str(tournament_id), meta=request_meta(request))
@@ -198,9 +268,13 @@ class CancelApi(APIView):
     parser_classes = (JSONParser,)
     permission_classes = (IsClubAdmin,)
 
-    @operation("tournaments_cancel_create", "Cancel: before the start, every buy-in and fee back; "
-               "running, no new deals, the tables finish theirs, then the settlement", None,
-               ("tournament_over",))
+    @operation(
+        "tournaments_cancel_create",
+        "Cancel: before the start, every buy-in and fee back; "
+        "running, no new deals, the tables finish theirs, then the settlement",
+        None,
+        ("tournament_over",),
+    )
     @idempotent
     def post(self, request: Request, tournament_id: str) -> Response:
         service.tournament_cancel(tournament_id=str(tournament_id), meta=request_meta(request))

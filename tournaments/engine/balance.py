@@ -15,6 +15,7 @@ A table waiting to break blocks balancing until it breaks (its players are about
 Who moves: the first in the table's `movers` order (the service gives the player who dealt the
 last deal first, then clockwise: the one who just had the deal's advantage goes).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,8 +25,8 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True, slots=True)
 class TableLoad:
     table_id: str
-    movers: tuple[str, ...]          # the seated entrants, in the order they would be moved
-    idle: bool                       # between deals, its last deal processed
+    movers: tuple[str, ...]  # the seated entrants, in the order they would be moved
+    idle: bool  # between deals, its last deal processed
     broken: bool = False
 
 
@@ -34,7 +35,7 @@ class Move:
     player: str
     source: str
     target: str
-    reason: str                      # "break" | "balance"
+    reason: str  # "break" | "balance"
 
 
 @dataclass(slots=True)
@@ -90,8 +91,9 @@ def plan(tables: Sequence[TableLoad], seats: int) -> Plan:
     return result
 
 
-def _move(result: Plan, members: dict[str, list[str]], player: str, source: str, target: str,
-          reason: str) -> None:
+def _move(
+    result: Plan, members: dict[str, list[str]], player: str, source: str, target: str, reason: str
+) -> None:
     members[source].remove(player)
     members[target].append(player)
     result.moves.append(Move(player, source, target, reason))

@@ -4,6 +4,7 @@ Registration and cancellation move cash between bankrolls, the prize pool and th
 start seats everyone by the provable shuffle; `Reconcile` is the whole reaction to the tables
 (see `reconcile`). Errors are DomainError with stable codes (tournaments.engine.errors).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -23,8 +24,9 @@ from tournaments.engine.seating import commitment, seat_order, split_tables
 from tournaments.engine.state import TournamentState
 
 
-def decide(state: TournamentState, command: cmd.Command,
-           now: datetime) -> Decision[ev.Event, TournamentState]:
+def decide(
+    state: TournamentState, command: cmd.Command, now: datetime
+) -> Decision[ev.Event, TournamentState]:
     """The events `command` makes happen at `now`, with the tournament after them (folded once)."""
     events = _decided(state, command, now)
     return Decision(events, fold(events, state))
@@ -49,12 +51,14 @@ def _decided(state: TournamentState, command: cmd.Command, now: datetime) -> lis
 
 # --- registration ----------------------------------------------------------------------------------
 
+
 def create(state: TournamentState, command: cmd.CreateTournament) -> list[ev.Event]:
     if state.status != "new":
         raise DomainError("tournament_already_open", "the tournament exists already")
     config = config_from_input(command.fields)
-    return [ev.TournamentCreated(command.tournament_id, config.to_json(), commitment(command.seed),
-                                 command.seed)]
+    return [
+        ev.TournamentCreated(command.tournament_id, config.to_json(), commitment(command.seed), command.seed)
+    ]
 
 
 def check_open(state: TournamentState) -> None:
@@ -74,14 +78,17 @@ def registration_open(state: TournamentState, now: datetime) -> bool:
 def money(state: TournamentState, player: str, *, refund: bool) -> list[Transfer]:
     """The buy-in to the prize pool and the fee to the house (or both back, `refund`)."""
     rules, bankroll = state.rules, player_account(player)
-    moves = [(prizepool_account(state.tournament_id), rules.buy_in, "tournament_buy_in"),
-             (HOUSE, rules.fee, "tournament_fee")]
+    moves = [
+        (prizepool_account(state.tournament_id), rules.buy_in, "tournament_buy_in"),
+        (HOUSE, rules.fee, "tournament_fee"),
+    ]
     transfers = []
     for account, amount, reason in moves:
         if amount > 0:
             source, target = (account, bankroll) if refund else (bankroll, account)
-            transfers.append(Transfer(source, target, amount, reason + ("_refund" if refund else ""),
-                                      UNIT_CHIPS))
+            transfers.append(
+                Transfer(source, target, amount, reason + ("_refund" if refund else ""), UNIT_CHIPS)
+            )
     return transfers
 
 
@@ -93,8 +100,11 @@ def register(state: TournamentState, player: str, now: datetime) -> list[ev.Even
         raise DomainError("registration_closed", "registration is closed")
     if len(state.entrants) >= state.rules.max_entrants:
         raise DomainError("tournament_full", f"{state.rules.max_entrants} entrants are registered")
-    return [ev.EntrantRegistered(player, state.status == "running",
-                                 [t.to_json() for t in money(state, player, refund=False)])]
+    return [
+        ev.EntrantRegistered(
+            player, state.status == "running", [t.to_json() for t in money(state, player, refund=False)]
+        )
+    ]
 
 
 def unregister(state: TournamentState, player: str) -> list[ev.Event]:
@@ -120,6 +130,7 @@ def cancel(state: TournamentState, reason: str, now: datetime) -> list[ev.Event]
 
 # --- the start ---------------------------------------------------------------------------------------
 
+
 def tables_for_start(state: TournamentState) -> int:
     """How many tables the service must open for `Start` (0: the start would cancel or refuse)."""
     if state.status != "registering" or len(state.entrants) < state.rules.min_entrants:
@@ -129,30 +140,41 @@ def tables_for_start(state: TournamentState) -> int:
 
 def start(state: TournamentState, command: cmd.Start, now: datetime) -> list[ev.Event]:
     if command.by_schedule and state.status != "registering":
-        return []                     # the start-time task delivered twice, or an admin was first
+        return []  # the start-time task delivered twice, or an admin was first
     check_open(state)
     if state.status != "registering":
         raise DomainError("tournament_started", "the tournament is running")
     if len(state.entrants) < state.rules.min_entrants:
         if command.by_schedule:
             return cancel(state, "not_enough_entrants", now)
-        raise DomainError("not_enough_entrants", f"{len(state.entrants)} entrants, at least "
-                          f"{state.rules.min_entrants} needed", minimum=state.rules.min_entrants)
+        raise DomainError(
+            "not_enough_entrants",
+            f"{len(state.entrants)} entrants, at least {state.rules.min_entrants} needed",
+            minimum=state.rules.min_entrants,
+        )
     if len(command.table_ids) != tables_for_start(state):
         raise ValueError("Start needs exactly tables_for_start(state) tables")
     assert state.seed is not None
     order = seat_order(state.seed, state.entrants)
     groups = split_tables(order, len(command.table_ids))
-    tables: list[dict[str, Any]] = [{"table_id": t, "players": g}
-                                    for t, g in zip(command.table_ids, groups, strict=True)]
-    events: list[ev.Event] = [ev.TournamentStarted(iso(now), state.seed, list(state.entrants), order,
-                                                   tables, 1, state.rules.ante_of(1))]
-    events += [ev.DealScheduled(t, 0, iso(now)) for t, g in zip(command.table_ids, groups, strict=True)
-               if len(g) >= 2]
+    tables: list[dict[str, Any]] = [
+        {"table_id": t, "players": g} for t, g in zip(command.table_ids, groups, strict=True)
+    ]
+    events: list[ev.Event] = [
+        ev.TournamentStarted(
+            iso(now), state.seed, list(state.entrants), order, tables, 1, state.rules.ante_of(1)
+        )
+    ]
+    events += [
+        ev.DealScheduled(t, 0, iso(now))
+        for t, g in zip(command.table_ids, groups, strict=True)
+        if len(g) >= 2
+    ]
     return events
 
 
 # --- the reaction to the tables ------------------------------------------------------------------------
+
 
 def reconcile(state: TournamentState, seen: tuple[cmd.TableSeen, ...], now: datetime) -> list[ev.Event]:
     """Everything the tables' progress calls for, in this order: levels that are due; each finished
@@ -186,12 +208,17 @@ def reconcile(state: TournamentState, seen: tuple[cmd.TableSeen, ...], now: date
     if state.remaining() <= 1:
         emit(completed(state))
         return out
-    idle = {t: (by_id[t].idle and by_id[t].deal_no == state.processed.get(t, 0)) if t in by_id else False
-            for t in state.tables}
+    idle = {
+        t: (by_id[t].idle and by_id[t].deal_no == state.processed.get(t, 0)) if t in by_id else False
+        for t in state.tables
+    }
     for event in late_seats(state, idle):
         emit(event)
-    loads = [TableLoad(t, movers(state, by_id.get(t)), idle[t] or t in state.broken, t in state.broken)
-             for t in state.tables if t not in state.closed]
+    loads = [
+        TableLoad(t, movers(state, by_id.get(t)), idle[t] or t in state.broken, t in state.broken)
+        for t in state.tables
+        if t not in state.closed
+    ]
     moves = plan(loads, state.rules.seats_per_table)
     for table_id in moves.breaks:
         emit(ev.TournamentTableBroken(table_id))
@@ -261,10 +288,21 @@ def completed(state: TournamentState) -> ev.TournamentCompleted:
     winner = by_place[0][0].player if len(by_place[0]) == 1 else None
     results: list[dict[str, Any]] = [
         {"player": p.player, "place": p.place, "last": p.last, "prize": prize.get(p.player, 0)}
-        for group in by_place for p in group]
-    transfers = [Transfer(prizepool_account(state.tournament_id), player_account(p.player), prize[p.player],
-                          "tournament_prize", UNIT_CHIPS).to_json()
-                 for group in by_place for p in group if prize.get(p.player, 0) > 0]
+        for group in by_place
+        for p in group
+    ]
+    transfers = [
+        Transfer(
+            prizepool_account(state.tournament_id),
+            player_account(p.player),
+            prize[p.player],
+            "tournament_prize",
+            UNIT_CHIPS,
+        ).to_json()
+        for group in by_place
+        for p in group
+        if prize.get(p.player, 0) > 0
+    ]
     return ev.TournamentCompleted(winner, results, transfers)
 
 
@@ -299,8 +337,13 @@ def movers(state: TournamentState, table: cmd.TableSeen | None) -> tuple[str, ..
     return (*ranked, *(p for p in members if p not in ranked))
 
 
-def schedule(state: TournamentState, by_id: dict[str, cmd.TableSeen], idle: dict[str, bool],
-             held: set[str], now: datetime) -> list[ev.Event]:
+def schedule(
+    state: TournamentState,
+    by_id: dict[str, cmd.TableSeen],
+    idle: dict[str, bool],
+    held: set[str],
+    now: datetime,
+) -> list[ev.Event]:
     """The next deal of every idle table with two players, after the pause; none while held."""
     events: list[ev.Event] = []
     for table_id in state.active_tables():
@@ -321,5 +364,8 @@ def due_deals(state: TournamentState, now: datetime) -> list[tuple[str, int]]:
     """(table, after_deal_no) of every scheduled deal whose time has come."""
     if state.status != "running":
         return []
-    return [(t, after) for t, (after, at) in state.scheduled.items()
-            if t in state.active_tables() and parse_time(at, "at") <= now]
+    return [
+        (t, after)
+        for t, (after, at) in state.scheduled.items()
+        if t in state.active_tables() and parse_time(at, "at") <= now
+    ]

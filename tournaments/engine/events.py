@@ -16,6 +16,7 @@ tables' own events (EntrantSeated, TableBroken, ...), which live in the table st
 class is the tables' own (`tables.engine.decider.events.Event`): one way to write and read an
 event.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -34,15 +35,15 @@ class TournamentCreated(Event):
     TYPE: ClassVar[str] = TOURNAMENT_CREATED
     tournament_id: str
     config: dict[str, Any]
-    seating_commitment: str            # sha256(seed), public from the start
-    seating_seed: str | None = None    # SECRET until TournamentStarted reveals it
+    seating_commitment: str  # sha256(seed), public from the start
+    seating_seed: str | None = None  # SECRET until TournamentStarted reveals it
 
 
 @dataclass(frozen=True, slots=True)
 class EntrantRegistered(Event):
     TYPE: ClassVar[str] = "EntrantRegistered"
     player: str
-    late: bool                         # registered after the start: seated at the next reconcile
+    late: bool  # registered after the start: seated at the next reconcile
     transfers: Transfers
 
 
@@ -50,7 +51,7 @@ class EntrantRegistered(Event):
 class EntrantUnregistered(Event):
     TYPE: ClassVar[str] = "EntrantUnregistered"
     player: str
-    transfers: Transfers               # the buy-in and the fee back
+    transfers: Transfers  # the buy-in and the fee back
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,28 +60,28 @@ class TournamentCancelRequested(Event):
     deal, then the tables break and `TournamentCancelled` settles the prize pool."""
 
     TYPE: ClassVar[str] = "TournamentCancelRequested"
-    reason: str                        # "admin"
+    reason: str  # "admin"
     at: str
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentCancelled(Event):
     TYPE: ClassVar[str] = "TournamentCancelled"
-    reason: str                        # "admin" | "not_enough_entrants"
-    transfers: Transfers               # the buy-ins (or the prize pool, chopped) and the fees back
-    settlement: str = "refund"         # "refund" | "chip_chop" (a running tournament, after a bust-out)
-    results: list[dict[str, Any]] = field(default_factory=list)   # chip_chop: every entrant's place,
-                                                                   # chips (if still in) and prize
+    reason: str  # "admin" | "not_enough_entrants"
+    transfers: Transfers  # the buy-ins (or the prize pool, chopped) and the fees back
+    settlement: str = "refund"  # "refund" | "chip_chop" (a running tournament, after a bust-out)
+    results: list[dict[str, Any]] = field(default_factory=list)  # chip_chop: every entrant's place,
+    # chips (if still in) and prize
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentStarted(Event):
     TYPE: ClassVar[str] = "TournamentStarted"
     started_at: str
-    seed: str                          # the seating seed, revealed
-    entrants: list[str]                # in registration order: the shuffle's input
-    order: list[str]                   # the shuffle's output; entrant i sits at table i mod n
-    tables: list[dict[str, Any]]       # [{"table_id", "players": [...] in seat order}]
+    seed: str  # the seating seed, revealed
+    entrants: list[str]  # in registration order: the shuffle's input
+    order: list[str]  # the shuffle's output; entrant i sits at table i mod n
+    tables: list[dict[str, Any]]  # [{"table_id", "players": [...] in seat order}]
     level: int
     ante: int
 
@@ -90,7 +91,7 @@ class LevelStarted(Event):
     TYPE: ClassVar[str] = "LevelStarted"
     level: int
     ante: int
-    at: str                            # when the schedule started it (not when it was recorded)
+    at: str  # when the schedule started it (not when it was recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class AnteSet(Event):
 @dataclass(frozen=True, slots=True)
 class TableAdded(Event):
     TYPE: ClassVar[str] = "TableAdded"
-    table_id: str                      # opened for late registrants when every seat was taken
+    table_id: str  # opened for late registrants when every seat was taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,7 @@ class LateEntrantSeated(Event):
 class DealProcessed(Event):
     TYPE: ClassVar[str] = "DealProcessed"
     table_id: str
-    deal_no: int                       # the per-table checkpoint of the durable process
+    deal_no: int  # the per-table checkpoint of the durable process
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,7 @@ class EntrantsEliminated(Event):
     TYPE: ClassVar[str] = "EntrantsEliminated"
     table_id: str
     deal_no: int
-    placings: list[dict[str, Any]]     # Placing.to_json(), D-GEN-01 order within a tie
+    placings: list[dict[str, Any]]  # Placing.to_json(), D-GEN-01 order within a tie
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,7 @@ class EntrantMoved(Event):
     player: str
     from_table: str
     to_table: str
-    reason: str                        # "break" | "balance"
+    reason: str  # "break" | "balance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,22 +156,39 @@ class DealScheduled(Event):
 @dataclass(frozen=True, slots=True)
 class DealHeld(Event):
     TYPE: ClassVar[str] = "DealHeld"
-    table_id: str                      # no next deal until the tables are balanced
+    table_id: str  # no next deal until the tables are balanced
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentCompleted(Event):
     TYPE: ClassVar[str] = "TournamentCompleted"
-    winner: str | None                 # None: a tie for first place
-    results: list[dict[str, Any]]      # every entrant: {"player", "place", "last", "prize"}
-    transfers: Transfers               # the prize pool to the bankrolls, every chip of it
+    winner: str | None  # None: a tie for first place
+    results: list[dict[str, Any]]  # every entrant: {"player", "place", "last", "prize"}
+    transfers: Transfers  # the prize pool to the bankrolls, every chip of it
 
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
-    TournamentCreated, EntrantRegistered, EntrantUnregistered, TournamentCancelRequested,
-    TournamentCancelled, TournamentStarted,
-    LevelStarted, AnteSet, TableAdded, LateEntrantSeated, DealProcessed, EntrantsEliminated,
-    TournamentTableBroken, EntrantMoved, DealScheduled, DealHeld, TournamentCompleted)}
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        TournamentCreated,
+        EntrantRegistered,
+        EntrantUnregistered,
+        TournamentCancelRequested,
+        TournamentCancelled,
+        TournamentStarted,
+        LevelStarted,
+        AnteSet,
+        TableAdded,
+        LateEntrantSeated,
+        DealProcessed,
+        EntrantsEliminated,
+        TournamentTableBroken,
+        EntrantMoved,
+        DealScheduled,
+        DealHeld,
+        TournamentCompleted,
+    )
+}
 
 
 def parse(event_type: str, data: Mapping[str, Any]) -> Event:

@@ -8,6 +8,7 @@ of paid places) go one each to the best places, 1st first, so every cash chip of
 paid out. Tied players share the sum of the places they cover equally; the odd chips go one each
 to the tied players nearest the dealer's left of the deal they were eliminated in (D-GEN-01).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -25,8 +26,12 @@ class Placing:
     start_stack: int
 
     def to_json(self) -> dict[str, int | str]:
-        return {"player": self.player, "place": self.place, "last": self.last,
-                "start_stack": self.start_stack}
+        return {
+            "player": self.player,
+            "place": self.place,
+            "last": self.last,
+            "start_stack": self.start_stack,
+        }
 
 
 def placings(remaining: int, busted: Sequence[tuple[str, int]]) -> list[Placing]:
@@ -46,7 +51,7 @@ def placings(remaining: int, busted: Sequence[tuple[str, int]]) -> list[Placing]
 def place_amounts(pool: int, payouts: Sequence[int]) -> list[int]:
     """What each paid place pays; sums to `pool` exactly."""
     amounts = [pool * percent // 100 for percent in payouts]
-    for index in range(pool - sum(amounts)):        # fewer than len(payouts) chips
+    for index in range(pool - sum(amounts)):  # fewer than len(payouts) chips
         amounts[index] += 1
     return amounts
 

@@ -7,6 +7,7 @@ entrants with the HMAC-SHA256 stream keyed by the seed, exactly the deck's shuff
 so docs/verify_deal.py --seating checks both. Entrant i of the order sits at table i mod n, in
 order, so every table gets the same number of players give or take one.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -4,6 +4,7 @@ Who sits where is the tournament's own record (`seats`: player -> table), kept i
 tables because only the tournament seats, moves and removes entrants, in the same transaction as
 the event that says so. Stacks are not here: they are the tables' (read through `Reconcile`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -21,32 +22,32 @@ def _empty() -> MappingProxyType[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class TournamentState:
-    status: str = "new"                 # new | registering | running | cancelling | complete | cancelled
+    status: str = "new"  # new | registering | running | cancelling | complete | cancelled
     tournament_id: str = ""
     config: Config | None = None
     commitment: str = ""
     seed: str | None = None
-    entrants: tuple[str, ...] = ()      # everyone registered (and not unregistered), in order
-    pending: tuple[str, ...] = ()       # late registrants not yet seated
-    tables: tuple[str, ...] = ()        # every table, in the order opened
+    entrants: tuple[str, ...] = ()  # everyone registered (and not unregistered), in order
+    pending: tuple[str, ...] = ()  # late registrants not yet seated
+    tables: tuple[str, ...] = ()  # every table, in the order opened
     broken: frozenset[str] = frozenset()
     closed: frozenset[str] = frozenset()
-    seats: MappingProxyType[str, str] = field(default_factory=_empty)       # player -> table (seated)
-    processed: MappingProxyType[str, int] = field(default_factory=_empty)   # table -> last deal processed
+    seats: MappingProxyType[str, str] = field(default_factory=_empty)  # player -> table (seated)
+    processed: MappingProxyType[str, int] = field(default_factory=_empty)  # table -> last deal processed
     scheduled: MappingProxyType[str, tuple[int, str]] = field(default_factory=_empty)  # (after_deal_no, at)
-    antes: MappingProxyType[str, int] = field(default_factory=_empty)       # table -> the ante it was told
+    antes: MappingProxyType[str, int] = field(default_factory=_empty)  # table -> the ante it was told
     level: int = 0
     started_at: str | None = None
-    seating_input: tuple[str, ...] = ()                # the entrants at the start, registration order
-    seating_order: tuple[str, ...] = ()                # the provable shuffle's output
-    placings: tuple[Placing, ...] = ()                 # eliminations so far, in order
-    groups: tuple[tuple[str, ...], ...] = ()           # tied groups (D-GEN-01 order)
+    seating_input: tuple[str, ...] = ()  # the entrants at the start, registration order
+    seating_order: tuple[str, ...] = ()  # the provable shuffle's output
+    placings: tuple[Placing, ...] = ()  # eliminations so far, in order
+    groups: tuple[tuple[str, ...], ...] = ()  # tied groups (D-GEN-01 order)
     winner: str | None = None
     results: tuple[dict[str, Any], ...] = ()
-    cancel_requested_at: str | None = None             # a running tournament being cancelled
+    cancel_requested_at: str | None = None  # a running tournament being cancelled
     cancel_reason: str = ""
-    settlement: str | None = None                      # how a cancellation paid: refund | chip_chop
-    payments: tuple[tuple[str, int], ...] = ()         # (player, cash chips) from the prize pool
+    settlement: str | None = None  # how a cancellation paid: refund | chip_chop
+    payments: tuple[tuple[str, int], ...] = ()  # (player, cash chips) from the prize pool
 
     @property
     def rules(self) -> Config:

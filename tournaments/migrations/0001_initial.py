@@ -4,40 +4,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='TournamentTable',
+            name="TournamentTable",
             fields=[
-                ('table_id', models.UUIDField(primary_key=True, serialize=False)),
-                ('tournament_id', models.UUIDField(db_index=True)),
+                ("table_id", models.UUIDField(primary_key=True, serialize=False)),
+                ("tournament_id", models.UUIDField(db_index=True)),
             ],
         ),
         migrations.CreateModel(
-            name='TournamentView',
+            name="TournamentView",
             fields=[
-                ('tournament_id', models.UUIDField(primary_key=True, serialize=False)),
-                ('name', models.CharField(max_length=100)),
-                ('variant', models.CharField(max_length=50)),
-                ('status', models.CharField(max_length=20)),
-                ('start_at', models.DateTimeField()),
-                ('buy_in', models.BigIntegerField()),
-                ('fee', models.BigIntegerField()),
-                ('entrants', models.PositiveIntegerField(default=0)),
-                ('remaining', models.PositiveIntegerField(default=0)),
-                ('level', models.PositiveIntegerField(default=0)),
-                ('winner', models.CharField(blank=True, default='', max_length=64)),
-                ('version', models.PositiveIntegerField()),
-                ('created_at', models.DateTimeField()),
-                ('updated_at', models.DateTimeField()),
+                ("tournament_id", models.UUIDField(primary_key=True, serialize=False)),
+                ("name", models.CharField(max_length=100)),
+                ("variant", models.CharField(max_length=50)),
+                ("status", models.CharField(max_length=20)),
+                ("start_at", models.DateTimeField()),
+                ("buy_in", models.BigIntegerField()),
+                ("fee", models.BigIntegerField()),
+                ("entrants", models.PositiveIntegerField(default=0)),
+                ("remaining", models.PositiveIntegerField(default=0)),
+                ("level", models.PositiveIntegerField(default=0)),
+                ("winner", models.CharField(blank=True, default="", max_length=64)),
+                ("version", models.PositiveIntegerField()),
+                ("created_at", models.DateTimeField()),
+                ("updated_at", models.DateTimeField()),
             ],
             options={
-                'indexes': [models.Index(fields=['status', 'start_at'], name='tournaments_status_start')],
+                "indexes": [models.Index(fields=["status", "start_at"], name="tournaments_status_start")],
             },
         ),
     ]

@@ -4,24 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TournamentTickHealth',
+            name="TournamentTickHealth",
             fields=[
-                ('tournament_id', models.UUIDField(primary_key=True, serialize=False)),
-                ('last_attempt_at', models.DateTimeField()),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('failing_since', models.DateTimeField(blank=True, null=True)),
-                ('consecutive_failures', models.PositiveIntegerField(default=0)),
-                ('last_error', models.CharField(blank=True, default='', max_length=500)),
+                ("tournament_id", models.UUIDField(primary_key=True, serialize=False)),
+                ("last_attempt_at", models.DateTimeField()),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                ("failing_since", models.DateTimeField(blank=True, null=True)),
+                ("consecutive_failures", models.PositiveIntegerField(default=0)),
+                ("last_error", models.CharField(blank=True, default="", max_length=500)),
             ],
             options={
-                'indexes': [models.Index(fields=['consecutive_failures', 'last_attempt_at'], name='tournaments_tick_order')],
+                "indexes": [
+                    models.Index(
+                        fields=["consecutive_failures", "last_attempt_at"], name="tournaments_tick_order"
+                    )
+                ],
             },
         ),
     ]

@@ -6,6 +6,7 @@ the docs URL. Running it again changes no club state; it only issues new tokens 
 hashed, so earlier ones cannot be printed again; they stay valid until they expire). Demo passwords
 are `<username>-demo` (admin-demo, alice-demo, ...): for a local demo only, never for a real club.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,26 +38,35 @@ class Command(BaseCommand):
     help = "Seed a demo club (admin, auditor, four players with bankrolls); safe to run twice."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
-                            help="where the API is served, for the printed docs URL")
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the API is served, for the printed docs URL",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
             admin = ensure_staff_user("admin", role=CLUB_ADMIN, superuser=True)
             auditor = ensure_staff_user("auditor", role=AUDITOR, superuser=False)
-            players = [ensure_demo_player(username, display_name, deposit, actor=admin)
-                       for username, display_name, deposit in DEMO_PLAYERS]
+            players = [
+                ensure_demo_player(username, display_name, deposit, actor=admin)
+                for username, display_name, deposit in DEMO_PLAYERS
+            ]
         self.stdout.write("Demo club ready. Logins (username / password / API token):")
         for user in (admin, auditor, *players):
             key = token_issue(user=user).key
             self.stdout.write(f"  {user.username:8} {demo_password(user.username):14} {key}")
-        self.stdout.write(f"Tokens work for {token_lifetime()} (GUTS_TOKEN_LIFETIME); then run seed_demo "
-                          "again or log in (POST /api/v1/auth/token).")
+        self.stdout.write(
+            f"Tokens work for {token_lifetime()} (GUTS_TOKEN_LIFETIME); then run seed_demo "
+            "again or log in (POST /api/v1/auth/token)."
+        )
         base_url = options["base_url"].rstrip("/")
         self.stdout.write(f"API docs: {base_url}/api/docs/  (authorize with: Token <token>)")
         self.stdout.write(f"Admin:    {base_url}/admin/")
-        self.stdout.write(f"Pages:    {base_url}/audit/ (replays) and {base_url}/tables/ (live tables); "
-                          "sign in with a username and <username>-demo")
+        self.stdout.write(
+            f"Pages:    {base_url}/audit/ (replays) and {base_url}/tables/ (live tables); "
+            "sign in with a username and <username>-demo"
+        )
 
 
 def ensure_staff_user(username: str, *, role: str, superuser: bool) -> AbstractUser:
@@ -70,14 +80,16 @@ def ensure_staff_user(username: str, *, role: str, superuser: bool) -> AbstractU
     return user
 
 
-def ensure_demo_player(username: str, display_name: str, deposit: int, *,
-                       actor: AbstractUser) -> AbstractUser:
+def ensure_demo_player(
+    username: str, display_name: str, deposit: int, *, actor: AbstractUser
+) -> AbstractUser:
     """The demo player, registered and funded through the cashier services, once."""
     meta = {"actor": actor.pk, "source": "seed_demo"}
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        player = player_create(username=username, password=demo_password(username),
-                               display_name=display_name, meta=meta)
+        player = player_create(
+            username=username, password=demo_password(username), display_name=display_name, meta=meta
+        )
     funded = Event.objects.filter(stream=player_stream(player.pk), type="DepositMade").exists()
     if not funded:
         cashier_deposit(player_id=player.pk, amount=deposit, note="demo bankroll", meta=meta)

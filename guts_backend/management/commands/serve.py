@@ -4,6 +4,7 @@ One command a newcomer can run: it starts the three processes, prints where the 
 forwards Ctrl-C to all of them and stops everything if any one dies. The API runs under ASGI
 (uvicorn, one process), as in production, so live streams (SSE) hold no thread while open.
 """
+
 from __future__ import annotations
 
 import signal
@@ -28,8 +29,9 @@ class Command(BaseCommand):
         processes = {"api": self._start(self._uvicorn(addr))}
         if not options["no_worker"]:
             processes["worker"] = self._start(self._celery("worker", "--pool=threads", "--concurrency=4"))
-            processes["beat"] = self._start(self._celery("beat", "--schedule",
-                                                         str(settings.VAR_DIR / "celerybeat-schedule")))
+            processes["beat"] = self._start(
+                self._celery("beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"))
+            )
         self._announce(addr)
         self._supervise(processes)
 
@@ -37,8 +39,18 @@ class Command(BaseCommand):
     def _uvicorn(addr: str) -> list[str]:
         """The ASGI server; streams are cut after 5 s on Ctrl-C (clients resume with Last-Event-ID)."""
         host, _, port = addr.rpartition(":")
-        return [sys.executable, "-m", "uvicorn", "guts_backend.asgi:application",
-                "--host", host or "127.0.0.1", "--port", port, "--timeout-graceful-shutdown", "5"]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "guts_backend.asgi:application",
+            "--host",
+            host or "127.0.0.1",
+            "--port",
+            port,
+            "--timeout-graceful-shutdown",
+            "5",
+        ]
 
     @staticmethod
     def _celery(*args: str) -> list[str]:
@@ -50,14 +62,18 @@ class Command(BaseCommand):
 
     def _announce(self, addr: str) -> None:
         base = f"http://{addr}"
-        self.stdout.write(self.style.SUCCESS(
-            f"\nGuts club backend is starting on {base}\n"
-            f"  API docs (Swagger UI): {base}/api/docs/\n"
-            f"  ReDoc:                 {base}/api/redoc/\n"
-            f"  OpenAPI schema:        {base}/api/schema/\n"
-            f"  Admin:                 {base}/admin/\n"
-            f"  Broker: {settings.CELERY_BROKER_URL}   Database: {settings.DATABASES['default']['ENGINE']}\n"
-            "Press Ctrl-C to stop.\n"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nGuts club backend is starting on {base}\n"
+                f"  API docs (Swagger UI): {base}/api/docs/\n"
+                f"  ReDoc:                 {base}/api/redoc/\n"
+                f"  OpenAPI schema:        {base}/api/schema/\n"
+                f"  Admin:                 {base}/admin/\n"
+                f"  Broker: {settings.CELERY_BROKER_URL}   "
+                f"Database: {settings.DATABASES['default']['ENGINE']}\n"
+                "Press Ctrl-C to stop.\n"
+            )
+        )
 
     def _supervise(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
         stopping = False

@@ -1,4 +1,5 @@
 """`manage.py rebuild_projections`: drop every registered projection and replay the whole log."""
+
 from __future__ import annotations
 
 import sys
@@ -27,8 +28,9 @@ class ProgressBar:
         share = done / total if total else 1.0
         filled = int(share * BAR_WIDTH)
         rate = done / max(now - self.started, 1e-9)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {share:6.1%} "
-                         f"{done}/{total} events {rate:,.0f}/s")
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {share:6.1%} {done}/{total} events {rate:,.0f}/s"
+        )
         sys.stderr.flush()
 
 
@@ -44,6 +46,9 @@ class Command(BaseCommand):
         report = rebuild_all(batch_size=options["batch_size"], progress=progress)
         if progress:
             sys.stderr.write("\n")
-        self.stdout.write(self.style.SUCCESS(
-            f"Rebuilt {', '.join(report.projectors) or 'no projections'} from {report.events} events "
-            f"in {report.seconds:.2f}s ({report.events_per_second:,.0f} events/s)"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Rebuilt {', '.join(report.projectors) or 'no projections'} from {report.events} events "
+                f"in {report.seconds:.2f}s ({report.events_per_second:,.0f} events/s)"
+            )
+        )

@@ -1,4 +1,5 @@
 """`manage.py verify_ledger`: check hash chains and conservation; exit 1 naming the first bad event."""
+
 from __future__ import annotations
 
 import json
@@ -19,18 +20,26 @@ class Command(BaseCommand):
         report = verify_ledger()
         if options["json"]:
             self.stdout.write(json.dumps(report.to_json(), indent=2))
-        counts = (f"{report.events} events in {report.streams} streams, {report.transfers} transfers, "
-                  f"units: {', '.join(report.units) or 'none'}, {report.holds_pending} hold(s) pending, "
-                  f"{report.checkpoints} checkpoint(s)")
+        counts = (
+            f"{report.events} events in {report.streams} streams, {report.transfers} transfers, "
+            f"units: {', '.join(report.units) or 'none'}, {report.holds_pending} hold(s) pending, "
+            f"{report.checkpoints} checkpoint(s)"
+        )
         if report.ok:
             self.stdout.write(self.style.SUCCESS(f"OK: {counts}"))
             return
         lines = []
         if report.first_broken:
             bad = report.first_broken
-            lines.append(f"first broken event: stream {bad.stream} version {bad.version} "
-                         f"position {bad.position}: {bad.problem} "
-                         f"({report.broken_events} broken event(s) in all)")
-        lines += (report.conservation_problems + report.projection_problems + report.hold_problems
-                  + report.checkpoint_problems)
+            lines.append(
+                f"first broken event: stream {bad.stream} version {bad.version} "
+                f"position {bad.position}: {bad.problem} "
+                f"({report.broken_events} broken event(s) in all)"
+            )
+        lines += (
+            report.conservation_problems
+            + report.projection_problems
+            + report.hold_problems
+            + report.checkpoint_problems
+        )
         raise CommandError(f"ledger verification FAILED ({counts})\n" + "\n".join(lines))

@@ -9,15 +9,24 @@ the generic steps:
 - the `all_out` step runs the two rules that start a new declare (`REDECLARE`: AO-06 pass right,
   AO-07 extra card; see `steps/all_out.py`).
 """
+
 from __future__ import annotations
 
 from tables.engine.decider.money import Book, Round, affordable, loser_cost, split_evenly
 
-RULES = ("carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card", "pass_right",
-         "twos_match")
-SHOWS_HANDS = frozenset({"wimp_all", "wimp_others", "best_matches", "twos_match"})   # AO-03..05, 42X-02
-REDECLARE = frozenset({"extra_card", "pass_right"})                                 # AO-06, AO-07
-WIMP = frozenset({"wimp_all", "wimp_others"})                                       # AO-03, AO-04
+RULES = (
+    "carry",
+    "extra_ante",
+    "wimp_all",
+    "wimp_others",
+    "best_matches",
+    "extra_card",
+    "pass_right",
+    "twos_match",
+)
+SHOWS_HANDS = frozenset({"wimp_all", "wimp_others", "best_matches", "twos_match"})  # AO-03..05, 42X-02
+REDECLARE = frozenset({"extra_card", "pass_right"})  # AO-06, AO-07
+WIMP = frozenset({"wimp_all", "wimp_others"})  # AO-03, AO-04
 WILD_TWO = "2"
 
 
@@ -35,17 +44,17 @@ def settle_all_out(book: Book, r: Round) -> tuple[str, list[str]]:
     """D-AO: the all-out payments into the pot; returns (outcome, matchers). `r.winners` are the
     best hand(s) when the rule shows hands."""
     rule, ante, best = r.all_out, r.terms["ante"], r.ordered(r.winners)
-    if rule == "extra_ante":                                      # AO-02
+    if rule == "extra_ante":  # AO-02
         for player in r.order:
             if r.terms["stack_policy"] == "allow_debt" or r.stacks[player] >= ante:
                 book.to_pot(player, ante, "extra_ante")
         return rule, []
-    if rule in ("wimp_all", "wimp_others", "best_matches"):       # AO-03, AO-04, AO-05
+    if rule in ("wimp_all", "wimp_others", "best_matches"):  # AO-03, AO-04, AO-05
         amount = loser_cost(book.pot, r.terms) if rule == "best_matches" else wimp_antes(rule, r) * ante
         for player, share in zip(best, split_evenly(amount, best), strict=True):
             book.to_pot(player, affordable(share, r.stacks[player], r.terms), rule)
         return rule, best
-    if rule == "twos_match":                                      # 42X-02, D-42X-03: each pays once
+    if rule == "twos_match":  # 42X-02, D-42X-03: each pays once
         payers = [p for p in r.order if p in best or _holds_a_two(r.hands.get(p, ()))]
         cost = loser_cost(book.pot, r.terms)
         for player in payers:

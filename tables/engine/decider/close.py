@@ -1,4 +1,5 @@
 """Closing a table (D-GEN-07): pot and reserve shared among the seated, then everyone cashed out."""
+
 from __future__ import annotations
 
 from ledger.accounts import HOUSE, Transfer, player_account, pot_account, reserve_account, seat_account
@@ -46,8 +47,9 @@ def close_table_events(state: TableState) -> ev.TableClosed:
     return ev.TableClosed(shares=shares, cash_outs=cash_outs, transfers=[t.to_json() for t in transfers])
 
 
-def pay_in_order(sources: list[tuple[str, int]], targets: list[tuple[str, int]],
-                 reason: str) -> list[Transfer]:
+def pay_in_order(
+    sources: list[tuple[str, int]], targets: list[tuple[str, int]], reason: str
+) -> list[Transfer]:
     """Pay each target its amount from the sources in order (the pot first, then the reserve)."""
     transfers = []
     left = dict(sources)

@@ -1,4 +1,5 @@
 """Commands: what a caller asks the table to do. Plain dataclasses; `decide` checks them."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,16 +13,16 @@ class OpenTable:
     table_id: str
     variant: str
     options: dict[str, Any] = field(default_factory=dict)
-    stacked_decks: list[list[str]] | None = None     # deal n uses stacked_decks[(n-1) % len]
-    stacked_allowed: bool = False                    # the service passes GUTS_ALLOW_STACKED_DECKS
-    tournament_id: str | None = None                 # a tournament's table: plays in unit t:<id>
-    next_deck: SecretDeck | None = None              # the first deal's deck, committed at once (fairdeck)
+    stacked_decks: list[list[str]] | None = None  # deal n uses stacked_decks[(n-1) % len]
+    stacked_allowed: bool = False  # the service passes GUTS_ALLOW_STACKED_DECKS
+    tournament_id: str | None = None  # a tournament's table: plays in unit t:<id>
+    next_deck: SecretDeck | None = None  # the first deal's deck, committed at once (fairdeck)
 
 
 @dataclass(frozen=True)
 class SitDown:
     player_id: str
-    buy_in: int                  # the player takes the lowest free seat
+    buy_in: int  # the player takes the lowest free seat
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Leave:
 
 @dataclass(frozen=True)
 class SitOut:
-    player_id: str               # keeps the seat and stack, not dealt in from the next deal
+    player_id: str  # keeps the seat and stack, not dealt in from the next deal
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class CloseTable:
 @dataclass(frozen=True)
 class StartDeal:
     by_player_id: str | None = None
-    seed: str | None = None      # deck schema 1 (engine tests): the seed recipe of deck.py
+    seed: str | None = None  # deck schema 1 (engine tests): the seed recipe of deck.py
     after_deal_no: int | None = None  # only if deal_no is still this (else nothing): idempotent
     # deck schema 2, drawn by the service (fairdeck.new_secret_deck): the deck of this deal if none
     # is committed yet, and the next deal's deck, committed now
@@ -65,22 +66,22 @@ class StartDeal:
 class Declare:
     player_id: str
     deal_no: int
-    choice: str                  # one of the open declare step's choices ("in" | "out")
-    stage: int | None = None     # if given, must be the open declare's stage (wrong_stage)
+    choice: str  # one of the open declare step's choices ("in" | "out")
+    stage: int | None = None  # if given, must be the open declare's stage (wrong_stage)
 
 
 @dataclass(frozen=True)
 class PassCard:
     player_id: str
     deal_no: int
-    card: str                    # AO-06: to the player on his right; EXC-03: on his left
+    card: str  # AO-06: to the player on his right; EXC-03: on his left
 
 
 @dataclass(frozen=True)
 class Exchange:
     player_id: str
     deal_no: int
-    discards: list[str]          # EXC-01/02: the cards to replace from the stock ([] stands pat)
+    discards: list[str]  # EXC-01/02: the cards to replace from the stock ([] stands pat)
     split_openers: bool = False  # IT-16, D-IT-03: the opener says he discards openers
     salts: tuple[str, ...] = ()  # drawn by the service: a reshuffled stock's new slots (D-GEN-02)
 
@@ -89,50 +90,50 @@ class Exchange:
 class Bid:
     player_id: str
     deal_no: int
-    amount: int | None           # MCA-04, D-MC-04: chips bid for the open hand; None = pass
+    amount: int | None  # MCA-04, D-MC-04: chips bid for the open hand; None = pass
 
 
 @dataclass(frozen=True)
 class Escalate:
     player_id: str
     deal_no: int
-    action: str                  # T38-03/04: single | double | triple (accept or raise to it) | fold
+    action: str  # T38-03/04: single | double | triple (accept or raise to it) | fold
 
 
 @dataclass(frozen=True)
 class Bet:
     player_id: str
     deal_no: int
-    action: str                  # D-BET: check | bet | call | raise | fold; IT-07: open
-    amount: int | None = None    # if given, must be the chips the action moves (fixed limit)
+    action: str  # D-BET: check | bet | call | raise | fold; IT-07: open
+    amount: int | None = None  # if given, must be the chips the action moves (fixed limit)
 
 
 @dataclass(frozen=True)
 class Offer:
     player_id: str
     deal_no: int
-    action: str                  # BF-03: take (the middle card, giving `card`) | leave
-    card: str | None = None      # take: the card of his hand he puts face up in its place
+    action: str  # BF-03: take (the middle card, giving `card`) | leave
+    card: str | None = None  # take: the card of his hand he puts face up in its place
 
 
 @dataclass(frozen=True)
 class ChooseTrump:
     player_id: str
     deal_no: int
-    trump: str                   # WL-06, D-WL-05: c | d | h | s | no_trump | reverse
+    trump: str  # WL-06, D-WL-05: c | d | h | s | no_trump | reverse
 
 
 @dataclass(frozen=True)
 class PlayCard:
     player_id: str
     deal_no: int
-    card: str                    # WL-07: a card of his hand to the current trick (D-WL-04)
+    card: str  # WL-07: a card of his hand to the current trick (D-WL-04)
 
 
 @dataclass(frozen=True)
 class ContributeSeed:
     player_id: str
-    client_seed: str             # hex, 128 to 512 bits: keys the next committed deck's permutation
+    client_seed: str  # hex, 128 to 512 bits: keys the next committed deck's permutation
 
 
 @dataclass(frozen=True)
@@ -142,30 +143,31 @@ class ExpireDeclare:
 
 # --- tournament tables: issued by the tournament service, never by clients ------------
 
+
 @dataclass(frozen=True)
 class SeatEntrant:
     player_id: str
-    chips: int                   # from the tournament's chip bank
-    seat: int | None = None      # None: the lowest free seat
+    chips: int  # from the tournament's chip bank
+    seat: int | None = None  # None: the lowest free seat
 
 
 @dataclass(frozen=True)
 class MoveEntrantOut:
     player_id: str
-    to_table_id: str             # his whole stack moves to his seat there
+    to_table_id: str  # his whole stack moves to his seat there
 
 
 @dataclass(frozen=True)
 class MoveEntrantIn:
     player_id: str
     from_table_id: str
-    chips: int                   # what MoveEntrantOut moved (no transfer here)
+    chips: int  # what MoveEntrantOut moved (no transfer here)
     seat: int | None = None
 
 
 @dataclass(frozen=True)
 class RemoveEntrant:
-    player_id: str               # eliminated (0 chips), or the winner at completion
+    player_id: str  # eliminated (0 chips), or the winner at completion
 
 
 @dataclass(frozen=True)
@@ -180,13 +182,33 @@ class FinishTable:
 
 @dataclass(frozen=True)
 class SetAnte:
-    ante: int                    # from the next deal that starts
+    ante: int  # from the next deal that starts
 
 
-TournamentCommand = (SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntrant | BreakTable
-                     | FinishTable | SetAnte)
+TournamentCommand = (
+    SeatEntrant | MoveEntrantOut | MoveEntrantIn | RemoveEntrant | BreakTable | FinishTable | SetAnte
+)
 
 
-Command = (OpenTable | SitDown | TopUp | Leave | SitOut | SitIn | CloseTable | StartDeal | Declare
-           | PassCard | Bid | Exchange | Escalate | Bet | Offer | ChooseTrump | PlayCard | ExpireDeclare
-           | TournamentCommand | ContributeSeed)
+Command = (
+    OpenTable
+    | SitDown
+    | TopUp
+    | Leave
+    | SitOut
+    | SitIn
+    | CloseTable
+    | StartDeal
+    | Declare
+    | PassCard
+    | Bid
+    | Exchange
+    | Escalate
+    | Bet
+    | Offer
+    | ChooseTrump
+    | PlayCard
+    | ExpireDeclare
+    | TournamentCommand
+    | ContributeSeed
+)

@@ -7,6 +7,7 @@ here. A command's events are folded as they are decided and the program is advan
 players must act again, so one command returns every consequence (the last declare returns the
 reveal, showdown, settlement and DealEnded), with the state after them.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -57,8 +58,9 @@ def _step_command(state: TableState, command: Any, now: datetime) -> list[ev.Eve
     entry = None if ctx is None or step is None else step.definition.commands.get(type(command))
     if ctx is None or entry is None:
         check_acting(state, command.player_id, command.deal_no)
-        raise DomainError("not_your_turn", f"it is not {command.player_id}'s turn for that",
-                          player=command.player_id)
+        raise DomainError(
+            "not_your_turn", f"it is not {command.player_id}'s turn for that", player=command.player_id
+        )
     check, handle = entry
     checked = check(ctx, command)
     return then_advance(state, handle(ctx, command, checked), now)
@@ -68,8 +70,14 @@ def _expire(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.E
     """The timer's command: idempotent; nothing unless the open turn or window is overdue at
     `now`; then the current step's kind says what a timeout does."""
     deal = state.live
-    if (state.status != "open" or deal is None or deal.deal_no != c.deal_no or not deal.awaiting
-            or deal.deadline is None or now < parse_iso(deal.deadline)):
+    if (
+        state.status != "open"
+        or deal is None
+        or deal.deal_no != c.deal_no
+        or not deal.awaiting
+        or deal.deadline is None
+        or now < parse_iso(deal.deadline)
+    ):
         return []
     ctx = current_ctx(state, now)
     step = state.current_step()
@@ -100,4 +108,4 @@ def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
     return stamped
 
 
-_TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets"})            # bets: D-BET
+_TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets"})  # bets: D-BET

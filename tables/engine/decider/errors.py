@@ -23,25 +23,55 @@ anyone else or without discarding an opener).
 Fair deals: invalid_client_seed (a player's seed that is not 32 to 128 hex digits).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
+
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-CODES = frozenset({
-    "not_your_turn", "not_seated", "already_seated", "table_full", "deal_over", "wrong_deal",
-    "deal_in_progress", "no_deal", "already_declared", "not_enough_players", "insufficient_stack",
-    "liability_open", "invalid_option", "unknown_variant", "invalid_amount", "table_closed",
-    "stacked_decks_not_allowed", "invalid_card", "table_already_open", "invalid_seed",
-    "invalid_choice", "already_sitting_out", "not_sitting_out", "already_passed", "wrong_stage",
-    "bid_too_low", "already_exchanged", "invalid_discards",
-    # tournament tables
-    "tournament_table", "not_a_tournament_table", "invalid_seat",
-    "level_too_low",                                             # T38-03
-    "bet_not_allowed", "raise_limit",                                         # D-BET
-    "card_not_held", "must_play_trump",                                       # BF-03, D-WL-04
-    "cannot_open", "invalid_split",                                           # IT-07, IT-16
-    "invalid_client_seed",                                       # ContributeSeed (decider.fair)
-})
+CODES = frozenset(
+    {
+        "not_your_turn",
+        "not_seated",
+        "already_seated",
+        "table_full",
+        "deal_over",
+        "wrong_deal",
+        "deal_in_progress",
+        "no_deal",
+        "already_declared",
+        "not_enough_players",
+        "insufficient_stack",
+        "liability_open",
+        "invalid_option",
+        "unknown_variant",
+        "invalid_amount",
+        "table_closed",
+        "stacked_decks_not_allowed",
+        "invalid_card",
+        "table_already_open",
+        "invalid_seed",
+        "invalid_choice",
+        "already_sitting_out",
+        "not_sitting_out",
+        "already_passed",
+        "wrong_stage",
+        "bid_too_low",
+        "already_exchanged",
+        "invalid_discards",
+        # tournament tables
+        "tournament_table",
+        "not_a_tournament_table",
+        "invalid_seat",
+        "level_too_low",  # T38-03
+        "bet_not_allowed",
+        "raise_limit",  # D-BET
+        "card_not_held",
+        "must_play_trump",  # BF-03, D-WL-04
+        "cannot_open",
+        "invalid_split",  # IT-07, IT-16
+        "invalid_client_seed",  # ContributeSeed (decider.fair)
+    }
+)
 
 
 class DomainError(Exception):

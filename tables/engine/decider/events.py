@@ -12,6 +12,7 @@ Hidden facts (hole cards, the ghost hand, sealed declares, passed cards, the see
 comparisons) are named
 by `visibility.secret_keys`; the store seals them, the read side redacts them.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -64,6 +65,7 @@ class Event:
 
 # --- the table --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class TableOpened(Event):
     TYPE: ClassVar[str] = "TableOpened"
@@ -72,15 +74,15 @@ class TableOpened(Event):
     variant: str
     options: dict[str, Any]
     stacked: bool = False
-    stacked_decks: list[list[str]] | None = None     # SECRET on stacked tables: every future deal
-    tournament_id: str | None = None                 # a tournament's table: unit t:<id>
+    stacked_decks: list[list[str]] | None = None  # SECRET on stacked tables: every future deal
+    tournament_id: str | None = None  # a tournament's table: unit t:<id>
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSeated(Event):
     TYPE: ClassVar[str] = "PlayerSeated"
     player: str
-    seat: int                                        # 0-based, clockwise order
+    seat: int  # 0-based, clockwise order
     buy_in: int
     transfers: Transfers
 
@@ -97,14 +99,14 @@ class StackToppedUp(Event):
 class PlayerLeft(Event):
     TYPE: ClassVar[str] = "PlayerLeft"
     player: str
-    cash_out: int                                    # negative: a debt settled (allow_debt)
+    cash_out: int  # negative: a debt settled (allow_debt)
     transfers: Transfers
 
 
 @dataclass(frozen=True, slots=True)
 class TableClosed(Event):
     TYPE: ClassVar[str] = "TableClosed"
-    shares: dict[str, int]                           # of pot and reserve, D-GEN-07
+    shares: dict[str, int]  # of pot and reserve, D-GEN-07
     cash_outs: dict[str, int]
     transfers: Transfers
 
@@ -113,7 +115,7 @@ class TableClosed(Event):
 class PlayerSatOut(Event):
     TYPE: ClassVar[str] = "PlayerSatOut"
     player: str
-    reason: str                                      # "timeouts" | "requested"
+    reason: str  # "timeouts" | "requested"
     timeouts: int
 
 
@@ -125,6 +127,7 @@ class PlayerSatIn(Event):
 
 # --- the deal and its program ------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class DealStarted(Event):
     TYPE: ClassVar[str] = "DealStarted"
@@ -132,11 +135,11 @@ class DealStarted(Event):
     deal_no: int
     game_no: int
     dealer: str
-    participants: list[str]                          # dealer's left first, dealer last
+    participants: list[str]  # dealer's left first, dealer last
     sat_out: list[str]
     by: str | None
     stacked: bool
-    seed: str | None                                 # deck schema 1: SECRET until DealEnded
+    seed: str | None  # deck schema 1: SECRET until DealEnded
     commitment: str | None
     # deck schema 2 (fairdeck): the Merkle root of the deck committed before the players' seeds,
     # and those seeds [{player, client_seed}] in the order given ([]: no player entropy)
@@ -172,12 +175,12 @@ class AntesPosted(Event):
     TYPE: ClassVar[str] = "AntesPosted"
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"exempt"})
     deal_no: int
-    due: bool                                        # false: the pot carries (G2-05)
+    due: bool  # false: the pot carries (G2-05)
     ante: int
     paid: list[str]
-    sat_out: list[str]                               # seated, not dealt in (D-GEN-06)
+    sat_out: list[str]  # seated, not dealt in (D-GEN-06)
     transfers: Transfers
-    exempt: list[str] | None = None                  # excused by the last deal (SL-04, D-AO-02)
+    exempt: list[str] | None = None  # excused by the last deal (SL-04, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +192,9 @@ class CardsDealt(Event):
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"extra"})
     deal_no: int
     player: str
-    face: str                                        # "down" | "up"
+    face: str  # "down" | "up"
     cards: list[str]
-    extra: bool = False                              # AO-07's extra card
+    extra: bool = False  # AO-07's extra card
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +206,7 @@ class GhostDealt(Event):
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"face"})
     deal_no: int
     cards: list[str]
-    face: str = "down"                               # "up": MCA-05's open hand, public at once
+    face: str = "down"  # "up": MCA-05's open hand, public at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +222,8 @@ class BoardDealt(Event):
 class DeclareOpened(Event):
     TYPE: ClassVar[str] = "DeclareOpened"
     deal_no: int
-    mode: str                                        # "sequential" | "simultaneous"
-    players: list[str]                               # whose turn: one, or all in the window
+    mode: str  # "sequential" | "simultaneous"
+    players: list[str]  # whose turn: one, or all in the window
     deadline: str
 
 
@@ -234,11 +237,11 @@ class Declared(Event):
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"turn", "deadline"})
     deal_no: int
     player: str
-    choice: str                                      # SECRET while sealed
+    choice: str  # SECRET while sealed
     sealed: bool
-    forced: bool                                     # G2-10: the dealer forced in
-    turn: str | None = None                          # sequential: whose turn opens now
-    deadline: str | None = None                      # ... and until when
+    forced: bool  # G2-10: the dealer forced in
+    turn: str | None = None  # sequential: whose turn opens now
+    deadline: str | None = None  # ... and until when
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +251,7 @@ class ForcedIn(Event):
     TYPE: ClassVar[str] = "ForcedIn"
     deal_no: int
     players: list[str]
-    rule: str                                        # "CFR-01"
+    rule: str  # "CFR-01"
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +259,7 @@ class DeclareTimedOut(Event):
     TYPE: ClassVar[str] = "DeclareTimedOut"
     deal_no: int
     players: list[str]
-    effect: str                                      # "out"
+    effect: str  # "out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +287,7 @@ class CardPassed(Event):
     TYPE: ClassVar[str] = "CardPassed"
     deal_no: int
     player: str
-    card: str                                        # SECRET: the passer's own
+    card: str  # SECRET: the passer's own
     timed_out: bool
 
 
@@ -295,7 +298,7 @@ class CardsExchanged(Event):
     player: str
     gave: str
     received: str
-    cards: list[str]                                 # his new hand (SECRET like CardsDealt)
+    cards: list[str]  # his new hand (SECRET like CardsDealt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +332,8 @@ class OpenHandBought(Event):
     deal_no: int
     player: str
     bid: int
-    gave: list[str]                                  # his cards, now the open hand
-    received: list[str]                              # the open hand, now his cards
+    gave: list[str]  # his cards, now the open hand
+    received: list[str]  # the open hand, now his cards
     transfers: Transfers
 
 
@@ -361,8 +364,8 @@ class CardsDrawn(Event):
     drawn: list[str]
     cards: list[str]
     timed_out: bool = False
-    split_openers: bool = False                      # IT-16, D-IT-03: the opener says he splits them
-    deferred: bool = False                           # IT-15: the last card of a four-card draw
+    split_openers: bool = False  # IT-16, D-IT-03: the opener says he splits them
+    deferred: bool = False  # IT-15: the last card of a four-card draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,11 +380,12 @@ class StockReshuffled(Event):
     generation: int
     count: int
     cards: list[str]
-    root: str | None = None                          # deck schema 2: the new stock's Merkle root
-    salts: list[str] | None = None                   # deck schema 2: SECRET, one per new slot
+    root: str | None = None  # deck schema 2: the new stock's Merkle root
+    salts: list[str] | None = None  # deck schema 2: SECRET, one per new slot
 
 
 # --- betting (D-BET) -----------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class BetTurnOpened(Event):
@@ -406,12 +410,12 @@ class BetMade(Event):
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"all_in", "openers"})
     deal_no: int
     player: str
-    action: str                                      # check | bet | open | call | raise | fold
+    action: str  # check | bet | open | call | raise | fold
     amount: int
     timed_out: bool
     transfers: Transfers
-    all_in: bool = False                             # D-IT-02: his whole stack (side pots)
-    openers: list[str] | None = None                 # IT-07, D-IT-03: SECRET, the cards he opened on
+    all_in: bool = False  # D-IT-02: his whole stack (side pots)
+    openers: list[str] | None = None  # IT-07, D-IT-03: SECRET, the cards he opened on
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,6 +470,7 @@ class BetsAwarded(Event):
 
 # --- the showdown ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class ShowdownHeld(Event):
     """Hands compared. `private` (357-09, D-357-03): only the players compared (and auditors after
@@ -476,14 +481,14 @@ class ShowdownHeld(Event):
     TYPE: ClassVar[str] = "ShowdownHeld"
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst", "ghost", "sides"})
     deal_no: int
-    reason: str                                      # "contested" | "uncontested" | "all_out"
-    hands: list[dict[str, Any]] | None               # [{player, cards, value, category}]
+    reason: str  # "contested" | "uncontested" | "all_out"
+    hands: list[dict[str, Any]] | None  # [{player, cards, value, category}]
     winners: list[str]
     losers: list[str]
     private: bool = False
-    worst: list[str] | None = None                   # the worst shown hand(s) (SV-02), if asked for
+    worst: list[str] | None = None  # the worst shown hand(s) (SV-02), if asked for
     ghost: dict[str, Any] | None = None
-    sides: dict[str, list[str]] | None = None        # 43-05, D-43-01: {high, low, both_failed}
+    sides: dict[str, list[str]] | None = None  # 43-05, D-43-01: {high, low, both_failed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,7 +502,7 @@ class DeckCompared(Event):
     deck_cards: list[str]
     player_value: str
     deck_value: str
-    winner: str                                      # "player" | "deck" (ties go to the deck)
+    winner: str  # "player" | "deck" (ties go to the deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,9 +514,9 @@ class PotSettled(Event):
     winners: list[str]
     matchers: list[str]
     transfers: Transfers
-    pot: int                                         # balances after
+    pot: int  # balances after
     reserve: int
-    ante_exempt: list[str] | None = None             # skip the next deal's ante (SL-04, D-AO-02)
+    ante_exempt: list[str] | None = None  # skip the next deal's ante (SL-04, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,7 +527,7 @@ class LegAwarded(Event):
     deal_no: int
     stage: int
     player: str
-    legs: int                                        # his legs now
+    legs: int  # his legs now
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,7 +545,7 @@ class PotAwarded(Event):
 class DealEnded(Event):
     TYPE: ClassVar[str] = "DealEnded"
     deal_no: int
-    seed: str | None                                 # revealed; null when stacked
+    seed: str | None  # revealed; null when stacked
     commitment: str | None = None
     stacked: bool = False
 
@@ -550,10 +555,11 @@ class GameEnded(Event):
     TYPE: ClassVar[str] = "GameEnded"
     game_no: int
     reason: str | None
-    final: bool = False                              # end_on_empty_pot closes the table
+    final: bool = False  # end_on_empty_pot closes the table
 
 
 # --- tournament tables: every transfer in the unit t:<tournament> ------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class EntrantSeated(Event):
@@ -628,14 +634,21 @@ class AnteChanged(Event):
 
 
 TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
-    EntrantSeated, EntrantMovedOut, EntrantMovedIn, EntrantRemoved, TableBroken, TableFinished,
-    AnteChanged)
+    EntrantSeated,
+    EntrantMovedOut,
+    EntrantMovedIn,
+    EntrantRemoved,
+    TableBroken,
+    TableFinished,
+    AnteChanged,
+)
 ENTRANT_SEATED, ENTRANT_MOVED_OUT, ENTRANT_MOVED_IN = "EntrantSeated", "EntrantMovedOut", "EntrantMovedIn"
 ENTRANT_REMOVED, TABLE_BROKEN, TABLE_FINISHED = "EntrantRemoved", "TableBroken", "TableFinished"
 ANTE_CHANGED = "AnteChanged"
 
 
 # --- Thirty Eight's escalation (T38-03/04, D-T38-01; steps/escalation.py) ---------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class EscalationOpened(Event):
@@ -665,6 +678,7 @@ class Escalated(Event):
 
 
 # --- Buddha's Folly's offer (BF-02..04, D-BF-01; steps/offer.py) ------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class MiddleCardTurned(Event):
@@ -702,6 +716,7 @@ class OfferAnswered(Event):
 
 
 # --- Wolfie's Lou: the questioning, the trump and the tricks (WL-04..11, D-WL-01..06) ---------------
+
 
 @dataclass(frozen=True, slots=True)
 class TrumpChooserNamed(Event):
@@ -767,7 +782,10 @@ class TrickWon(Event):
     trick: int
     winner: str
     cards: list[dict[str, str]]
+
+
 # --- fair deals (tables.engine.fairdeck; decider.fair) --------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class DeckCommitted(Event):
@@ -814,24 +832,70 @@ class Unknown(Event):
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    TableOpened, PlayerSeated, StackToppedUp, PlayerLeft, TableClosed, PlayerSatOut, PlayerSatIn,
-    DealStarted, StageStarted, StepStarted, AntesPosted, CardsDealt, GhostDealt, BoardDealt,
-    DeclareOpened, Declared, ForcedIn, DeclareTimedOut, DeclaresRevealed, PassOpened, CardPassed,
-    CardsExchanged, BidOpened, BidMade, OpenHandBought, ExchangeOpened, CardsDrawn, StockReshuffled,
-    ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded, DealEnded, GameEnded,
-    BetTurnOpened, BetMade, BetsAwarded,                                          # D-BET
-    NobodyOpened, OpenersShown, PotsAwarded,                                      # D-IT-02, D-IT-03
+    TableOpened,
+    PlayerSeated,
+    StackToppedUp,
+    PlayerLeft,
+    TableClosed,
+    PlayerSatOut,
+    PlayerSatIn,
+    DealStarted,
+    StageStarted,
+    StepStarted,
+    AntesPosted,
+    CardsDealt,
+    GhostDealt,
+    BoardDealt,
+    DeclareOpened,
+    Declared,
+    ForcedIn,
+    DeclareTimedOut,
+    DeclaresRevealed,
+    PassOpened,
+    CardPassed,
+    CardsExchanged,
+    BidOpened,
+    BidMade,
+    OpenHandBought,
+    ExchangeOpened,
+    CardsDrawn,
+    StockReshuffled,
+    ShowdownHeld,
+    DeckCompared,
+    PotSettled,
+    LegAwarded,
+    PotAwarded,
+    DealEnded,
+    GameEnded,
+    BetTurnOpened,
+    BetMade,
+    BetsAwarded,  # D-BET
+    NobodyOpened,
+    OpenersShown,
+    PotsAwarded,  # D-IT-02, D-IT-03
     *TOURNAMENT_EVENTS,
-    EscalationOpened, Escalated,
-    MiddleCardTurned, OfferOpened, OfferAnswered,                                 # BF, D-BF-01
-    TrumpChooserNamed, TrumpOpened, TrumpChosen, PlayOpened, CardPlayed, TrickWon,  # WL
+    EscalationOpened,
+    Escalated,
+    MiddleCardTurned,
+    OfferOpened,
+    OfferAnswered,  # BF, D-BF-01
+    TrumpChooserNamed,
+    TrumpOpened,
+    TrumpChosen,
+    PlayOpened,
+    CardPlayed,
+    TrickWon,  # WL
     *FAIR_EVENTS,
 )
 BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
 
 # The type names, for code that filters stored events by type.
 TABLE_OPENED, PLAYER_SEATED, STACK_TOPPED_UP, PLAYER_LEFT = (
-    "TableOpened", "PlayerSeated", "StackToppedUp", "PlayerLeft")
+    "TableOpened",
+    "PlayerSeated",
+    "StackToppedUp",
+    "PlayerLeft",
+)
 TABLE_CLOSED, PLAYER_SAT_OUT, PLAYER_SAT_IN = "TableClosed", "PlayerSatOut", "PlayerSatIn"
 DEAL_STARTED, STAGE_STARTED, STEP_STARTED = "DealStarted", "StageStarted", "StepStarted"
 ANTES_POSTED, CARDS_DEALT, BOARD_DEALT = "AntesPosted", "CardsDealt", "BoardDealt"
@@ -845,12 +909,12 @@ DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
 BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
 EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
 ESCALATION_OPENED, ESCALATED = "EscalationOpened", "Escalated"
-BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAwarded"   # D-BET
+BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAwarded"  # D-BET
 MIDDLE_CARD_TURNED, OFFER_OPENED, OFFER_ANSWERED = "MiddleCardTurned", "OfferOpened", "OfferAnswered"
 TRUMP_CHOOSER_NAMED, TRUMP_OPENED, TRUMP_CHOSEN = "TrumpChooserNamed", "TrumpOpened", "TrumpChosen"
 PLAY_OPENED, CARD_PLAYED, TRICK_WON = "PlayOpened", "CardPlayed", "TrickWon"
 NOBODY_OPENED, OPENERS_SHOWN, POTS_AWARDED = "NobodyOpened", "OpenersShown", "PotsAwarded"  # D-IT-02/03
-PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})     # the program's position, nothing else
+PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})  # the program's position, nothing else
 
 
 def parse(type_name: str, data: Mapping[str, Any]) -> Event:

@@ -7,6 +7,7 @@ and other outside accounts are not table state), so the state and the ledger can
 The program's position moves only on StageStarted/StepStarted; deals logged before those events
 existed are walked by `legacy`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -19,8 +20,9 @@ from tables.engine.decider.steps import KINDS, Fold
 from tables.engine.decider.variants import Step, get_variant
 
 _STEP_FOLDS: dict[type[ev.Event], Fold] = {
-    event_type: fold_ for kind in KINDS.values() for event_type, fold_ in kind.folds.items()}
-_STEP_FOLDS.update(fair.FOLDS)                           # the committed decks and seeds (fairdeck)
+    event_type: fold_ for kind in KINDS.values() for event_type, fold_ in kind.folds.items()
+}
+_STEP_FOLDS.update(fair.FOLDS)  # the committed decks and seeds (fairdeck)
 
 
 def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableState:
@@ -31,9 +33,18 @@ def fold(events: Iterable[ev.Event], state: TableState | None = None) -> TableSt
 
 
 # What the read models keep of each stage: every result, not the last of each.
-RESULTS = (ev.AntesPosted, ev.ShowdownHeld, ev.DeckCompared, ev.PotSettled, ev.LegAwarded, ev.PotAwarded,
-           ev.BetsAwarded,                                                # D-BET
-           ev.NobodyOpened, ev.PotsAwarded, ev.OpenersShown)              # D-IT-02, D-IT-03
+RESULTS = (
+    ev.AntesPosted,
+    ev.ShowdownHeld,
+    ev.DeckCompared,
+    ev.PotSettled,
+    ev.LegAwarded,
+    ev.PotAwarded,
+    ev.BetsAwarded,  # D-BET
+    ev.NobodyOpened,
+    ev.PotsAwarded,
+    ev.OpenersShown,
+)  # D-IT-02, D-IT-03
 
 
 def evolve(state: TableState, event: ev.Event) -> TableState:
@@ -43,14 +54,14 @@ def evolve(state: TableState, event: ev.Event) -> TableState:
     if isinstance(event, RESULTS) and state.deal is not None:
         deal = state.deal
         data = event.to_json()
-        data.pop("at_step", None)                      # the result's stage says where it happened
+        data.pop("at_step", None)  # the result's stage says where it happened
         result = {"stage": deal.stage, "type": event.type, "data": _in_unit(state, data)}
         state = copy_with(state, deal=copy_with(deal, results=(*deal.results, result)))
     transfers = ev.transfers_of(event)
     if transfers:
         state = apply_transfers(state, transfers)
     live = state.live
-    if live is not None and not live.explicit and type(event) not in fair.FOLDS:   # not a deal's fact
+    if live is not None and not live.explicit and type(event) not in fair.FOLDS:  # not a deal's fact
         state = legacy.walk(state, event)
     return state
 
@@ -67,18 +78,28 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
     match event:
         case ev.TableOpened():
             decks = event.stacked_decks
-            return copy_with(state, status="open", table_id=event.table_id, variant=event.variant,
-                             options=tuple(sorted(event.options.items())),
-                             stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
-                             game=get_variant(event.variant), tournament_id=event.tournament_id)
+            return copy_with(
+                state,
+                status="open",
+                table_id=event.table_id,
+                variant=event.variant,
+                options=tuple(sorted(event.options.items())),
+                stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
+                game=get_variant(event.variant),
+                tournament_id=event.tournament_id,
+            )
         case ev.PlayerSeated():
             seats = tuple(sorted((*state.seats, Seat(event.player, event.seat, 0)), key=lambda s: s.seat))
-            waits = state.game_open and state.rules.new_players_wait                      # MC-07
-            return copy_with(state, seats=seats,
-                             waiting=(*state.waiting, event.player) if waits else state.waiting)
-        case ev.PlayerLeft():                # the cash-out transfers then touch no seat of this table
-            return copy_with(state, seats=tuple(s for s in state.seats if s.player != event.player),
-                             waiting=tuple(p for p in state.waiting if p != event.player))
+            waits = state.game_open and state.rules.new_players_wait  # MC-07
+            return copy_with(
+                state, seats=seats, waiting=(*state.waiting, event.player) if waits else state.waiting
+            )
+        case ev.PlayerLeft():  # the cash-out transfers then touch no seat of this table
+            return copy_with(
+                state,
+                seats=tuple(s for s in state.seats if s.player != event.player),
+                waiting=tuple(p for p in state.waiting if p != event.player),
+            )
         case ev.TableClosed():
             return copy_with(state, status="closed", seats=(), game_open=False, waiting=())
         case ev.PlayerSatOut():
@@ -94,28 +115,48 @@ def _fold(state: TableState, event: ev.Event) -> TableState:
         case ev.DealEnded():
             deal = state.deal
             assert deal is not None
-            return copy_with(state, deal=copy_with(deal, over=True, awaiting=(), deadline=None),
-                             last_in=deal.in_players(), ante_exempt=deal.ante_exempt)
+            return copy_with(
+                state,
+                deal=copy_with(deal, over=True, awaiting=(), deadline=None),
+                last_in=deal.in_players(),
+                ante_exempt=deal.ante_exempt,
+            )
         case ev.GameEnded():
-            return copy_with(state, game_open=False, waiting=(),
-                             seats=tuple(copy_with(s, legs=0) for s in state.seats))
+            return copy_with(
+                state, game_open=False, waiting=(), seats=tuple(copy_with(s, legs=0) for s in state.seats)
+            )
         case _:
-            step_fold = _STEP_FOLDS.get(type(event))       # the step kinds' events (the hot path)
+            step_fold = _STEP_FOLDS.get(type(event))  # the step kinds' events (the hot path)
             return step_fold(state, event) if step_fold is not None else _tournament_fold(state, event)
 
 
 def _deal_started(state: TableState, e: ev.DealStarted) -> TableState:
-    if state.next_ante is not None:               # SetAnte during the last deal
+    if state.next_ante is not None:  # SetAnte during the last deal
         state = _with_ante(state, state.next_ante)
     order = tuple(e.participants)
-    deal = DealState(deal_no=e.deal_no, game_no=e.game_no, dealer=e.dealer, order=order,
-                     hands=((),) * len(order), up=((),) * len(order), choices=(None,) * len(order),
-                     seed=e.seed, commitment=e.commitment, stacked=e.stacked,
-                     opens_game=not state.game_open)
+    deal = DealState(
+        deal_no=e.deal_no,
+        game_no=e.game_no,
+        dealer=e.dealer,
+        order=order,
+        hands=((),) * len(order),
+        up=((),) * len(order),
+        choices=(None,) * len(order),
+        seed=e.seed,
+        commitment=e.commitment,
+        stacked=e.stacked,
+        opens_game=not state.game_open,
+    )
     dealer_seat = state.seat_of(e.dealer)
-    return copy_with(state, deal_no=e.deal_no, game_no=e.game_no, game_open=True, deal=deal,
-                     button=dealer_seat.seat if dealer_seat is not None else state.button,
-                     waiting=tuple(p for p in state.waiting if p not in order))
+    return copy_with(
+        state,
+        deal_no=e.deal_no,
+        game_no=e.game_no,
+        game_open=True,
+        deal=deal,
+        button=dealer_seat.seat if dealer_seat is not None else state.button,
+        waiting=tuple(p for p in state.waiting if p not in order),
+    )
 
 
 def _step_started(state: TableState, e: ev.StepStarted) -> TableState:
@@ -147,6 +188,7 @@ def _index_of(steps: tuple[Step, ...], e: ev.StepStarted) -> int:
 
 # --- tournament tables ---------------------------------------------------------------
 
+
 def _tournament_fold(state: TableState, event: ev.Event) -> TableState:
     """Entrants come and go by the tournament service's commands; their chips by the transfers
     (EntrantMovedIn alone sets a stack: the chips came with the other table's EntrantMovedOut).
@@ -159,11 +201,14 @@ def _tournament_fold(state: TableState, event: ev.Event) -> TableState:
         case ev.EntrantMovedOut() | ev.EntrantRemoved():
             seats = tuple(s for s in state.seats if s.player != event.player)
             status = "closed" if state.status == "broken" and not seats else state.status
-            return copy_with(state, seats=seats, status=status,
-                             waiting=tuple(p for p in state.waiting if p != event.player))
+            return copy_with(
+                state,
+                seats=seats,
+                status=status,
+                waiting=tuple(p for p in state.waiting if p != event.player),
+            )
         case ev.TableBroken():
-            return copy_with(state, status="broken" if state.seats else "closed", game_open=False,
-                             waiting=())
+            return copy_with(state, status="broken" if state.seats else "closed", game_open=False, waiting=())
         case ev.TableFinished():
             return copy_with(state, status="closed", seats=(), game_open=False, waiting=())
         case ev.AnteChanged():
@@ -177,8 +222,7 @@ def _seat(state: TableState, seat: Seat) -> TableState:
     """A new seat; MC-07: seated during a game, he waits for the next (as PlayerSeated)."""
     seats = tuple(sorted((*state.seats, seat), key=lambda s: s.seat))
     waits = state.game_open and state.rules.new_players_wait
-    return copy_with(state, seats=seats,
-                     waiting=(*state.waiting, seat.player) if waits else state.waiting)
+    return copy_with(state, seats=seats, waiting=(*state.waiting, seat.player) if waits else state.waiting)
 
 
 def _with_ante(state: TableState, ante: int) -> TableState:
@@ -201,14 +245,14 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
                 pot += sign * amount
             elif account == reserve_name:
                 reserve += sign * amount
-            elif account == bets_name:                                    # D-BET
+            elif account == bets_name:  # D-BET
                 bets += sign * amount
             elif account.startswith(seat_prefix):
-                player = account[len(seat_prefix):]
+                player = account[len(seat_prefix) :]
                 deltas[player] = deltas.get(player, 0) + sign * amount
     seats = state.seats
     if deltas:
-        seats = tuple(copy_with(s, stack=s.stack + deltas[s.player]) if s.player in deltas else s
-                      for s in seats)
+        seats = tuple(
+            copy_with(s, stack=s.stack + deltas[s.player]) if s.player in deltas else s for s in seats
+        )
     return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets)
-

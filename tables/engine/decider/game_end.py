@@ -1,5 +1,6 @@
 """Game-end rules (D-GEN-08), named data: `Variant.game_ends` names one, checked at every deal's
 end. A game that ends emits GameEnded; the next deal starts a new game (new antes, legs reset)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -31,6 +32,8 @@ def round_over(state: TableState, deal: DealState) -> bool:
 
 
 GAME_END_RULES: Mapping[str, Callable[[TableState, DealState], bool]] = {
-    "pot_empty": pot_empty, "legs_reached": legs_reached, "lone_in_wins": lone_in_wins,
+    "pot_empty": pot_empty,
+    "legs_reached": legs_reached,
+    "lone_in_wins": lone_in_wins,
     "round_over": round_over,
 }

@@ -19,15 +19,16 @@ It takes no part in exchanges or passes (D-GH-03): those deal with the participa
 ``auction`` is the open hand of MCA-04 (D-MC-04): dealt face up too, bid for before the declare
 (`steps/auction.py`), and never played against.
 """
+
 from __future__ import annotations
 
 from tables.engine.decider.state import TableState
 
 NONE, ALWAYS, ONLY_IF_ONE_IN = "none", "always", "only_if_one_in"
 FACE_UP, AUCTION = "face_up", "auction"
-GHOSTS = (NONE, ALWAYS, ONLY_IF_ONE_IN)          # GH-07 GHOST_ALWAYS, GH-08 GHOST_ONLY_IF_ONE_IN
-RULES = (*GHOSTS, FACE_UP, AUCTION)              # what the steps accept: also MCA-05, MCA-04
-HOLDER = "ghost"                                # the fairness proof's name for its cards
+GHOSTS = (NONE, ALWAYS, ONLY_IF_ONE_IN)  # GH-07 GHOST_ALWAYS, GH-08 GHOST_ONLY_IF_ONE_IN
+RULES = (*GHOSTS, FACE_UP, AUCTION)  # what the steps accept: also MCA-05, MCA-04
+HOLDER = "ghost"  # the fairness proof's name for its cards
 
 
 def dealt(rule: str) -> bool:

@@ -1,6 +1,7 @@
 """The guards every command shares (`check_*`): the table is open, the player seated, the deal
 named the live one, an amount whole chips. Step kinds and the table's own commands use them, so
 one refusal has one code everywhere."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,8 +19,11 @@ def check_cash_table(state: TableState) -> None:
     """Issue 13: a tournament table's players come and go by the tournament, never by the cash
     commands (sit down, top up, leave, sit out, close)."""
     if state.tournament_id is not None:
-        raise DomainError("tournament_table", "a tournament table: the tournament seats and moves "
-                          "its players", tournament_id=state.tournament_id)
+        raise DomainError(
+            "tournament_table",
+            "a tournament table: the tournament seats and moves its players",
+            tournament_id=state.tournament_id,
+        )
 
 
 def check_seated(state: TableState, player: str) -> Seat:

@@ -6,6 +6,7 @@ state as it did when it was written, and a deal left in progress plays on (the a
 the old program lacked, follows the declare: AO-06/AO-07 still happen). The first StageStarted or
 StepStarted makes the deal explicit and this module steps aside. Nothing new is written this way.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -26,14 +27,19 @@ def walk(state: TableState, event: ev.Event) -> TableState:
     kinds = [s.kind for s in steps]
     if deal.stage == 0:
         deal = copy_with(deal, stage=1, step=kinds.index("ante"))
-    if _rewinds(event, deal):                               # AO-06/AO-07: a new declare
-        deal = copy_with(deal, step=kinds.index("declare"), choices=(None,) * len(deal.order),
-                         forced=None, passing=False, passed=())
+    if _rewinds(event, deal):  # AO-06/AO-07: a new declare
+        deal = copy_with(
+            deal,
+            step=kinds.index("declare"),
+            choices=(None,) * len(deal.order),
+            forced=None,
+            passing=False,
+            passed=(),
+        )
     else:
         # The event ends the first step at or after the position it completes: the declare's end
         # moves to all_out, and a ShowdownHeld passes over all_out to the settle.
-        done = next((i for i in range(max(deal.step, 0), len(kinds)) if _done(kinds[i], event, deal)),
-                    None)
+        done = next((i for i in range(max(deal.step, 0), len(kinds)) if _done(kinds[i], event, deal)), None)
         if done is not None:
             deal = copy_with(deal, step=_enabled_from(state, steps, done + 1))
     return copy_with(state, deal=deal)
@@ -49,8 +55,9 @@ def _enabled_from(state: TableState, steps: tuple[Step, ...], index: int) -> int
 
 def _rewinds(event: ev.Event, deal: DealState) -> bool:
     last = deal.order[-1]
-    return ((isinstance(event, ev.CardsDealt) and event.extra and event.player == last)
-            or (isinstance(event, ev.CardsExchanged) and event.player == last))
+    return (isinstance(event, ev.CardsDealt) and event.extra and event.player == last) or (
+        isinstance(event, ev.CardsExchanged) and event.player == last
+    )
 
 
 def _done(kind: str, event: ev.Event, deal: DealState) -> bool:
@@ -60,8 +67,11 @@ def _done(kind: str, event: ev.Event, deal: DealState) -> bool:
     if kind == "deal":
         return isinstance(event, ev.CardsDealt) and event.player == deal.order[-1]
     if kind == "declare":
-        return (isinstance(event, ev.Declared | ev.DeclareTimedOut | ev.DeclaresRevealed)
-                and not deal.sealed and None not in deal.choices)
+        return (
+            isinstance(event, ev.Declared | ev.DeclareTimedOut | ev.DeclaresRevealed)
+            and not deal.sealed
+            and None not in deal.choices
+        )
     if kind == "showdown":
         return isinstance(event, ev.ShowdownHeld)
     if kind == "settle":

@@ -1,6 +1,7 @@
 """What being "in" can cost (D-GEN-06): the table's stack policy deals a player in, and lets him
 declare "in", only if his stack can pay the worst the deal can still ask of him. The steps of the
 program say their part (`StepKind.pot_multiple`, `owed_when_in`); nothing here names a kind."""
+
 from __future__ import annotations
 
 from tables.engine.decider.money import loser_cost, terms_of
@@ -17,8 +18,14 @@ def in_cost(state: TableState) -> int:
 def most_pot_multiple(state: TableState) -> int:
     """The highest multiple of the pot a step of this program can make a loss (1 at least)."""
     opts = state.opts
-    return max((step.definition.pot_multiple(step.resolved(opts))
-                for step in state.rules.program if step.enabled(opts)), default=1)
+    return max(
+        (
+            step.definition.pot_multiple(step.resolved(opts))
+            for step in state.rules.program
+            if step.enabled(opts)
+        ),
+        default=1,
+    )
 
 
 def owed_by_in_players(state: TableState) -> int:
@@ -27,7 +34,7 @@ def owed_by_in_players(state: TableState) -> int:
     if deal is None or deal.stage < 1:
         return 0
     owed = 0
-    for number, stage in enumerate(state.rules.stages[deal.stage - 1:], start=deal.stage):
+    for number, stage in enumerate(state.rules.stages[deal.stage - 1 :], start=deal.stage):
         for index, step in enumerate(stage.steps):
             if (number == deal.stage and index <= deal.step) or not step.enabled(opts):
                 continue

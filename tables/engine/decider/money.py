@@ -5,6 +5,7 @@
 threshold for declaring "in" (D-GEN-06); `rebalance_reserve` implements RES-01..03 with D-RES-01.
 Terms a variant does not offer as options take the defaults of `TERMS` (no cap, no reserve).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -16,9 +17,17 @@ from ledger.accounts import Transfer, pot_account, reserve_account, seat_account
 from tables.engine.decider.state import is_in
 
 # The money terms settlement reads, with their values where a variant has no such option.
-TERMS: Mapping[str, Any] = MappingProxyType({
-    "ante": 1, "pot_limit": 0, "max_loss": 0, "cap_rule": "reserve", "stack_policy": "default",
-    "ties": "split", "replenish_cap": 0})
+TERMS: Mapping[str, Any] = MappingProxyType(
+    {
+        "ante": 1,
+        "pot_limit": 0,
+        "max_loss": 0,
+        "cap_rule": "reserve",
+        "stack_policy": "default",
+        "ties": "split",
+        "replenish_cap": 0,
+    }
+)
 
 
 def terms_of(opts: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,7 +74,7 @@ class Settlement:
     transfers: tuple[Transfer, ...]
     pot: int
     reserve: int
-    ante_exempt: tuple[str, ...] = ()        # skip the next deal's ante (SL-04, D-MC-01, D-AO-02)
+    ante_exempt: tuple[str, ...] = ()  # skip the next deal's ante (SL-04, D-MC-01, D-AO-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +90,14 @@ class Round:
     reserve: int
     stacks: Mapping[str, int]
     terms: Mapping[str, Any]
-    all_out: str = "carry"                   # the all-out rule (AO-*, 42X-02)
-    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # every hand held
-    antes_every_deal: bool = False           # the program antes every deal (SL-03, D-AO-02)
-    worst: tuple[str, ...] = ()              # the worst shown hand(s), if the showdown named them
-    ghost_played: bool = False               # the ghost hand was in the showdown (GH-04, GH-08)
+    all_out: str = "carry"  # the all-out rule (AO-*, 42X-02)
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # every hand held
+    antes_every_deal: bool = False  # the program antes every deal (SL-03, D-AO-02)
+    worst: tuple[str, ...] = ()  # the worst shown hand(s), if the showdown named them
+    ghost_played: bool = False  # the ghost hand was in the showdown (GH-04, GH-08)
     escalated: Mapping[str, int] = field(default_factory=dict)  # the multiple of the pot each owes
-                                             # if he loses (StepKind.owes: T38-04, WL-10..12)
-    folded: tuple[str, ...] = ()             # "in" players who folded (T38-04, D-BET): not shown
+    # if he loses (StepKind.owes: T38-04, WL-10..12)
+    folded: tuple[str, ...] = ()  # "in" players who folded (T38-04, D-BET): not shown
     sides: tuple[tuple[str, ...], ...] = ()  # 43-05: (High winners, Low winners)
 
     def in_players(self) -> list[str]:
@@ -108,23 +117,33 @@ class Book:
 
     def to_seat(self, player: str, amount: int, reason: str) -> None:
         if amount > 0:
-            self.transfers.append(Transfer(pot_account(self.table), seat_account(self.table, player),
-                                           amount, reason))
+            self.transfers.append(
+                Transfer(pot_account(self.table), seat_account(self.table, player), amount, reason)
+            )
             self.pot -= amount
 
     def to_pot(self, player: str, amount: int, reason: str) -> None:
         if amount > 0:
-            self.transfers.append(Transfer(seat_account(self.table, player), pot_account(self.table),
-                                           amount, reason))
+            self.transfers.append(
+                Transfer(seat_account(self.table, player), pot_account(self.table), amount, reason)
+            )
             self.pot += amount
 
     def seat_to_seat(self, payer: str, payee: str, amount: int, reason: str) -> None:
         if amount > 0:
-            self.transfers.append(Transfer(seat_account(self.table, payer),
-                                           seat_account(self.table, payee), amount, reason))
+            self.transfers.append(
+                Transfer(seat_account(self.table, payer), seat_account(self.table, payee), amount, reason)
+            )
 
-    def close(self, outcome: str, winners: Sequence[str], matchers: Sequence[str], reserve: int,
-              terms: Mapping[str, Any], ante_exempt: Sequence[str] = ()) -> Settlement:
+    def close(
+        self,
+        outcome: str,
+        winners: Sequence[str],
+        matchers: Sequence[str],
+        reserve: int,
+        terms: Mapping[str, Any],
+        ante_exempt: Sequence[str] = (),
+    ) -> Settlement:
         """The settlement, with the reserve rebalanced after it (D-RES-01); `ante_exempt` skip the
         next deal's ante."""
         moves = rebalance_reserve(self.table, self.pot, reserve, terms)
@@ -132,8 +151,15 @@ class Book:
         for move in moves:
             delta = move.amount if move.target == pot_account(self.table) else -move.amount
             pot, reserve = pot + delta, reserve - delta
-        return Settlement(outcome, tuple(winners), tuple(matchers), (*self.transfers, *moves), pot,
-                          reserve, tuple(ante_exempt))
+        return Settlement(
+            outcome,
+            tuple(winners),
+            tuple(matchers),
+            (*self.transfers, *moves),
+            pot,
+            reserve,
+            tuple(ante_exempt),
+        )
 
 
 def rebalance_reserve(table: str, pot: int, reserve: int, terms: Mapping[str, Any]) -> list[Transfer]:
@@ -148,5 +174,3 @@ def rebalance_reserve(table: str, pot: int, reserve: int, terms: Mapping[str, An
     if target < pot:
         return [Transfer(pot_account(table), reserve_account(table), pot - target, "reserve_excess")]
     return []
-
-

@@ -9,6 +9,7 @@ the end of the deal is DealEnded (and GameEnded when the variant's game-end rule
 are folded as they are decided, each once, so every step sees the facts before it. No step kind
 appears here by name.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -35,8 +36,8 @@ def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> De
     return Decision([*events, *more], state)
 
 
-Position = tuple[int, int]          # (stage 1-based, step 0-based); (0, 0) before the program
-_MOST_MOVES = 1000                  # a program is walked in far fewer moves: a loop is a bug
+Position = tuple[int, int]  # (stage 1-based, step 0-based); (0, 0) before the program
+_MOST_MOVES = 1000  # a program is walked in far fewer moves: a loop is a bug
 
 
 def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event]]:
@@ -76,8 +77,9 @@ def _run_current(state: TableState, now: datetime) -> list[ev.Event] | None:
     return step.definition.run(ctx)
 
 
-def _enter(state: TableState, position: Position, now: datetime,
-           emitted: list[ev.Event]) -> tuple[TableState, Position, bool]:
+def _enter(
+    state: TableState, position: Position, now: datetime, emitted: list[ev.Event]
+) -> tuple[TableState, Position, bool]:
     """Reach the step at `position`: run it from its reset facts (its kind's `start`); its first
     event carries the position. Returns the state, the cursor and whether the deal is over."""
     stage, index = position
@@ -88,9 +90,10 @@ def _enter(state: TableState, position: Position, now: datetime,
     ctx = Ctx(entered, entered.deal, params, stage, index, now)
     if kind.interactive:
         if kind.done(ctx):
-            return state, position, False                       # nothing to do: no trace
-        new = kind.run(ctx) or [ev.StepStarted(deal_no=entered.deal.deal_no, stage=stage, step=index,
-                                               kind=kind.name)]     # waiting, with no opening
+            return state, position, False  # nothing to do: no trace
+        new = kind.run(ctx) or [
+            ev.StepStarted(deal_no=entered.deal.deal_no, stage=stage, step=index, kind=kind.name)
+        ]  # waiting, with no opening
         state = _folded(state, _placed(new, position), emitted)
         return state, _position(state), False
     new = kind.run(ctx)
@@ -147,8 +150,9 @@ def current_ctx(state: TableState, now: datetime) -> Ctx | None:
 
 def _end_of_deal(state: TableState, deal: DealState) -> list[ev.Event]:
     """DealEnded reveals the seed (DESIGN §2.7); the variant's game-end rule may end the game."""
-    events: list[ev.Event] = [ev.DealEnded(deal_no=deal.deal_no, seed=deal.seed,
-                                           commitment=deal.commitment, stacked=deal.stacked)]
+    events: list[ev.Event] = [
+        ev.DealEnded(deal_no=deal.deal_no, seed=deal.seed, commitment=deal.commitment, stacked=deal.stacked)
+    ]
     if GAME_END_RULES[state.rules.game_ends](state, deal):
         final = bool(state.opts.get("end_on_empty_pot")) and state.pot == 0 and state.reserve == 0
         events.append(ev.GameEnded(game_no=deal.game_no, reason=deal.outcome, final=final))

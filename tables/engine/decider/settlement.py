@@ -23,6 +23,7 @@ The settle step names one rule of `RULES`:
 - `high_low` (Four-Three, 43-05/06, D-43-01): the pot in halves, High and Low; a Both player must
   win or tie both; whoever "in" wins nothing matches the pot.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -45,7 +46,7 @@ def settle_single_loser(r: Round) -> Settlement:
     all-out rule; a best hand that matched the pot (AO-05) is a matcher too."""
     in_players = r.in_players()
     if in_players and not r.winners:
-        worst = in_players                                        # GH-05: the ghost won
+        worst = in_players  # GH-05: the ghost won
     else:
         worst = [p for p in r.ordered(r.worst) if p not in r.winners]
     result = _settle_matching(r, worst)
@@ -63,21 +64,21 @@ def _settle_matching(r: Round, losers: list[str]) -> Settlement:
     exempt: list[str] = []
     if not in_players:
         outcome, matchers = settle_all_out(book, r)
-        exempt = next_ante_exempt(r.all_out, r)                   # D-AO-02
+        exempt = next_ante_exempt(r.all_out, r)  # D-AO-02
     elif len(in_players) == 1 and not r.ghost_played:
-        outcome = "uncontested"                                   # G2-11
+        outcome = "uncontested"  # G2-11
         book.to_seat(in_players[0], r.pot, "pot_won")
     else:
         cost = loser_cost(r.pot, r.terms)
         if not winners:
-            outcome = "ghost_won"                                 # GH-05: the pot stays
+            outcome = "ghost_won"  # GH-05: the pot stays
         elif len(winners) > 1 and r.terms["ties"] == "no_split":
-            outcome = "no_split"                                  # NSP-01, NSP-02: the pot stays
+            outcome = "no_split"  # NSP-01, NSP-02: the pot stays
         else:
             for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
-                book.to_seat(player, share, "pot_won")           # G2-14 TIE_SPLIT, D-GEN-01
+                book.to_seat(player, share, "pot_won")  # G2-14 TIE_SPLIT, D-GEN-01
             outcome = "won" if len(winners) == 1 else ("all_tied" if not losers else "split")
-        for player in losers:                                     # G2-13, D-G2-03
+        for player in losers:  # G2-13, D-G2-03
             book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
         matchers = losers
     return book.close(outcome, winners, matchers, r.reserve, r.terms, exempt)
@@ -121,26 +122,29 @@ def _replenish(r: Round, payers_of: Callable[[list[str]], list[str]]) -> Settlem
     deal's ante (MC-14, D-MC-01), MCA-01's best hand too."""
     in_players = r.in_players()
     if len(in_players) < 2:
-        result = settle_match_pot_each(r)                         # uncontested, or all out
-        return replace(result, ante_exempt=(*result.ante_exempt, *(
-            p for p in result.matchers if p not in result.ante_exempt)))
+        result = settle_match_pot_each(r)  # uncontested, or all out
+        return replace(
+            result,
+            ante_exempt=(*result.ante_exempt, *(p for p in result.matchers if p not in result.ante_exempt)),
+        )
     book = Book(r.table, r.pot)
     winners = r.ordered(r.winners)
     losers = [p for p in in_players if p not in r.winners]
     payers = payers_of(losers)
     amount = loser_cost(r.pot, r.terms)
     for player, share in zip(winners, split_evenly(r.pot, winners) if winners else (), strict=True):
-        book.to_seat(player, share, "pot_won")                   # MC-04, D-GEN-01
+        book.to_seat(player, share, "pot_won")  # MC-04, D-GEN-01
     for player, share in zip(payers, split_evenly(amount, payers) if payers else (), strict=True):
         book.to_pot(player, affordable(share, r.stacks[player], r.terms), "pot_replenished")
-    if not winners:                                               # MCA-05, Q-MC-05: the open hand
-        outcome = "ghost_won"                                     # won; the pot stays (GH-05)
+    if not winners:  # MCA-05, Q-MC-05: the open hand
+        outcome = "ghost_won"  # won; the pot stays (GH-05)
     else:
         outcome = "won" if len(winners) == 1 else ("all_tied" if not losers else "split")
     return book.close(outcome, winners, payers, r.reserve, r.terms, payers)
 
 
 # --- Thirty Eight (T38-04/05, D-T38-01) and Four-Three (43-05/06, D-43-01) ------------------------
+
 
 def settle_match_escalated(r: Round) -> Settlement:
     """T38-04/05, D-T38-01, EX-08: the best remaining hand takes the existing pot (tied hands
@@ -155,14 +159,21 @@ def settle_match_escalated(r: Round) -> Settlement:
     winners = r.ordered(r.winners)
     payers = [p for p in r.order if p in r.escalated and p not in winners]
     if len(winners) > 1 and r.terms["ties"] == "no_split":
-        outcome = "no_split"                                      # NSP-01: the pot stays
+        outcome = "no_split"  # NSP-01: the pot stays
     else:
         for player, share in zip(winners, split_evenly(r.pot, winners), strict=True):
             book.to_seat(player, share, "pot_won")
         left = [p for p in r.in_players() if p not in r.folded]
-        outcome = ("uncontested" if len(left) == 1 else "won" if len(winners) == 1
-                   else "split" if set(left) - set(winners) else "all_tied")
-    for player in payers:                                         # T38-04, T38-05
+        outcome = (
+            "uncontested"
+            if len(left) == 1
+            else "won"
+            if len(winners) == 1
+            else "split"
+            if set(left) - set(winners)
+            else "all_tied"
+        )
+    for player in payers:  # T38-04, T38-05
         cost = loser_cost(r.escalated[player] * r.pot, r.terms)
         book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
     return book.close(outcome, winners, payers, r.reserve, r.terms)
@@ -182,16 +193,17 @@ def settle_high_low(r: Round) -> Settlement:
         return settle_match_pot_each(r)
     book = Book(r.table, r.pot)
     sides = [r.ordered(side) for side in r.sides] if any(r.sides) else [r.ordered(r.winners)]
-    shares = half_shares(r.pot, sides, r.order)          # one left after folds (D-BET): he takes it
+    shares = half_shares(r.pot, sides, r.order)  # one left after folds (D-BET): he takes it
     for player in r.order:
         book.to_seat(player, shares.get(player, 0), "pot_won")
     winners = [p for p in r.order if p in shares]
     losers = [p for p in in_players if p not in shares]
     cost = loser_cost(r.pot, r.terms)
-    for player in losers:                                         # 43-06, G2-13
+    for player in losers:  # 43-06, G2-13
         book.to_pot(player, affordable(cost, r.stacks[player], r.terms), "pot_matched")
-    outcome = ("nobody_won" if not winners else "won" if len(winners) == 1
-               else "split" if losers else "all_tied")
+    outcome = (
+        "nobody_won" if not winners else "won" if len(winners) == 1 else "split" if losers else "all_tied"
+    )
     return book.close(outcome, winners, losers, r.reserve, r.terms)
 
 
@@ -201,7 +213,7 @@ def half_shares(pot: int, sides: list[list[str]], order: tuple[str, ...]) -> dic
     judged = [side for side in sides if side]
     if not judged:
         return {}
-    judged.sort(key=lambda side: order.index(side[0]))          # stable: High first on a tie
+    judged.sort(key=lambda side: order.index(side[0]))  # stable: High first on a tie
     shares: dict[str, int] = {}
     for side, half in zip(judged, split_evenly(pot, [s[0] for s in judged]), strict=True):
         for player, share in zip(side, split_evenly(half, side), strict=True):
@@ -210,6 +222,7 @@ def half_shares(pot: int, sides: list[list[str]], order: tuple[str, ...]) -> dic
 
 
 # --- Wolfie's Lou (WL-10..12, D-WL-06) ---------------------------------------------------------------
+
 
 def settle_tricks(r: Round) -> Settlement:
     """WL-10..12, D-WL-06: the winner of three or more tricks (`Round.winners`) takes the existing
@@ -221,7 +234,7 @@ def settle_tricks(r: Round) -> Settlement:
         return settle_match_pot_each(r)
     book = Book(r.table, r.pot)
     winners = r.ordered(r.winners)
-    for player in winners:                                        # at most one: 3 of 5 tricks
+    for player in winners:  # at most one: 3 of 5 tricks
         book.to_seat(player, r.pot, "pot_won")
     payers = [p for p in r.order if p in r.escalated and p not in winners]
     for player in payers:
@@ -239,7 +252,7 @@ RULES: Mapping[str, Callable[[Round], Settlement]] = {
     "losers_pay_winners": settle_losers_pay_winners,
     "losers_share": settle_losers_share,
     "worst_replenishes": settle_worst_replenishes,
-    "match_escalated": settle_match_escalated,                # T38, D-T38-01
-    "high_low": settle_high_low,                              # 43, D-43-01
-    "tricks": settle_tricks,                                  # WL-10..12, D-WL-06
+    "match_escalated": settle_match_escalated,  # T38, D-T38-01
+    "high_low": settle_high_low,  # 43, D-43-01
+    "tricks": settle_tricks,  # WL-10..12, D-WL-06
 }

@@ -1,6 +1,7 @@
 """JSON snapshots of the whole decider state (DESIGN §2.5): a snapshot plus the fold of the
 later events equals the full fold. Server-side only: a snapshot may hold a live seed and hole
 cards. The variant is stored by name and looked up again on load."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,20 +13,28 @@ from tables.engine.decider.variants import get_variant
 
 def state_to_json(state: TableState) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "status": state.status, "table_id": state.table_id, "variant": state.variant,
+        "status": state.status,
+        "table_id": state.table_id,
+        "variant": state.variant,
         "options": dict(state.options),
         "stacked_decks": [list(d) for d in state.stacked_decks] if state.stacked_decks else None,
         "seats": [list(s) for s in state.seats],
-        "pot": state.pot, "reserve": state.reserve, "deal_no": state.deal_no,
-        "game_no": state.game_no, "game_open": state.game_open, "button": state.button,
-        "last_in": list(state.last_in), "ante_exempt": list(state.ante_exempt),
-        "waiting": list(state.waiting), "deal": None,
+        "pot": state.pot,
+        "reserve": state.reserve,
+        "deal_no": state.deal_no,
+        "game_no": state.game_no,
+        "game_open": state.game_open,
+        "button": state.button,
+        "last_in": list(state.last_in),
+        "ante_exempt": list(state.ante_exempt),
+        "waiting": list(state.waiting),
+        "deal": None,
     }
-    if state.bets:                               # D-BET: mid-deal only; other snapshots unchanged
+    if state.bets:  # D-BET: mid-deal only; other snapshots unchanged
         data["bets"] = state.bets
-    if state.tournament_id is not None:          # cash tables' snapshots unchanged
+    if state.tournament_id is not None:  # cash tables' snapshots unchanged
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
-    if state.committed:                          # the next deal's committed deck (decider.fair)
+    if state.committed:  # the next deal's committed deck (decider.fair)
         data["committed"] = _jsonable(state.committed)
     if state.deal is not None:
         d = state.deal
@@ -40,21 +49,34 @@ def state_from_json(data: dict[str, Any]) -> TableState:
     deal = None
     if data["deal"] is not None:
         raw = data["deal"]
-        deal = DealState(**{name: _tupled(raw[name]) for name in DealState._fields
-                            if name in raw and name != "slots"}, slots=_slots(raw))
+        deal = DealState(
+            **{name: _tupled(raw[name]) for name in DealState._fields if name in raw and name != "slots"},
+            slots=_slots(raw),
+        )
     decks = data["stacked_decks"]
     return TableState(
-        status=data["status"], table_id=data["table_id"], variant=data["variant"],
+        status=data["status"],
+        table_id=data["table_id"],
+        variant=data["variant"],
         options=tuple(sorted(data["options"].items())),
         stacked_decks=tuple(tuple(d) for d in decks) if decks else None,
         seats=tuple(Seat(*seat) for seat in data["seats"]),
-        pot=data["pot"], reserve=data["reserve"], deal_no=data["deal_no"], game_no=data["game_no"],
-        game_open=data["game_open"], button=data["button"], deal=deal,
+        pot=data["pot"],
+        reserve=data["reserve"],
+        deal_no=data["deal_no"],
+        game_no=data["game_no"],
+        game_open=data["game_open"],
+        button=data["button"],
+        deal=deal,
         game=get_variant(data["variant"]) if data["variant"] else None,
-        last_in=tuple(data.get("last_in", ())), ante_exempt=tuple(data.get("ante_exempt", ())),
-        waiting=tuple(data.get("waiting", ())), tournament_id=data.get("tournament_id"),
-        next_ante=data.get("next_ante"), bets=data.get("bets", 0),
-        committed=_tupled(data.get("committed", [])))
+        last_in=tuple(data.get("last_in", ())),
+        ante_exempt=tuple(data.get("ante_exempt", ())),
+        waiting=tuple(data.get("waiting", ())),
+        tournament_id=data.get("tournament_id"),
+        next_ante=data.get("next_ante"),
+        bets=data.get("bets", 0),
+        committed=_tupled(data.get("committed", [])),
+    )
 
 
 def _slots(raw: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The table's own commands: open, sit down, top up, leave, sit out and in, start a deal, close.
 What happens inside a deal is the step kinds' (`steps`); a tournament's commands are in
 `tournament_table`."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -37,25 +38,32 @@ def eligible_players(state: TableState) -> list[Seat]:
     (fewer than two others could play)."""
     policy, ante = state.opts.get("stack_policy", "default"), state.opts.get("ante", 1)
     playing = [s for s in state.seats if not s.sitting_out]
-    if state.tournament_id is not None:       # a short stack antes what he has (all in)
+    if state.tournament_id is not None:  # a short stack antes what he has (all in)
         playing = [s for s in playing if s.stack > 0]
     elif policy != "allow_debt":
         due = antes_due(state)
-        playing = [s for s in playing
-                   if s.stack >= (ante if due and s.player not in state.ante_exempt else 1)]
+        playing = [
+            s for s in playing if s.stack >= (ante if due and s.player not in state.ante_exempt else 1)
+        ]
     settled = [s for s in playing if s.player not in state.waiting]
     return settled if len(settled) >= 2 else playing
 
 
-def check_start_deal(state: TableState, by_player: str | None, seed: str | None,
-                     after_deal_no: int | None = None, *, committed: bool = False) -> list[Seat]:
+def check_start_deal(
+    state: TableState,
+    by_player: str | None,
+    seed: str | None,
+    after_deal_no: int | None = None,
+    *,
+    committed: bool = False,
+) -> list[Seat]:
     check_open(state)
     check_between_deals(state)
     if after_deal_no is None:
-        check_cash_table(state)           # only the tournament starts its deals
+        check_cash_table(state)  # only the tournament starts its deals
     if by_player is not None:
         check_seated(state, by_player)
-    if state.stacked_decks is None and not committed:       # committed: the decks of fair.deal_events
+    if state.stacked_decks is None and not committed:  # committed: the decks of fair.deal_events
         if seed is None:
             raise DomainError("invalid_seed", "a deal on an unstacked table needs a seed")
         try:
@@ -64,8 +72,11 @@ def check_start_deal(state: TableState, by_player: str | None, seed: str | None,
             raise DomainError("invalid_seed", "the seed is not a hex string") from None
     players = eligible_players(state)
     if len(players) < 2:
-        raise DomainError("not_enough_players", "a deal needs two players who can play",
-                          eligible=[s.player for s in players])
+        raise DomainError(
+            "not_enough_players",
+            "a deal needs two players who can play",
+            eligible=[s.player for s in players],
+        )
     return players
 
 
@@ -82,9 +93,14 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         decks = [_stacked_deck(d) for d in c.stacked_decks]
         if not decks:
             raise DomainError("invalid_card", "stacked_decks is empty")
-    opened = ev.TableOpened(table_id=str(c.table_id), variant=c.variant, options=options,
-                            stacked=decks is not None, stacked_decks=decks,
-                            tournament_id=str(c.tournament_id) if c.tournament_id else None)
+    opened = ev.TableOpened(
+        table_id=str(c.table_id),
+        variant=c.variant,
+        options=options,
+        stacked=decks is not None,
+        stacked_decks=decks,
+        tournament_id=str(c.tournament_id) if c.tournament_id else None,
+    )
     return [opened, *fair.opening_events(opened, c.next_deck)]
 
 
@@ -110,12 +126,16 @@ def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event
     amount = check_amount(c.buy_in)
     low, high = buy_in_range(state)
     if amount < low or (high is not None and amount > high):
-        raise DomainError("invalid_amount", f"the buy-in must be between {low} and {high or 'any'}",
-                          minimum=low, maximum=high)
-    transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
-                        amount, "buy_in")
-    return [ev.PlayerSeated(player=c.player_id, seat=free[0], buy_in=amount,
-                            transfers=[transfer.to_json()])]
+        raise DomainError(
+            "invalid_amount",
+            f"the buy-in must be between {low} and {high or 'any'}",
+            minimum=low,
+            maximum=high,
+        )
+    transfer = Transfer(
+        player_account(c.player_id), seat_account(state.table_id, c.player_id), amount, "buy_in"
+    )
+    return [ev.PlayerSeated(player=c.player_id, seat=free[0], buy_in=amount, transfers=[transfer.to_json()])]
 
 
 def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
@@ -126,10 +146,12 @@ def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
     amount = check_amount(c.amount)
     _, high = buy_in_range(state, seat.stack)
     if high is not None and amount > high:
-        raise DomainError("invalid_amount", f"a top-up may bring at most {max(high, 0)}",
-                          maximum=max(high, 0))
-    transfer = Transfer(player_account(c.player_id), seat_account(state.table_id, c.player_id),
-                        amount, "top_up")
+        raise DomainError(
+            "invalid_amount", f"a top-up may bring at most {max(high, 0)}", maximum=max(high, 0)
+        )
+    transfer = Transfer(
+        player_account(c.player_id), seat_account(state.table_id, c.player_id), amount, "top_up"
+    )
     return [ev.StackToppedUp(player=c.player_id, amount=amount, transfers=[transfer.to_json()])]
 
 
@@ -146,8 +168,9 @@ def check_leave(state: TableState, player: str) -> Seat:
 def _leave(state: TableState, c: cmd.Leave, now: datetime) -> list[ev.Event]:
     seat = check_leave(state, c.player_id)
     transfers = cash_out_transfers(state, c.player_id, seat.stack)
-    return [ev.PlayerLeft(player=c.player_id, cash_out=seat.stack,
-                          transfers=[t.to_json() for t in transfers])]
+    return [
+        ev.PlayerLeft(player=c.player_id, cash_out=seat.stack, transfers=[t.to_json() for t in transfers])
+    ]
 
 
 def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev.Event]:
@@ -159,21 +182,31 @@ def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev
 
 def _start_deal(state: TableState, c: cmd.StartDeal, now: datetime) -> list[ev.Event]:
     if c.after_deal_no is not None and not next_deal_due(state, c.after_deal_no):
-        return []                         # a redelivered "next deal" task does nothing
-    players = check_start_deal(state, c.by_player_id, c.seed, c.after_deal_no,
-                               committed=c.next_deck is not None and fair.committed_pack(state.rules))
-    dealer = _next_dealer(state, players)                      # D-GEN-05
+        return []  # a redelivered "next deal" task does nothing
+    players = check_start_deal(
+        state,
+        c.by_player_id,
+        c.seed,
+        c.after_deal_no,
+        committed=c.next_deck is not None and fair.committed_pack(state.rules),
+    )
+    dealer = _next_dealer(state, players)  # D-GEN-05
     order = _from_dealers_left(players, dealer)
     stacked = state.stacked_decks is not None
     seed = None if stacked else c.seed
     eligible = {s.player for s in players}
     deal_no = state.deal_no + 1
     started = ev.DealStarted(
-        deal_no=deal_no, game_no=state.game_no + (0 if state.game_open else 1),
-        dealer=dealer.player, participants=[s.player for s in order],
+        deal_no=deal_no,
+        game_no=state.game_no + (0 if state.game_open else 1),
+        dealer=dealer.player,
+        participants=[s.player for s in order],
         sat_out=[s.player for s in state.seats if s.player not in eligible],
-        by=c.by_player_id, stacked=stacked, seed=seed,
-        commitment=commitment(seed) if seed is not None else None)
+        by=c.by_player_id,
+        stacked=stacked,
+        seed=seed,
+        commitment=commitment(seed) if seed is not None else None,
+    )
     return then_advance(state, fair.deal_events(state, started, c), now)
 
 
@@ -187,7 +220,7 @@ def _next_dealer(state: TableState, players: list[Seat]) -> Seat:
 
 def _from_dealers_left(players: list[Seat], dealer: Seat) -> list[Seat]:
     i = players.index(dealer)
-    return [*players[i + 1:], *players[:i + 1]]
+    return [*players[i + 1 :], *players[: i + 1]]
 
 
 def check_sit_out(state: TableState, player: str) -> Seat:

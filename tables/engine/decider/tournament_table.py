@@ -1,5 +1,6 @@
 """A tournament table's commands, sent by the tournament service between deals: seat, move and
 remove entrants, break or finish the table, set the ante. None is reachable by a player."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -20,11 +21,14 @@ def tournament_options(options: dict[str, Any]) -> dict[str, Any]:
     """A tournament table's options: pay_what_you_have unless given (D-GEN-06); no credit, since
     no bankroll stands behind a tournament seat."""
     if options.get("stack_policy") == "allow_debt":
-        raise DomainError("invalid_option", "a tournament table extends no credit",
-                          option="stack_policy")
+        raise DomainError("invalid_option", "a tournament table extends no credit", option="stack_policy")
     if options.get("end_on_empty_pot"):
-        raise DomainError("invalid_option", "a tournament table closes when the tournament says so "
-                          "(end_on_empty_pot would cash its players out)", option="end_on_empty_pot")
+        raise DomainError(
+            "invalid_option",
+            "a tournament table closes when the tournament says so "
+            "(end_on_empty_pot would cash its players out)",
+            option="end_on_empty_pot",
+        )
     return {"stack_policy": "pay_what_you_have", **options}
 
 
@@ -54,8 +58,7 @@ def check_free_seat(state: TableState, player: str, seat: int | None) -> int:
     if seat is None:
         return free[0]
     if seat not in free:
-        raise DomainError("invalid_seat", f"seat {seat!r} is not a free seat of this table",
-                          free=free)
+        raise DomainError("invalid_seat", f"seat {seat!r} is not a free seat of this table", free=free)
     return seat
 
 
@@ -77,35 +80,51 @@ def _seat_entrant(state: TableState, c: cmd.SeatEntrant, now: datetime) -> list[
     chips = check_amount(c.chips)
     bank = chipbank_account(state.tournament_id)
     transfer = Transfer(bank, seat_account(state.table_id, c.player_id), chips, "tournament_chips")
-    return [ev.EntrantSeated(player=c.player_id, seat=seat, chips=chips,
-                             transfers=[transfer.to_json()])]
+    return [ev.EntrantSeated(player=c.player_id, seat=seat, chips=chips, transfers=[transfer.to_json()])]
 
 
 def _move_entrant_out(state: TableState, c: cmd.MoveEntrantOut, now: datetime) -> list[ev.Event]:
     seat = check_entrant_leaves(state, c.player_id)
     if str(c.to_table_id) == state.table_id:
         raise DomainError("already_seated", f"{c.player_id} already sits at this table")
-    moves = [Transfer(seat_account(state.table_id, c.player_id), seat_account(c.to_table_id, c.player_id),
-                      seat.stack, "tournament_move")] if seat.stack > 0 else []
-    return [ev.EntrantMovedOut(player=c.player_id, to_table=str(c.to_table_id), chips=seat.stack,
-                               transfers=[t.to_json() for t in moves])]
+    moves = (
+        [
+            Transfer(
+                seat_account(state.table_id, c.player_id),
+                seat_account(c.to_table_id, c.player_id),
+                seat.stack,
+                "tournament_move",
+            )
+        ]
+        if seat.stack > 0
+        else []
+    )
+    return [
+        ev.EntrantMovedOut(
+            player=c.player_id,
+            to_table=str(c.to_table_id),
+            chips=seat.stack,
+            transfers=[t.to_json() for t in moves],
+        )
+    ]
 
 
 def _move_entrant_in(state: TableState, c: cmd.MoveEntrantIn, now: datetime) -> list[ev.Event]:
     seat = check_entrant_arrives(state, c.player_id, c.seat)
     if type(c.chips) is not int or c.chips < 0:
         raise DomainError("invalid_amount", f"not a whole number of chips: {c.chips!r}")
-    return [ev.EntrantMovedIn(player=c.player_id, seat=seat, from_table=str(c.from_table_id),
-                              chips=c.chips)]
+    return [ev.EntrantMovedIn(player=c.player_id, seat=seat, from_table=str(c.from_table_id), chips=c.chips)]
 
 
 def _remove_entrant(state: TableState, c: cmd.RemoveEntrant, now: datetime) -> list[ev.Event]:
     seat = check_entrant_leaves(state, c.player_id)
     bank = chipbank_account(state.tournament_id)
-    back = [Transfer(seat_account(state.table_id, c.player_id), bank, seat.stack, "tournament_chips_back")
-            ] if seat.stack > 0 else []
-    return [ev.EntrantRemoved(player=c.player_id, chips=seat.stack,
-                              transfers=[t.to_json() for t in back])]
+    back = (
+        [Transfer(seat_account(state.table_id, c.player_id), bank, seat.stack, "tournament_chips_back")]
+        if seat.stack > 0
+        else []
+    )
+    return [ev.EntrantRemoved(player=c.player_id, chips=seat.stack, transfers=[t.to_json() for t in back])]
 
 
 def _break_table(state: TableState, c: cmd.BreakTable, now: datetime) -> list[ev.Event]:

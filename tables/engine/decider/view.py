@@ -7,6 +7,7 @@
 - `legal_actions(state, player_id, now)`: what the player may do next, built from the same
   `check_*` guards decide uses, so the API never offers what decide refuses.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,7 +23,7 @@ from tables.engine.decider.visibility import ROLES, Viewer, redact_event, sees_c
 
 __all__ = ["ROLES", "Viewer", "deal_is_over", "legal_actions", "phase", "redact_event", "table_view"]
 
-_ANY_SEED = "00"          # legal_actions asks "could a deal start?"; the service draws the real seed
+_ANY_SEED = "00"  # legal_actions asks "could a deal start?"; the service draws the real seed
 
 
 def deal_is_over(state: TableState, deal_no: int | None) -> bool:
@@ -39,7 +40,7 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
     if state.status != "open" or player_id is None:
         return []
     seat = state.seat_of(player_id)
-    cash = state.tournament_id is None          # the tournament seats and moves players
+    cash = state.tournament_id is None  # the tournament seats and moves players
     if seat is None:
         return _sit_down_action(state) if cash else []
     actions: list[dict[str, Any]] = []
@@ -47,7 +48,7 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
         actions.append({"action": "start_deal"})
     deal, ctx, step = state.live, current_ctx(state, now), state.current_step()
     if ctx is not None and step is not None:
-        actions += step.definition.offers(ctx, player_id)        # what the current step offers
+        actions += step.definition.offers(ctx, player_id)  # what the current step offers
     if deal is None and cash:
         _, high = buy_in_range(state, seat.stack)
         if high is None or high >= 1:
@@ -76,21 +77,37 @@ def _allowed(check: Any, *args: Any) -> bool:
     return True
 
 
-def table_view(state: TableState, viewer: Viewer, now: datetime, *,
-               deal_over: bool = False) -> dict[str, Any]:
+def table_view(
+    state: TableState, viewer: Viewer, now: datetime, *, deal_over: bool = False
+) -> dict[str, Any]:
     """The table for one viewer: seats, stacks, pot, reserve, the deal, legal actions."""
     deal = state.deal
     view: dict[str, Any] = {
-        "table_id": state.table_id, "status": state.status, "variant": state.variant,
-        "tournament_id": state.tournament_id, "unit": state.unit,
-        "options": dict(state.options), "pot": state.pot, "reserve": state.reserve,
+        "table_id": state.table_id,
+        "status": state.status,
+        "variant": state.variant,
+        "tournament_id": state.tournament_id,
+        "unit": state.unit,
+        "options": dict(state.options),
+        "pot": state.pot,
+        "reserve": state.reserve,
         "bets": state.bets,
-        "deal_no": state.deal_no, "game_no": state.game_no,
+        "deal_no": state.deal_no,
+        "game_no": state.game_no,
         "dealer": deal.dealer if deal is not None else None,
         "phase": phase(state),
-        "seats": [{"player": s.player, "seat": s.seat, "stack": s.stack, "legs": s.legs,
-                   "sitting_out": s.sitting_out, "timeouts": s.timeouts,
-                   "waiting": s.player in state.waiting} for s in state.seats],
+        "seats": [
+            {
+                "player": s.player,
+                "seat": s.seat,
+                "stack": s.stack,
+                "legs": s.legs,
+                "sitting_out": s.sitting_out,
+                "timeouts": s.timeouts,
+                "waiting": s.player in state.waiting,
+            }
+            for s in state.seats
+        ],
         "deal": _deal_view(state, deal, viewer, deal_over) if deal is not None else None,
         "legal_actions": legal_actions(state, viewer.player_id, now),
     }
@@ -120,25 +137,39 @@ def _deal_view(state: TableState, deal: DealState, viewer: Viewer, deal_over: bo
         choice = deal.choices[i]
         if choice is not None and deal.sealed and not own:
             choice = "sealed"
-        players.append({"player": player, "cards": list(deal.hands[i]) if visible else None,
-                        "face_up": list(deal.up[i]) if deal.up else [],
-                        "card_count": len(deal.hands[i]), "declared": choice,
-                        "timed_out": player in deal.timed_out,
-                        "forced_in": deal.forced == player or player in deal.compulsory,   # CFR-01
-                        "folded": player in deal.folded})                                  # D-BET
+        players.append(
+            {
+                "player": player,
+                "cards": list(deal.hands[i]) if visible else None,
+                "face_up": list(deal.up[i]) if deal.up else [],
+                "card_count": len(deal.hands[i]),
+                "declared": choice,
+                "timed_out": player in deal.timed_out,
+                "forced_in": deal.forced == player or player in deal.compulsory,  # CFR-01
+                "folded": player in deal.folded,
+            }
+        )  # D-BET
     return {
-        "deal_no": deal.deal_no, "game_no": deal.game_no, "dealer": deal.dealer, "over": over,
-        "stage": deal.stage or None, "board": list(deal.board),
-        "turn": list(deal.awaiting), "deadline": deal.deadline,
-        "players": players, "ghost": _ghost_view(deal, viewer),
+        "deal_no": deal.deal_no,
+        "game_no": deal.game_no,
+        "dealer": deal.dealer,
+        "over": over,
+        "stage": deal.stage or None,
+        "board": list(deal.board),
+        "turn": list(deal.awaiting),
+        "deadline": deal.deadline,
+        "players": players,
+        "ghost": _ghost_view(deal, viewer),
         **_kinds_views(state, deal, viewer),
-        "sides": ({"high": list(deal.sides[0]), "low": list(deal.sides[1])}
-                  if deal.sides else None),                               # 43-05
+        "sides": ({"high": list(deal.sides[0]), "low": list(deal.sides[1])} if deal.sides else None),  # 43-05
         "winners": list(deal.winners) if deal.outcome else [],
-        "outcome": deal.outcome, "stacked": deal.stacked, "commitment": deal.commitment,
+        "outcome": deal.outcome,
+        "stacked": deal.stacked,
+        "commitment": deal.commitment,
         "seed": deal.seed if over else None,
-        "results": [{**r, "data": redact_event(r["type"], r["data"], viewer, deal_over=over)}
-                    for r in deal.results],
+        "results": [
+            {**r, "data": redact_event(r["type"], r["data"], viewer, deal_over=over)} for r in deal.results
+        ],
     }
 
 
@@ -157,5 +188,10 @@ def _ghost_view(deal: DealState, viewer: Viewer) -> dict[str, Any] | None:
     if not deal.ghost:
         return None
     visible = sees_ghost(viewer, shown=deal.ghost_shown or deal.ghost_up, over=deal.over)
-    return {"cards": list(deal.ghost) if visible else None, "card_count": len(deal.ghost),
-            "shown": deal.ghost_shown, "won": deal.ghost_won, "face_up": deal.ghost_up}
+    return {
+        "cards": list(deal.ghost) if visible else None,
+        "card_count": len(deal.ghost),
+        "shown": deal.ghost_shown,
+        "won": deal.ghost_won,
+        "face_up": deal.ghost_up,
+    }

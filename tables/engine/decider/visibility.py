@@ -40,6 +40,7 @@ belongs to nobody (GH-02): nobody sees it until a showdown it takes part in show
 
 `sees_cards` is the same rule for the folded state (the table view, the deal summaries).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -49,15 +50,15 @@ from typing import Any
 from tables.engine.decider import events as ev
 
 ROLES = ("player", "admin", "auditor")
-SALT = "salt"                       # ledger.hashing.SALT_KEY: the store's name for an event's salt
+SALT = "salt"  # ledger.hashing.SALT_KEY: the store's name for an event's salt
 _EXCHANGED = ("cards", "gave", "received")
-_DRAWN = ("cards", "discarded", "drawn")            # EXC-01/02: the count drawn is public
+_DRAWN = ("cards", "discarded", "drawn")  # EXC-01/02: the count drawn is public
 
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
     player_id: str | None = None
-    role: str = "player"               # "player" | "admin" | "auditor"
+    role: str = "player"  # "player" | "admin" | "auditor"
 
 
 # Tournaments: the seating seed is sealed at creation and revealed by TournamentStarted.
@@ -75,7 +76,7 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
     if event_type == ev.CARDS_DEALT:
         return ("cards",) if data.get("face", "down") != "up" else ()
     if event_type == ev.GHOST_DEALT:
-        return ("cards",) if data.get("face", "down") != "up" else ()      # MCA-05: face up
+        return ("cards",) if data.get("face", "down") != "up" else ()  # MCA-05: face up
     if event_type == ev.CARD_PASSED:
         return ("card",)
     if event_type == ev.CARDS_EXCHANGED:
@@ -122,8 +123,9 @@ def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over:
     return own or (viewer.role == "auditor" and deal_over)
 
 
-def sees_cards(viewer: Viewer, holder: str, *, shown: Iterable[str], compared: Iterable[str],
-               over: bool) -> bool:
+def sees_cards(
+    viewer: Viewer, holder: str, *, shown: Iterable[str], compared: Iterable[str], over: bool
+) -> bool:
     """Whether `viewer` may see every card `holder` holds: his own, a hand shown to all, a hand
     compared privately with the viewer's, or any hand for an auditor once the deal is over."""
     if viewer.player_id == holder or holder in shown or (viewer.role == "auditor" and over):
@@ -138,8 +140,7 @@ def sees_ghost(viewer: Viewer, *, shown: bool, over: bool) -> bool:
     return shown or (viewer.role == "auditor" and over)
 
 
-def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
-                 deal_over: bool) -> dict[str, Any]:
+def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over: bool) -> dict[str, Any]:
     """`data` as `viewer` may see it (a new dict; the input is not changed): each secret key the
     viewer may not see is null, and the salt is absent. Nothing is added, so the served data plus
     the served commitments are exactly what the hash chain covers (ledger.hashing.chain_form)."""
@@ -147,4 +148,3 @@ def redact_event(event_type: str, data: dict[str, Any], viewer: Viewer, *,
         return dict(data)
     hidden = secret_keys(event_type, data)
     return {key: (None if key in hidden else value) for key, value in data.items() if key != SALT}
-

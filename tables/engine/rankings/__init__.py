@@ -3,6 +3,7 @@
 Each ranking lives in its own module and is imported only when first used, so a ranking whose
 module is not there yet (or is broken) cannot stop the others from working.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -49,7 +50,7 @@ class OptionSpec:
             raise InvalidOption(f"option {name!r} must be {self.type.__name__}, not {value!r}")
         if self.choices and value not in self.choices:
             raise InvalidOption(f"option {name!r} must be one of {list(self.choices)}, not {value!r}")
-        if not isinstance(value, int):          # the bounds below are for int options only
+        if not isinstance(value, int):  # the bounds below are for int options only
             return value
         if self.minimum is not None and value < self.minimum:
             raise InvalidOption(f"option {name!r} must be at least {self.minimum}, not {value!r}")
@@ -58,8 +59,11 @@ class OptionSpec:
         return value
 
 
-ACE_LOW = OptionSpec(bool, True, "an ace may play low: A-2-3 (A-2-3-4-5) is the lowest straight "
-                                 "(D-GEN-04); False = ace high only")
+ACE_LOW = OptionSpec(
+    bool,
+    True,
+    "an ace may play low: A-2-3 (A-2-3-4-5) is the lowest straight (D-GEN-04); False = ace high only",
+)
 
 Evaluator = Callable[..., HandValue]
 _DEFAULTS: dict[str, dict[str, Any]] = {}
@@ -77,7 +81,7 @@ class Ranking:
     rules: tuple[str, ...] = ()
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     default_wild_ranks: tuple[int, ...] = ()
-    fast: str | None = None            # 'module:function(name)' -> a lookup for default calls
+    fast: str | None = None  # 'module:function(name)' -> a lookup for default calls
 
     def evaluator(self) -> Evaluator:
         module_name, function_name = self.target.split(":")
@@ -119,63 +123,137 @@ class Ranking:
             "hand_sizes": list(self.hand_sizes),
             "rules": list(self.rules),
             "default_wild_ranks": [RANKS[rank - 2] for rank in self.default_wild_ranks],
-            "options": {name: {"type": spec.type.__name__, "default": spec.default,
-                               "description": spec.description, "required": spec.required,
-                               **({"choices": list(spec.choices)} if spec.choices else {})}
-                        for name, spec in self.options.items()},
+            "options": {
+                name: {
+                    "type": spec.type.__name__,
+                    "default": spec.default,
+                    "description": spec.description,
+                    "required": spec.required,
+                    **({"choices": list(spec.choices)} if spec.choices else {}),
+                }
+                for name, spec in self.options.items()
+            },
         }
 
 
-def _ranking(name: str, description: str, sizes: Sequence[int], target: str, rules: Sequence[str],
-             options: Mapping[str, OptionSpec] | None = None, wild: Sequence[int] = ()) -> Ranking:
+def _ranking(
+    name: str,
+    description: str,
+    sizes: Sequence[int],
+    target: str,
+    rules: Sequence[str],
+    options: Mapping[str, OptionSpec] | None = None,
+    wild: Sequence[int] = (),
+) -> Ranking:
     fast = f"{_GUTS}:fast_evaluator" if target.startswith(f"{_GUTS}:") else None
-    return Ranking(name, description, tuple(sizes), target, tuple(rules), dict(options or {}), tuple(wild),
-                   fast)
+    return Ranking(
+        name, description, tuple(sizes), target, tuple(rules), dict(options or {}), tuple(wild), fast
+    )
 
 
 _GUTS = "tables.engine.rankings.guts"
 _SMALL = "tables.engine.rankings.small"
 _RANKINGS: tuple[Ranking, ...] = (
-    _ranking("guts2", "Two-card Guts: any pair beats unpaired cards; pairs by rank; unpaired by top "
-             "card, then second card; suits do not count (91 ranks).", (2,), f"{_GUTS}:evaluate_guts2",
-             ("G2-16", "G2-17", "G2-18", "G2-19", "G2-20", "G2-21")),
-    _ranking("guts3_sf_high", "Three-card Guts, default: straight flush > three of a kind > straight > "
-             "flush > pair > high card; ties by highest card of the combination, then kickers.", (3,),
-             f"{_GUTS}:evaluate_guts3_sf_high", ("3C-04", "MC-02", "MC-03", "MC-04", "D-3C-01"),
-             {"ace_low": ACE_LOW}),
-    _ranking("guts3_trips_high", "Three-card Guts: three of a kind > straight flush > straight > flush "
-             "> pair > high card.", (3,), f"{_GUTS}:evaluate_guts3_trips_high",
-             ("3C-03", "3C-04", "MC-03", "MC-04"), {"ace_low": ACE_LOW}),
-    _ranking("guts3_classic", "Three-card Guts, classic: three of a kind > pair > high card; straights "
-             "and flushes do not count.", (3,), f"{_GUTS}:evaluate_guts3_classic",
-             ("3C-06", "MC-03", "MC-04"), {"ace_low": ACE_LOW}),
-    _ranking("stage1_357", "Three-Five-Seven stage one: three of a kind > pair > high card, no straights "
-             "or flushes; threes wild unless other wild ranks are given.", (3,),
-             f"{_SMALL}:evaluate_stage1_357", ("357-10",), wild=(3,)),
-    _ranking("consecutive", "Consecutive Guts: best three of five; each disjoint pair of consecutive "
-             "ranks (ace next to K and 2) may form one wild card; three of a kind > pair > high card.",
-             (5,), f"{_SMALL}:evaluate_consecutive", ("CONS-02", "CONS-03", "CONS-04", "D-CONS-01")),
-    _ranking("alternating", "Alternating Guts: as Consecutive, but a wild is formed by two ranks one "
-             "apart (Q-A and A-3 bridge over the ace).", (5,), f"{_SMALL}:evaluate_alternating",
-             ("ALT-01", "ALT-02", "D-CONS-01")),
-    _ranking("four_card", "Four-card comparison: four of a kind > three of a kind > two pair > pair > "
-             "high card, no straights or flushes; twos wild unless other wild ranks are given.", (4,),
-             f"{_SMALL}:evaluate_four_card", ("42X-03", "D-42X-04"), wild=(2,)),
-    _ranking("low_a5", "Ace-to-five low: the lowest five of up to seven cards wins; ace is low, "
-             "straights and flushes do not count; A-2-3-4-5 is best.", (5, 6, 7),
-             "tables.engine.rankings.low:evaluate_low_a5", ("43-03", "D-43-01")),
-    _ranking("poker", "Five-card poker: the best five of five to seven cards; five of a kind with wild "
-             "cards ranks above a straight flush.", (5, 6, 7),
-             "tables.engine.rankings.poker:evaluate_poker", ("357-17", "357-23", "422-05", "D-GEN-03"),
-             {"ace_low": ACE_LOW}),
-    _ranking("italian", "Italian poker: short pack by player count, suits rank hearts > diamonds > "
-             "clubs > spades.", (5,), "tables.engine.rankings.italian:evaluate_italian",
-             ("IT-20", "IT-21", "IT-28", "IT-30", "D-IT-01"),
-             {"players": OptionSpec(int, None, "number of players (deck size, D-IT-01)", minimum=2,
-                                    maximum=10, required=True),
-              "tie_rule": OptionSpec(str, "default", "how equal hands are separated",
-                                     choices=("default", "fantini")),
-              "suit_order": OptionSpec(str, "hdcs", "suits from highest to lowest")}),
+    _ranking(
+        "guts2",
+        "Two-card Guts: any pair beats unpaired cards; pairs by rank; unpaired by top "
+        "card, then second card; suits do not count (91 ranks).",
+        (2,),
+        f"{_GUTS}:evaluate_guts2",
+        ("G2-16", "G2-17", "G2-18", "G2-19", "G2-20", "G2-21"),
+    ),
+    _ranking(
+        "guts3_sf_high",
+        "Three-card Guts, default: straight flush > three of a kind > straight > "
+        "flush > pair > high card; ties by highest card of the combination, then kickers.",
+        (3,),
+        f"{_GUTS}:evaluate_guts3_sf_high",
+        ("3C-04", "MC-02", "MC-03", "MC-04", "D-3C-01"),
+        {"ace_low": ACE_LOW},
+    ),
+    _ranking(
+        "guts3_trips_high",
+        "Three-card Guts: three of a kind > straight flush > straight > flush > pair > high card.",
+        (3,),
+        f"{_GUTS}:evaluate_guts3_trips_high",
+        ("3C-03", "3C-04", "MC-03", "MC-04"),
+        {"ace_low": ACE_LOW},
+    ),
+    _ranking(
+        "guts3_classic",
+        "Three-card Guts, classic: three of a kind > pair > high card; straights and flushes do not count.",
+        (3,),
+        f"{_GUTS}:evaluate_guts3_classic",
+        ("3C-06", "MC-03", "MC-04"),
+        {"ace_low": ACE_LOW},
+    ),
+    _ranking(
+        "stage1_357",
+        "Three-Five-Seven stage one: three of a kind > pair > high card, no straights "
+        "or flushes; threes wild unless other wild ranks are given.",
+        (3,),
+        f"{_SMALL}:evaluate_stage1_357",
+        ("357-10",),
+        wild=(3,),
+    ),
+    _ranking(
+        "consecutive",
+        "Consecutive Guts: best three of five; each disjoint pair of consecutive "
+        "ranks (ace next to K and 2) may form one wild card; three of a kind > pair > high card.",
+        (5,),
+        f"{_SMALL}:evaluate_consecutive",
+        ("CONS-02", "CONS-03", "CONS-04", "D-CONS-01"),
+    ),
+    _ranking(
+        "alternating",
+        "Alternating Guts: as Consecutive, but a wild is formed by two ranks one "
+        "apart (Q-A and A-3 bridge over the ace).",
+        (5,),
+        f"{_SMALL}:evaluate_alternating",
+        ("ALT-01", "ALT-02", "D-CONS-01"),
+    ),
+    _ranking(
+        "four_card",
+        "Four-card comparison: four of a kind > three of a kind > two pair > pair > "
+        "high card, no straights or flushes; twos wild unless other wild ranks are given.",
+        (4,),
+        f"{_SMALL}:evaluate_four_card",
+        ("42X-03", "D-42X-04"),
+        wild=(2,),
+    ),
+    _ranking(
+        "low_a5",
+        "Ace-to-five low: the lowest five of up to seven cards wins; ace is low, "
+        "straights and flushes do not count; A-2-3-4-5 is best.",
+        (5, 6, 7),
+        "tables.engine.rankings.low:evaluate_low_a5",
+        ("43-03", "D-43-01"),
+    ),
+    _ranking(
+        "poker",
+        "Five-card poker: the best five of five to seven cards; five of a kind with wild "
+        "cards ranks above a straight flush.",
+        (5, 6, 7),
+        "tables.engine.rankings.poker:evaluate_poker",
+        ("357-17", "357-23", "422-05", "D-GEN-03"),
+        {"ace_low": ACE_LOW},
+    ),
+    _ranking(
+        "italian",
+        "Italian poker: short pack by player count, suits rank hearts > diamonds > clubs > spades.",
+        (5,),
+        "tables.engine.rankings.italian:evaluate_italian",
+        ("IT-20", "IT-21", "IT-28", "IT-30", "D-IT-01"),
+        {
+            "players": OptionSpec(
+                int, None, "number of players (deck size, D-IT-01)", minimum=2, maximum=10, required=True
+            ),
+            "tie_rule": OptionSpec(
+                str, "default", "how equal hands are separated", choices=("default", "fantini")
+            ),
+            "suit_order": OptionSpec(str, "hdcs", "suits from highest to lowest"),
+        },
+    ),
 )
 
 RANKINGS: Mapping[str, Ranking] = {ranking.name: ranking for ranking in _RANKINGS}
@@ -188,8 +266,9 @@ def get_ranking(name: str) -> Ranking:
         raise UnknownRanking(f"unknown ranking {name!r} (known: {', '.join(RANKINGS)})") from None
 
 
-_RANK_BY_TEXT = {text: position + 2 for position, char in enumerate(RANKS)
-                 for text in (char, char.lower())} | {"10": 10}
+_RANK_BY_TEXT = {
+    text: position + 2 for position, char in enumerate(RANKS) for text in (char, char.lower())
+} | {"10": 10}
 
 
 def parse_wild_ranks(wild_ranks: Sequence[int | str]) -> tuple[int, ...]:

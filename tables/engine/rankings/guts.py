@@ -4,6 +4,7 @@ Without wild cards a value is one dictionary lookup: every two- and three-card h
 once per ranking (on first use) into a table keyed by the bit mask of its card indices. Hands
 with wild cards are evaluated analytically (D-GEN-03).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -71,8 +72,11 @@ def _table(ranking: str, ace_low: bool) -> dict[int, RankedValue]:
             shape = (tuple(card.rank for card in hand), len({card.suit for card in hand}) == 1)
             value = shapes.get(shape)
             if value is None:
-                value = shapes[shape] = (guts2_value(hand, 0) if size == 2 else
-                                         guts3_value(hand, 0, ranking=ranking, ace_low=ace_low))
+                value = shapes[shape] = (
+                    guts2_value(hand, 0)
+                    if size == 2
+                    else guts3_value(hand, 0, ranking=ranking, ace_low=ace_low)
+                )
             table[sum(1 << card.index for card in hand)] = value
         _TABLES[(ranking, ace_low)] = table
     return table
@@ -92,8 +96,9 @@ def fast_evaluator(ranking: str) -> Callable[[Sequence[Card]], HandValue | None]
     return fast
 
 
-def _evaluate(cards: Sequence[Card], ranking: str, wild_ranks: Sequence[int],
-              wild_cards: Sequence[Card], ace_low: bool) -> HandValue:
+def _evaluate(
+    cards: Sequence[Card], ranking: str, wild_ranks: Sequence[int], wild_cards: Sequence[Card], ace_low: bool
+) -> HandValue:
     if not wild_ranks and not wild_cards:
         mask = 0
         for card in cards:
@@ -107,23 +112,39 @@ def _evaluate(cards: Sequence[Card], ranking: str, wild_ranks: Sequence[int],
     return guts3_value(naturals, wilds, ranking=ranking, ace_low=ace_low)
 
 
-def evaluate_guts2(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                   wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_guts2(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     return _evaluate(cards, "guts2", wild_ranks, wild_cards, True)
 
 
-def evaluate_guts3_sf_high(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                           wild_cards: Sequence[Card] = (), ace_low: bool = True) -> HandValue:
+def evaluate_guts3_sf_high(
+    cards: Sequence[Card],
+    *,
+    wild_ranks: Sequence[int] = (),
+    wild_cards: Sequence[Card] = (),
+    ace_low: bool = True,
+) -> HandValue:
     return _evaluate(cards, "guts3_sf_high", wild_ranks, wild_cards, ace_low)
 
 
-def evaluate_guts3_trips_high(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                              wild_cards: Sequence[Card] = (), ace_low: bool = True) -> HandValue:
+def evaluate_guts3_trips_high(
+    cards: Sequence[Card],
+    *,
+    wild_ranks: Sequence[int] = (),
+    wild_cards: Sequence[Card] = (),
+    ace_low: bool = True,
+) -> HandValue:
     return _evaluate(cards, "guts3_trips_high", wild_ranks, wild_cards, ace_low)
 
 
-def evaluate_guts3_classic(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                           wild_cards: Sequence[Card] = (), ace_low: bool = True) -> HandValue:
+def evaluate_guts3_classic(
+    cards: Sequence[Card],
+    *,
+    wild_ranks: Sequence[int] = (),
+    wild_cards: Sequence[Card] = (),
+    ace_low: bool = True,
+) -> HandValue:
     return _evaluate(cards, "guts3_classic", wild_ranks, wild_cards, ace_low)
 
 

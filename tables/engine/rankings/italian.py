@@ -34,6 +34,7 @@ Interpretations, with their IDs:
   makes the hand highest in the linear order of keys; for straight flushes that order is maximum >
   medium > minimum, i.e. the holder does not play the cycle. Natural cards must be distinct.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -50,9 +51,18 @@ MINIMUM, MEDIUM, MAXIMUM = "minimum", "medium", "maximum"
 # IT-28: (winner, loser) between straight flushes of different classes.
 _CYCLE_WINS = frozenset({(MINIMUM, MAXIMUM), (MAXIMUM, MEDIUM), (MEDIUM, MINIMUM)})
 # Table IT-B, low to high (flush above full house, IT-22); five of a kind on top (D-GEN-03).
-ITALIAN_ORDER: tuple[Category, ...] = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight",
-                                       "full_house", "flush", "four_of_a_kind", "straight_flush",
-                                       "five_of_a_kind")
+ITALIAN_ORDER: tuple[Category, ...] = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "full_house",
+    "flush",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_of_a_kind",
+)
 _ORDER_INDEX = {category: index for index, category in enumerate(ITALIAN_ORDER)}
 _STRAIGHT_FLUSH = _ORDER_INDEX["straight_flush"]
 # Fantini (IT-39, IT-40): position of the highest kicker in the significance order.
@@ -68,8 +78,16 @@ class ItalianValue(HandValue):
 
     __slots__ = ("deciding", "lowest", "ranks")
 
-    def __init__(self, key: int, category: Category, cards: tuple[Card, ...], *, ranks: tuple[int, ...],
-                 deciding: Card, lowest: int) -> None:
+    def __init__(
+        self,
+        key: int,
+        category: Category,
+        cards: tuple[Card, ...],
+        *,
+        ranks: tuple[int, ...],
+        deciding: Card,
+        lowest: int,
+    ) -> None:
         self.ranking = RANKING
         self.key = key
         self.category = category
@@ -101,14 +119,21 @@ class ItalianValue(HandValue):
             text = describe_ranks(self.category, self.ranks, size=5)
             if self.category == "straight_flush":
                 text += f" ({self.straight_flush_class})"
-            self._text = f"{text}; {RANK_NAMES[self.deciding.rank]} of {_SUIT_NAMES[self.deciding.suit]} " \
-                         "decides ties"
+            self._text = (
+                f"{text}; {RANK_NAMES[self.deciding.rank]} of {_SUIT_NAMES[self.deciding.suit]} decides ties"
+            )
         return self._text
 
 
-def evaluate_italian(cards: Sequence[Card], *, players: int, wild_ranks: Collection[int] = (),
-                     wild_cards: Collection[Card] = (), tie_rule: str = "default",
-                     suit_order: str = "hdcs") -> ItalianValue:
+def evaluate_italian(
+    cards: Sequence[Card],
+    *,
+    players: int,
+    wild_ranks: Collection[int] = (),
+    wild_cards: Collection[Card] = (),
+    tie_rule: str = "default",
+    suit_order: str = "hdcs",
+) -> ItalianValue:
     """The value of a five-card Italian hand for a table of `players` (D-IT-01)."""
     rules = _RULES.get((players, tie_rule, suit_order)) or _rules_for(players, tie_rule, suit_order)
     if len(cards) != 5:
@@ -116,8 +141,11 @@ def evaluate_italian(cards: Sequence[Card], *, players: int, wild_ranks: Collect
     lowest = rules.lowest
     for card in cards:
         if card.rank < lowest:
-            raise CardError(f"{card} is not in the {4 * (15 - lowest)}-card pack for {players} players "
-                            f"(lowest rank {RANK_NAMES[lowest]})", str(card))
+            raise CardError(
+                f"{card} is not in the {4 * (15 - lowest)}-card pack for {players} players "
+                f"(lowest rank {RANK_NAMES[lowest]})",
+                str(card),
+            )
     if wild_ranks or wild_cards:
         naturals = [card for card in cards if card.rank not in wild_ranks and card not in wild_cards]
         if len(set(naturals)) != len(naturals):
@@ -129,7 +157,7 @@ def evaluate_italian(cards: Sequence[Card], *, players: int, wild_ranks: Collect
 
 def _rules_for(players: int, tie_rule: str, suit_order: str) -> _Rules:
     """Check a table's settings once and remember them."""
-    pack = italian_pack(players)                    # D-IT-01; DeckError (a ValueError) if not 2..10
+    pack = italian_pack(players)  # D-IT-01; DeckError (a ValueError) if not 2..10
     if tie_rule not in TIE_RULES:
         raise ValueError(f"tie_rule must be one of {TIE_RULES}, not {tie_rule!r}")
     if not isinstance(suit_order, str) or sorted(suit_order) != sorted("cdhs"):
@@ -162,8 +190,9 @@ class _Rules:
         deciding_rank = significant[kicker]
         suit_value = self.suit_value
         candidates = [card for card in five if card.rank == deciding_rank]
-        deciding = candidates[0] if len(candidates) == 1 else max(
-            candidates, key=lambda card: suit_value[card.suit])
+        deciding = (
+            candidates[0] if len(candidates) == 1 else max(candidates, key=lambda card: suit_value[card.suit])
+        )
         key = _ORDER_INDEX[category] << 24 | _pack(significant) << 4 | suit_value[deciding.suit]
         return ItalianValue(key, category, cards, ranks=significant, deciding=deciding, lowest=self.lowest)
 
@@ -179,8 +208,10 @@ class _Rules:
             category, ordered = "straight", straight
         else:
             category = _BY_LARGEST_COUNT.get(shape[0]) or (
-                ("full_house" if shape[1] == 2 else "three_of_a_kind") if shape[0] == 3
-                else ("two_pair" if shape[1] == 2 else "pair"))
+                ("full_house" if shape[1] == 2 else "three_of_a_kind")
+                if shape[0] == 3
+                else ("two_pair" if shape[1] == 2 else "pair")
+            )
         self.shapes[ranks] = category, ordered, straight
         return category, ordered, straight
 
@@ -207,8 +238,9 @@ def _pack(ranks: tuple[int, ...]) -> int:
     return key
 
 
-def _best_with_wilds(naturals: list[Card], wilds: int, rules: _Rules,
-                     cards: tuple[Card, ...]) -> ItalianValue:
+def _best_with_wilds(
+    naturals: list[Card], wilds: int, rules: _Rules, cards: tuple[Card, ...]
+) -> ItalianValue:
     """The highest value (linear key order) over every choice of the wild cards (D-GEN-03).
 
     One or two wilds: every multiset of pack cards is tried (at most 1,378). Three or more leave
@@ -216,8 +248,10 @@ def _best_with_wilds(naturals: list[Card], wilds: int, rules: _Rules,
     a rank (or four or more wilds), else the best straight flush through both naturals, else
     four of a kind of the higher natural with the other as kicker."""
     if wilds <= 2:
-        candidates = (rules.value([*naturals, *chosen], cards)
-                      for chosen in combinations_with_replacement(rules.pack, wilds))
+        candidates = (
+            rules.value([*naturals, *chosen], cards)
+            for chosen in combinations_with_replacement(rules.pack, wilds)
+        )
         return max(candidates, key=lambda value: value.key)
     best_suit = max("cdhs", key=rules.suit_value.__getitem__)
     ranks = sorted((card.rank for card in naturals), reverse=True)
@@ -242,7 +276,7 @@ def _straight_flush_fillers(naturals: list[Card], rules: _Rules) -> list[tuple[C
     for top in tops:
         window = [14 if rank == rules.lowest - 1 else rank for rank in range(top - 4, top + 1)]
         if first.rank in window and second.rank in window:
-            fillers.append(tuple(Card(rank, first.suit) for rank in window
-                                 if rank not in (first.rank, second.rank)))
+            fillers.append(
+                tuple(Card(rank, first.suit) for rank in window if rank not in (first.rank, second.rank))
+            )
     return fillers
-

@@ -5,6 +5,7 @@ unpaired beats paired, then the highest card decides, then the next. A-2-3-4-5 i
 A wild becomes the lowest rank the five cards lack (D-GEN-03: never worse than copying one).
 The key is inverted so that, as everywhere, a larger key is a better hand.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,8 +17,15 @@ from tables.engine.rankings.patterns import ACE, of_a_kind, split_wilds
 
 WILD = 0
 # Lower is better for a low hand.
-LOW_ORDER: dict[Category, int] = {"high_card": 0, "pair": 1, "two_pair": 2, "three_of_a_kind": 3,
-                                  "full_house": 4, "four_of_a_kind": 5, "five_of_a_kind": 6}
+LOW_ORDER: dict[Category, int] = {
+    "high_card": 0,
+    "pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "full_house": 4,
+    "four_of_a_kind": 5,
+    "five_of_a_kind": 6,
+}
 _WORST = 1 << 24
 
 
@@ -34,8 +42,9 @@ def low_value(naturals: Sequence[Card], wilds: int) -> RankedValue:
     ranks = [1 if card.rank == ACE else card.rank for card in naturals] + [WILD] * wilds
     candidates = {tuple(sorted(five)) for five in combinations(ranks, 5)}
     badness, category, ordered = min(low_of_five(five) for five in candidates)
-    return RankedValue("low_a5", _WORST - badness, category, ordered, size=5,
-                       text=describe_low(category, ordered))
+    return RankedValue(
+        "low_a5", _WORST - badness, category, ordered, size=5, text=describe_low(category, ordered)
+    )
 
 
 def describe_low(category: Category, ordered: tuple[int, ...]) -> str:
@@ -46,7 +55,8 @@ def describe_low(category: Category, ordered: tuple[int, ...]) -> str:
     return f"{describe_ranks(category, ordered, size=5)} (low)"
 
 
-def evaluate_low_a5(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                    wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_low_a5(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     naturals, wilds = split_wilds(cards, wild_ranks, wild_cards)
     return low_value(naturals, wilds)

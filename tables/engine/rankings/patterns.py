@@ -4,6 +4,7 @@ Wild cards are handled analytically (D-GEN-03): a wild may be any rank and suit,
 already held, so for rank patterns every wild joins the biggest group (the highest rank among
 equally big groups), and for flushes a wild is an ace of the flush suit.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -14,8 +15,9 @@ from tables.engine.hand_value import Category, RankedValue, pack_ranks
 ACE = 14
 
 
-def split_wilds(cards: Sequence[Card], wild_ranks: Iterable[int],
-                wild_cards: Iterable[Card]) -> tuple[list[Card], int]:
+def split_wilds(
+    cards: Sequence[Card], wild_ranks: Iterable[int], wild_cards: Iterable[Card]
+) -> tuple[list[Card], int]:
     """(natural cards, number of wild cards)."""
     ranks = frozenset(wild_ranks)
     specific = frozenset(wild_cards)
@@ -72,7 +74,8 @@ def straight_high(ranks: Sequence[int], size: int, *, ace_low: bool) -> tuple[in
     return tuple(range(top, top - size, -1))
 
 
-def value_of(ranking: str, position: int, category: Category, ranks: tuple[int, ...],
-             *, size: int) -> RankedValue:
+def value_of(
+    ranking: str, position: int, category: Category, ranks: tuple[int, ...], *, size: int
+) -> RankedValue:
     """The value: category position (larger = better) above the ranks in significance order."""
     return RankedValue(ranking, (position << 20) | pack_ranks(ranks), category, ranks, size=size)

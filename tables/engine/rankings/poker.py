@@ -32,6 +32,7 @@ Interpretations, with their IDs:
   repeat (a shared card such as the piss card, JP-04); a repeated natural card in a wild hand is a
   CardError.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
@@ -99,8 +100,13 @@ def _value(key: int) -> PokerValue:
     return value
 
 
-def evaluate_poker(cards: Sequence[Card], *, wild_ranks: Collection[int] = (),
-                   wild_cards: Collection[Card] = (), ace_low: bool = True) -> PokerValue:
+def evaluate_poker(
+    cards: Sequence[Card],
+    *,
+    wild_ranks: Collection[int] = (),
+    wild_cards: Collection[Card] = (),
+    ace_low: bool = True,
+) -> PokerValue:
     """The value of the best five of `cards` (5 to 7); wilds per D-GEN-03, ace low per D-GEN-04.
 
     Natural cards must be distinct (the dispatcher checks; a wild hand is checked here)."""
@@ -114,28 +120,54 @@ def evaluate_poker(cards: Sequence[Card], *, wild_ranks: Collection[int] = (),
     try:
         if count == 5:
             c0, c1, c2, c3, c4 = cards
-            code = (FIVE_CODE[c0.index] + FIVE_CODE[c1.index] + FIVE_CODE[c2.index] + FIVE_CODE[c3.index]
-                    + FIVE_CODE[c4.index] + FIVE_SUIT_BIAS)
+            code = (
+                FIVE_CODE[c0.index]
+                + FIVE_CODE[c1.index]
+                + FIVE_CODE[c2.index]
+                + FIVE_CODE[c3.index]
+                + FIVE_CODE[c4.index]
+                + FIVE_SUIT_BIAS
+            )
             return (_FIVE_CARD_ACE_LOW if ace_low else _five_card_table(False))[code & FIVE_KEY_MASK]
         if count == 7:
             c0, c1, c2, c3, c4, c5, c6 = cards
-            code = (CARD_CODE[c0.index] + CARD_CODE[c1.index] + CARD_CODE[c2.index] + CARD_CODE[c3.index]
-                    + CARD_CODE[c4.index] + CARD_CODE[c5.index] + CARD_CODE[c6.index] + SUIT_COUNT_BIAS)
+            code = (
+                CARD_CODE[c0.index]
+                + CARD_CODE[c1.index]
+                + CARD_CODE[c2.index]
+                + CARD_CODE[c3.index]
+                + CARD_CODE[c4.index]
+                + CARD_CODE[c5.index]
+                + CARD_CODE[c6.index]
+                + SUIT_COUNT_BIAS
+            )
         elif count == 6:
             c0, c1, c2, c3, c4, c5 = cards
-            code = (CARD_CODE[c0.index] + CARD_CODE[c1.index] + CARD_CODE[c2.index] + CARD_CODE[c3.index]
-                    + CARD_CODE[c4.index] + CARD_CODE[c5.index] + SUIT_COUNT_BIAS)
+            code = (
+                CARD_CODE[c0.index]
+                + CARD_CODE[c1.index]
+                + CARD_CODE[c2.index]
+                + CARD_CODE[c3.index]
+                + CARD_CODE[c4.index]
+                + CARD_CODE[c5.index]
+                + SUIT_COUNT_BIAS
+            )
         else:
             raise CardError(f"poker needs 5 to 7 cards, not {count}", count)
-    except (AttributeError, TypeError):         # not Card objects
+    except (AttributeError, TypeError):  # not Card objects
         bad = next(card for card in cards if not isinstance(card, Card))
         raise CardError(f"not a card: {bad!r}", bad) from None
     straight_top = STRAIGHT_TOP[ace_low][0]
     if code & FLUSH_BITS:
         key = _flush_key(code, straight_top)
     else:
-        key = _counted_key(code & RANK_MASK, (code >> LANE) & RANK_MASK, (code >> 2 * LANE) & RANK_MASK,
-                           (code >> 3 * LANE) & RANK_MASK, straight_top)
+        key = _counted_key(
+            code & RANK_MASK,
+            (code >> LANE) & RANK_MASK,
+            (code >> 2 * LANE) & RANK_MASK,
+            (code >> 3 * LANE) & RANK_MASK,
+            straight_top,
+        )
     return _VALUES.get(key) or _value(key)
 
 
@@ -151,11 +183,11 @@ def _five_card_table(ace_low: bool) -> dict[int, PokerValue]:
     for ranks in combinations_with_replacement(range(13), 5):
         if ranks.count(ranks[2]) == 5:
             continue
-        masks = [0, 0, 0, 0]                # the n-th copy of a rank goes to the n-th "suit"
+        masks = [0, 0, 0, 0]  # the n-th copy of a rank goes to the n-th "suit"
         for rank in ranks:
             copy = next(n for n in range(4) if not masks[n] >> rank & 1)
             masks[copy] |= 1 << rank
-        signature = sum(5 ** rank for rank in ranks) << 16
+        signature = sum(5**rank for rank in ranks) << 16
         table[signature] = _value(_counted_key(masks[0], masks[1], masks[2], masks[3], straight_top))
         if not masks[1]:
             top = straight_top[masks[0]]
@@ -167,7 +199,7 @@ def _five_card_table(ace_low: bool) -> dict[int, PokerValue]:
     return table
 
 
-_FIVE_CARD_ACE_HIGH: dict[int, PokerValue] = {}       # filled on first use of ace_low=False
+_FIVE_CARD_ACE_HIGH: dict[int, PokerValue] = {}  # filled on first use of ace_low=False
 
 
 def _flush_key(code: int, straight_top: bytes) -> int:
@@ -184,11 +216,11 @@ def _counted_key(a: int, b: int, c: int, d: int, straight_top: bytes) -> int:
     """Key of distinct non-flush cards given by their four suits' rank masks."""
     ranks = a | b | c | d
     a_and_b, c_and_d, a_or_b, c_or_d = a & b, c & d, a | b, c | d
-    pairs = a_and_b | c_and_d | (a_or_b & c_or_d)          # ranks held at least twice
+    pairs = a_and_b | c_and_d | (a_or_b & c_or_d)  # ranks held at least twice
     if not pairs:
         top = straight_top[ranks]
         return STRAIGHT | STRAIGHT_NIBBLES[top] if top else HIGH_CARD | TOP_FIVE[ranks]
-    trips = (a_and_b & c_or_d) | (c_and_d & a_or_b)        # ranks held at least three times
+    trips = (a_and_b & c_or_d) | (c_and_d & a_or_b)  # ranks held at least three times
     if trips:
         quads = a_and_b & c_and_d
         if quads:
@@ -218,7 +250,7 @@ def _wild_key(naturals: Sequence[Card], wilds: int, straights: tuple[bytes, ...]
     """Key of the best five from `naturals` plus `wilds` (>= 1) wild cards, read off analytically."""
     if len(set(naturals)) != len(naturals):
         raise CardError("duplicate card in hand", ", ".join(str(card) for card in naturals))
-    if wilds >= 4:              # five wild aces, or four wilds with the best natural card
+    if wilds >= 4:  # five wild aces, or four wilds with the best natural card
         return FIVE_OF_A_KIND | (14 if wilds >= 5 else max([card.rank for card in naturals])) * 0x11111
     masks = [0, 0, 0, 0]
     for card in naturals:
@@ -228,16 +260,16 @@ def _wild_key(naturals: Sequence[Card], wilds: int, straights: tuple[bytes, ...]
     a_and_b, c_and_d, a_or_b, c_or_d = a & b, c & d, a | b, c | d
     pairs = a_and_b | c_and_d | (a_or_b & c_or_d)
     trips = (a_and_b & c_or_d) | (c_and_d & a_or_b)
-    at_least = (ranks, pairs, trips, a_and_b & c_and_d)     # at_least[k - 1]: ranks held >= k times
+    at_least = (ranks, pairs, trips, a_and_b & c_and_d)  # at_least[k - 1]: ranks held >= k times
     five = at_least[4 - wilds]
-    if five:                                                 # w wilds + 5 - w of one rank
+    if five:  # w wilds + 5 - w of one rank
         return FIVE_OF_A_KIND | (five.bit_length() + 1) * 0x11111
-    straight_top = straights[wilds]                          # wilds <= 3 from here on
+    straight_top = straights[wilds]  # wilds <= 3 from here on
     top = max(straight_top[a], straight_top[b], straight_top[c], straight_top[d])
     if top:
         return STRAIGHT_FLUSH | STRAIGHT_NIBBLES[top]
     four = at_least[3 - wilds]
-    if four:     # no wild is left over (it would have made five of a kind): kicker is natural
+    if four:  # no wild is left over (it would have made five of a kind): kicker is natural
         bit = four.bit_length() - 1
         return QUADS | (bit + 2) * 0x11110 | TOP_FIVE[ranks ^ (1 << bit)] >> 16
     # From here wilds <= 2; with two wilds any natural pair made quads above.
@@ -251,13 +283,13 @@ def _wild_key(naturals: Sequence[Card], wilds: int, straights: tuple[bytes, ...]
     top = straight_top[ranks]
     if top:
         return STRAIGHT | STRAIGHT_NIBBLES[top]
-    if wilds == 2:                                           # all naturals distinct: trips of the top
+    if wilds == 2:  # all naturals distinct: trips of the top
         bit = ranks.bit_length() - 1
         return TRIPS | (bit + 2) * 0x11100 | TOP_FIVE[ranks ^ (1 << bit)] >> 12
-    if pairs:                                                # one natural pair plus the wild
+    if pairs:  # one natural pair plus the wild
         bit = pairs.bit_length() - 1
         return TRIPS | (bit + 2) * 0x11100 | TOP_FIVE[ranks ^ (1 << bit)] >> 12
-    bit = ranks.bit_length() - 1                             # the wild pairs the top card
+    bit = ranks.bit_length() - 1  # the wild pairs the top card
     return PAIR | (bit + 2) * 0x11000 | TOP_FIVE[ranks ^ (1 << bit)] >> 8
 
 
@@ -266,4 +298,4 @@ def _wild_flush(suited: int, wilds: int) -> int:
     return FLUSH | (0xEEEEE << (20 - 4 * wilds) & 0xFFFFF) | TOP_FIVE[suited] >> (4 * wilds)
 
 
-_FIVE_CARD_ACE_LOW = _five_card_table(True)          # at import: about 50 ms
+_FIVE_CARD_ACE_LOW = _five_card_table(True)  # at import: about 50 ms

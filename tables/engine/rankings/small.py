@@ -4,6 +4,7 @@ Four-Two-Two/Three (D-42X-04), and Consecutive/Alternating Guts (CONS, ALT, D-CO
 None of them counts straights or flushes, so suits never matter and a hand is its ranks plus
 its number of wild cards (D-GEN-03).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
@@ -21,21 +22,24 @@ def rank_only_value(ranking: str, ranks: Sequence[int], wilds: int) -> RankedVal
     return value_of(ranking, CATEGORIES.index(category), category, ordered, size=len(ordered))
 
 
-def evaluate_stage1_357(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (3,),
-                        wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_stage1_357(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (3,), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     """357-10: triplets > pair > unpaired cards, no straights or flushes (threes wild by default)."""
     naturals, wilds = split_wilds(cards, wild_ranks, wild_cards)
     return rank_only_value("stage1_357", [card.rank for card in naturals], wilds)
 
 
-def evaluate_four_card(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (2,),
-                       wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_four_card(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (2,), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     """D-42X-04: four of a kind > three of a kind > two pair > pair > high card (twos wild)."""
     naturals, wilds = split_wilds(cards, wild_ranks, wild_cards)
     return rank_only_value("four_card", [card.rank for card in naturals], wilds)
 
 
 # --- Consecutive and Alternating Guts -------------------------------------------------------------
+
 
 def consecutive(first: int, second: int) -> bool:
     """CONS-03, D-CONS-01: ranks one apart; the ace is next to both the king and the two."""
@@ -64,8 +68,9 @@ def best_three(ranks: Sequence[int], wilds: int) -> tuple[Category, tuple[int, .
     return "high_card", tuple(sorted(ranks, reverse=True)[:3])
 
 
-def _pairings(ranks: Sequence[int], adjacent: Adjacent, start: int = 0,
-              used: frozenset[int] = frozenset()) -> Iterator[frozenset[int]]:
+def _pairings(
+    ranks: Sequence[int], adjacent: Adjacent, start: int = 0, used: frozenset[int] = frozenset()
+) -> Iterator[frozenset[int]]:
     """Every set of disjoint qualifying pairs (as the positions they use), the empty set included."""
     yield used
     for i in range(start, len(ranks)):
@@ -76,8 +81,13 @@ def _pairings(ranks: Sequence[int], adjacent: Adjacent, start: int = 0,
                 yield from _pairings(ranks, adjacent, i + 1, used | {i, j})
 
 
-def paired_wilds_value(ranking: str, cards: Sequence[Card], adjacent: Adjacent,
-                       wild_ranks: Sequence[int], wild_cards: Sequence[Card]) -> RankedValue:
+def paired_wilds_value(
+    ranking: str,
+    cards: Sequence[Card],
+    adjacent: Adjacent,
+    wild_ranks: Sequence[int],
+    wild_cards: Sequence[Card],
+) -> RankedValue:
     """D-CONS-01: each disjoint qualifying pair of natural cards may become one wild card; the
     value is the best three cards over every choice of pairs (five cards: a few dozen choices)."""
     naturals, wilds = split_wilds(cards, wild_ranks, wild_cards)
@@ -92,15 +102,17 @@ def paired_wilds_value(ranking: str, cards: Sequence[Card], adjacent: Adjacent,
         value = value_of(ranking, CATEGORIES.index(category), category, ordered, size=3)
         if best is None or value.key > best.key:
             best = value
-    assert best is not None                              # the empty pairing always qualifies
+    assert best is not None  # the empty pairing always qualifies
     return best
 
 
-def evaluate_consecutive(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                         wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_consecutive(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     return paired_wilds_value("consecutive", cards, consecutive, wild_ranks, wild_cards)
 
 
-def evaluate_alternating(cards: Sequence[Card], *, wild_ranks: Sequence[int] = (),
-                         wild_cards: Sequence[Card] = ()) -> HandValue:
+def evaluate_alternating(
+    cards: Sequence[Card], *, wild_ranks: Sequence[int] = (), wild_cards: Sequence[Card] = ()
+) -> HandValue:
     return paired_wilds_value("alternating", cards, alternating, wild_ranks, wild_cards)

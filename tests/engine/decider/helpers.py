@@ -1,4 +1,5 @@
 """Given/when/then helpers for decider tests: a table session folded in memory, stacked decks."""
+
 from __future__ import annotations
 
 import json
@@ -63,14 +64,26 @@ class Session:
         return self.state.stack_of(player)
 
 
-def table(players: str = "abcd", *, decks: Sequence[Sequence[str]] | None = None,
-          variant: str = "guts2", buy_in: int = 1000, **options: Any) -> Session:
+def table(
+    players: str = "abcd",
+    *,
+    decks: Sequence[Sequence[str]] | None = None,
+    variant: str = "guts2",
+    buy_in: int = 1000,
+    **options: Any,
+) -> Session:
     """Given: an open table (stacked decks if given) with these players seated in seat order."""
     session = Session()
     options.setdefault("min_buy_in", min(buy_in, 100))
-    session.do(OpenTable(TABLE, variant, options,
-                         stacked_decks=[list(d) for d in decks] if decks is not None else None,
-                         stacked_allowed=decks is not None))
+    session.do(
+        OpenTable(
+            TABLE,
+            variant,
+            options,
+            stacked_decks=[list(d) for d in decks] if decks is not None else None,
+            stacked_allowed=decks is not None,
+        )
+    )
     for player in players:
         session.do(SitDown(player, buy_in))
     return session
@@ -78,7 +91,7 @@ def table(players: str = "abcd", *, decks: Sequence[Sequence[str]] | None = None
 
 def start(session: Session, now: datetime = T0) -> list[Event]:
     seed = None if session.state.stacked_decks else SEED
-    paced = session.state.deal_no if session.state.tournament_id else None    # the tournament's next deal
+    paced = session.state.deal_no if session.state.tournament_id else None  # the tournament's next deal
     return session.do(StartDeal(None, seed, after_deal_no=paced), now)
 
 
@@ -156,8 +169,9 @@ def short(account: str) -> str:
 
 
 def transfers(events: Iterable[Event]) -> list[tuple[str, str, int]]:
-    return [(short(t["from"]), short(t["to"]), t["amount"])
-            for e in events for t in e.data.get("transfers", ())]
+    return [
+        (short(t["from"]), short(t["to"]), t["amount"]) for e in events for t in e.data.get("transfers", ())
+    ]
 
 
 def roundtrip(events: Iterable[Event]) -> list[Event]:
@@ -175,17 +189,17 @@ class Ledger:
 
     def __init__(self) -> None:
         self.balances: dict[str, int] = defaultdict(int)
-        self.units: dict[str, str] = {}                 # account -> the one unit it holds
+        self.units: dict[str, str] = {}  # account -> the one unit it holds
 
     def post(self, event: Event) -> None:
         for transfer in event.data.get("transfers", ()):
             assert transfer["amount"] > 0
             unit = transfer.get("unit", "chips")
-            for account in (transfer["from"], transfer["to"]):     # DESIGN §2.4: units never mix
+            for account in (transfer["from"], transfer["to"]):  # DESIGN §2.4: units never mix
                 assert self.units.setdefault(account, unit) == unit, (account, unit)
             self.balances[transfer["from"]] -= transfer["amount"]
             self.balances[transfer["to"]] += transfer["amount"]
-        for unit in set(self.units.values()):                      # double entry, per unit
+        for unit in set(self.units.values()):  # double entry, per unit
             assert sum(b for a, b in self.balances.items() if self.units.get(a) == unit) == 0, unit
 
 

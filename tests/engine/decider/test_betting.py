@@ -3,6 +3,7 @@
 Players "abc": the first dealer is a, so action goes b, c, a. Ante 10, so the bet unit is 10
 unless `bet_unit` says otherwise; the pot before the betting is 30.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -86,16 +87,19 @@ def test_d_bet_facing_a_bet_a_player_calls_raises_or_folds() -> None:
     assert action["choices"] == ["call", "raise", "fold"]
     assert action["amounts"] == {"call": 10, "raise": 20, "fold": 0}
     assert session.fails(Bet("c", 1, "check")) == "bet_not_allowed"
-    assert session.fails(Bet("c", 1, "bet")) == "bet_not_allowed"      # a bet is open
+    assert session.fails(Bet("c", 1, "bet")) == "bet_not_allowed"  # a bet is open
 
 
 def test_d_bet_bet_and_raise_sizes_are_the_bet_unit() -> None:
     session = betting(bet_unit=25)
     events = bet(session, ("b", "bet"), ("c", "raise"), ("a", "call"))
     assert transfers(of_type(events, BET_MADE)) == [
-        ("seat:b", "bets", 25), ("seat:c", "bets", 50), ("seat:a", "bets", 50)]
+        ("seat:b", "bets", 25),
+        ("seat:c", "bets", 50),
+        ("seat:a", "bets", 50),
+    ]
     assert session.state.bets == 125
-    assert session.state.pot == 30                                       # JP-12: apart from the pot
+    assert session.state.pot == 30  # JP-12: apart from the pot
 
 
 def test_d_bet_at_most_three_raises_per_round() -> None:
@@ -112,9 +116,9 @@ def test_d_bet_at_most_three_raises_per_round() -> None:
 def test_d_bet_the_round_ends_when_everyone_has_matched() -> None:
     session = betting()
     events = bet(session, ("b", "bet"), ("c", "raise"), ("a", "call"))
-    assert session.state.live.awaiting == ("b",)                        # b owes 10 more
+    assert session.state.live.awaiting == ("b",)  # b owes 10 more
     events = bet(session, ("b", "call"))
-    assert one(events, SHOWDOWN_HELD).data["winners"] == ["c"]          # four aces
+    assert one(events, SHOWDOWN_HELD).data["winners"] == ["c"]  # four aces
     assert session.state.live is None
 
 
@@ -122,7 +126,7 @@ def test_d_bet_everyone_checks_and_the_showdown_follows() -> None:
     session = betting()
     events = bet(session, ("b", "check"), ("c", "check"), ("a", "check"))
     assert one(events, SHOWDOWN_HELD).data["winners"] == ["c"]
-    assert not of_type(events, BETS_AWARDED)                            # no bets, no event
+    assert not of_type(events, BETS_AWARDED)  # no bets, no event
     assert session.state.bets == 0
 
 
@@ -130,12 +134,18 @@ def test_d_bet_the_bets_go_to_the_winner_and_the_pot_is_matched_at_its_pre_betti
     session = betting()
     events = bet(session, ("b", "bet"), ("c", "raise"), ("a", "call"), ("b", "call"))
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:c", 30), ("seat:b", "pot", 30), ("seat:a", "pot", 30)]    # JP-12, T25-04
+        ("pot", "seat:c", 30),
+        ("seat:b", "pot", 30),
+        ("seat:a", "pot", 30),
+    ]  # JP-12, T25-04
     assert transfers(of_type(events, BETS_AWARDED)) == [("bets", "seat:c", 60)]
     assert session.state.pot == 60
     assert session.state.bets == 0
-    assert [session.stack(p) for p in "abc"] == [1000 - 10 - 20 - 30, 1000 - 10 - 20 - 30,
-                                                 1000 - 10 - 20 + 30 + 60]
+    assert [session.stack(p) for p in "abc"] == [
+        1000 - 10 - 20 - 30,
+        1000 - 10 - 20 - 30,
+        1000 - 10 - 20 + 30 + 60,
+    ]
 
 
 def test_d_bet_a_folder_forfeits_his_bets_and_still_matches_the_pre_betting_pot() -> None:
@@ -144,17 +154,20 @@ def test_d_bet_a_folder_forfeits_his_bets_and_still_matches_the_pre_betting_pot(
     showdown = one(events, SHOWDOWN_HELD).data
     assert (showdown["reason"], showdown["winners"], showdown["hands"]) == ("uncontested", ["c"], [])
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:c", 30), ("seat:b", "pot", 30), ("seat:a", "pot", 30)]
+        ("pot", "seat:c", 30),
+        ("seat:b", "pot", 30),
+        ("seat:a", "pot", 30),
+    ]
     assert transfers(of_type(events, BETS_AWARDED)) == [("bets", "seat:c", 30)]
     assert session.state.deal.folded == ("a", "b")
-    assert session.stack("b") == 1000 - 10 - 10 - 30                    # forfeits 10, matches 30
+    assert session.stack("b") == 1000 - 10 - 10 - 30  # forfeits 10, matches 30
 
 
 def test_d_bet_folders_are_not_shown_and_lose_to_the_players_left() -> None:
     session = betting()
     events = bet(session, ("b", "fold"), ("c", "check"), ("a", "check"))
     showdown = one(events, SHOWDOWN_HELD).data
-    assert [h["player"] for h in showdown["hands"]] == ["c", "a"]       # b's flush unseen
+    assert [h["player"] for h in showdown["hands"]] == ["c", "a"]  # b's flush unseen
     assert showdown["winners"] == ["c"]
     assert sorted(one(events, POT_SETTLED).data["matchers"]) == ["a", "b"]
     view = table_view(session.state, Viewer("a"), T0)
@@ -173,7 +186,7 @@ def test_d_bet_split_bets_place_the_odd_chip_at_the_dealers_left() -> None:  # D
 
 def test_d_bet_a_timed_out_player_checks_if_he_can() -> None:
     session = betting(declare_timeout=20)
-    assert session.do(ExpireDeclare(1), later(5)) == []                 # not overdue yet
+    assert session.do(ExpireDeclare(1), later(5)) == []  # not overdue yet
     events = session.do(ExpireDeclare(1), later(21))
     made = one(events, BET_MADE).data
     assert (made["player"], made["action"], made["timed_out"]) == ("b", "check", True)
@@ -189,7 +202,7 @@ def test_d_bet_a_timed_out_player_facing_a_bet_folds() -> None:
     assert (made["player"], made["action"], made["amount"]) == ("c", "fold", 0)
     assert deadline is not None
     assert session.state.live.awaiting == ("a",)
-    assert session.state.seat_of("c").timeouts == 0                     # like draws: not counted
+    assert session.state.seat_of("c").timeouts == 0  # like draws: not counted
 
 
 def test_d_bet_out_of_turn_and_outside_the_round_are_refused() -> None:
@@ -198,7 +211,7 @@ def test_d_bet_out_of_turn_and_outside_the_round_are_refused() -> None:
     assert session.fails(Bet("z", 1, "check")) == "not_seated"
     assert session.fails(Bet("b", 2, "check")) == "wrong_deal"
     assert session.fails(Bet("b", 1, "shove")) == "invalid_choice"
-    assert session.fails(Bet("b", 1, "bet", 15)) == "invalid_amount"      # fixed limit: 10
+    assert session.fails(Bet("b", 1, "bet", 15)) == "invalid_amount"  # fixed limit: 10
     bet(session, ("b", "bet"))
     assert session.fails(Bet("b", 1, "call")) == "not_your_turn"
 
@@ -218,11 +231,14 @@ def test_d_bet_the_amount_given_must_be_what_the_action_moves() -> None:
     assert session.state.bets == 30
 
 
-@pytest.mark.parametrize(("stack", "choices"), [
-    (1000, ["call", "raise", "fold"]),
-    (10 + 30 + 20, ["call", "fold"]),        # ante 10, liable for the pot of 30; 20 free: call only
-    (10 + 30 + 10, ["fold"]),                # 10 free: cannot call 20
-])
+@pytest.mark.parametrize(
+    ("stack", "choices"),
+    [
+        (1000, ["call", "raise", "fold"]),
+        (10 + 30 + 20, ["call", "fold"]),  # ante 10, liable for the pot of 30; 20 free: call only
+        (10 + 30 + 10, ["fold"]),  # 10 free: cannot call 20
+    ],
+)
 def test_d_gen_06_bets_are_limited_to_the_stack_beyond_the_pot_match(stack: int, choices: list[str]) -> None:
     session = _table_with_stacks({"a": stack, "b": 1000, "c": 1000})
     bet(session, ("b", "bet"), ("c", "raise"))
@@ -233,9 +249,17 @@ def test_d_gen_06_bets_are_limited_to_the_stack_beyond_the_pot_match(stack: int,
 
 def _table_with_stacks(stacks: dict[str, int]) -> Session:
     from tables.engine.decider.commands import OpenTable, SitDown
+
     session = Session()
-    session.do(OpenTable("t1", "three_to_five", {"ante": 10, "min_buy_in": 10},
-                         stacked_decks=[stack_deck(*HANDS)], stacked_allowed=True))
+    session.do(
+        OpenTable(
+            "t1",
+            "three_to_five",
+            {"ante": 10, "min_buy_in": 10},
+            stacked_decks=[stack_deck(*HANDS)],
+            stacked_allowed=True,
+        )
+    )
     for player, amount in stacks.items():
         session.do(SitDown(player, amount))
     start(session)
@@ -258,9 +282,16 @@ def test_d_bet_bets_are_public_events() -> None:
         assert redact_event(event.type, event.data, Viewer("a"), deal_over=False) == event.data
     view = table_view(session.state, Viewer(None), T0)
     assert view["bets"] == 30
-    assert view["deal"]["betting"] == {"total": 30, "stakes": {"b": 10, "c": 20, "a": 0},
-                                       "bets": {"b": 10, "c": 20, "a": 0}, "high": 20, "raises": 1,
-                                       "unit": 10, "folded": [], "open": True}
+    assert view["deal"]["betting"] == {
+        "total": 30,
+        "stakes": {"b": 10, "c": 20, "a": 0},
+        "bets": {"b": 10, "c": 20, "a": 0},
+        "high": 20,
+        "raises": 1,
+        "unit": 10,
+        "folded": [],
+        "open": True,
+    }
     assert view["phase"] == "betting"
 
 
@@ -273,16 +304,25 @@ def test_d_bet_snapshots_carry_the_bets() -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.integers(min_value=0, max_value=4), min_size=0, max_size=14),
-       st.sampled_from(["default", "allow_debt", "pay_what_you_have"]),
-       st.integers(min_value=40, max_value=200))
+@given(
+    st.lists(st.integers(min_value=0, max_value=4), min_size=0, max_size=14),
+    st.sampled_from(["default", "allow_debt", "pay_what_you_have"]),
+    st.integers(min_value=40, max_value=200),
+)
 def test_d_bet_property_chips_are_conserved_and_the_bets_account_empties(
-        picks: list[int], policy: str, buy_in: int) -> None:
+    picks: list[int], policy: str, buy_in: int
+) -> None:
     """Random betting rounds: every event is double entry, the folded state agrees with an
     independent ledger, the bets account is empty once the deal is over, snapshots fold back."""
-    session = table("abcd", decks=[stack_deck("5h 6h 7h 8h 9h", "Ac Ad Ah As Kc", "2c 2d 3s 4d 7c",
-                                              "Tc Td Ts 9c 9d")],
-                    variant="three_to_five", ante=5, min_buy_in=40, buy_in=buy_in, stack_policy=policy)
+    session = table(
+        "abcd",
+        decks=[stack_deck("5h 6h 7h 8h 9h", "Ac Ad Ah As Kc", "2c 2d 3s 4d 7c", "Tc Td Ts 9c 9d")],
+        variant="three_to_five",
+        ante=5,
+        min_buy_in=40,
+        buy_in=buy_in,
+        stack_policy=policy,
+    )
     start(session)
     session.declare(1, *((p, "in") for p in session.state.live.order))
     snapshots = [(len(session.events), state_to_json(session.state))]
@@ -295,7 +335,7 @@ def test_d_bet_property_chips_are_conserved_and_the_bets_account_empties(
         session.do(Bet(player, 1, action["choices"][pick % len(action["choices"])]))
         snapshots.append((len(session.events), state_to_json(session.state)))
     hours = 0
-    while session.state.live is not None:                               # the rest time out
+    while session.state.live is not None:  # the rest time out
         hours += 1
         assert hours < 50
         session.do(ExpireDeclare(1), T0 + timedelta(hours=hours))
@@ -315,15 +355,24 @@ def test_d_bet_at_a_tournament_table_bets_move_the_tournaments_chips() -> None:
     """Issue 13 x D-BET: every bet, the match and the bets won are in the tournament's unit, and
     pay_what_you_have (the tournaments' default, D-GEN-06) lets a player bet his whole stack."""
     from tables.engine.decider.commands import OpenTable, SeatEntrant
+
     session = Session()
-    session.do(OpenTable("t1", "three_to_five", {"ante": 10}, stacked_decks=[stack_deck(*HANDS)],
-                         stacked_allowed=True, tournament_id="tour-1"))
+    session.do(
+        OpenTable(
+            "t1",
+            "three_to_five",
+            {"ante": 10},
+            stacked_decks=[stack_deck(*HANDS)],
+            stacked_allowed=True,
+            tournament_id="tour-1",
+        )
+    )
     for player, chips in (("a", 1000), ("b", 1000), ("c", 45)):
         session.do(SeatEntrant(player, chips))
     start(session)
     session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     bet(session, ("b", "bet"))
-    assert bet_action(session, "c")["choices"] == ["call", "raise", "fold"]   # 35 chips: up to 20
+    assert bet_action(session, "c")["choices"] == ["call", "raise", "fold"]  # 35 chips: up to 20
     events = bet(session, ("c", "raise"), ("a", "call"), ("b", "call"))
     units = {t["unit"] for e in session.events for t in e.data.get("transfers", ())}
     assert units == {"t:tour-1"}

@@ -1,6 +1,7 @@
 """Compulsory first round (CFR-01, CFR-02, Q-CFR-01): option compulsory_first_round of two- and
 three-card Guts. On the first deal of a game (of the session, or after the pot emptied, D-GEN-08)
 every player is "in" without a declare: a `ForcedIn` event, no declare window."""
+
 from __future__ import annotations
 
 import pytest
@@ -52,8 +53,18 @@ def test_cfr_01_on_the_first_deal_everyone_is_in_without_a_declare() -> None:
     assert forced == {"deal_no": 1, "players": ["b", "c", "d", "a"], "rule": "CFR-01"}
     assert not of_type(events, DECLARE_OPENED)
     assert not of_type(events, DECLARED)
-    assert facts(events) == ["DealStarted", "AntesPosted", "CardsDealt", "CardsDealt", "CardsDealt",
-                             "CardsDealt", "ForcedIn", "ShowdownHeld", "PotSettled", "DealEnded"]
+    assert facts(events) == [
+        "DealStarted",
+        "AntesPosted",
+        "CardsDealt",
+        "CardsDealt",
+        "CardsDealt",
+        "CardsDealt",
+        "ForcedIn",
+        "ShowdownHeld",
+        "PotSettled",
+        "DealEnded",
+    ]
     assert [h["player"] for h in one(events, SHOWDOWN_HELD).data["hands"]] == ["b", "c", "d", "a"]
 
 
@@ -62,7 +73,11 @@ def test_cfr_02_the_compulsory_round_builds_the_pot() -> None:
     session = cfr_table()
     events = start(session)
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:b", 40), ("seat:c", "pot", 40), ("seat:d", "pot", 40), ("seat:a", "pot", 40)]
+        ("pot", "seat:b", 40),
+        ("seat:c", "pot", 40),
+        ("seat:d", "pot", 40),
+        ("seat:a", "pot", 40),
+    ]
     assert session.state.pot == 120
     assert not of_type(events, GAME_ENDED)
 
@@ -85,7 +100,7 @@ def test_cfr_01_after_the_pot_emptied_the_next_deal_is_compulsory_again() -> Non
     ended = session.declare(2, ("c", "in"), ("d", "out"), ("a", "out"), ("b", "out"))
     assert one(ended, GAME_ENDED).data["reason"] == "uncontested"
     events = start(session)
-    assert one(events, ANTES_POSTED).data["paid"] == ["d", "a", "b", "c"]     # G2-05
+    assert one(events, ANTES_POSTED).data["paid"] == ["d", "a", "b", "c"]  # G2-05
     assert one(events, FORCED_IN).data["players"] == ["d", "a", "b", "c"]
     assert one(events, POT_SETTLED).data["winners"] == ["d"]
 
@@ -122,7 +137,10 @@ def test_cfr_01_three_card_guts() -> None:
     session = table("abc", variant="guts3", decks=[deck], ante=10, compulsory_first_round=True)
     events = start(session)
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:b", 30), ("seat:c", "pot", 30), ("seat:a", "pot", 30)]
+        ("pot", "seat:b", 30),
+        ("seat:c", "pot", 30),
+        ("seat:a", "pot", 30),
+    ]
 
 
 def test_cfr_01_off_by_default() -> None:
@@ -136,11 +154,18 @@ def test_cfr_01_a_forced_player_short_of_the_pot_pays_his_stack() -> None:
     """D-GEN-06 meets CFR-01: nobody chose "in", so nobody was checked for the pot; like the dealer
     forced in (G2-10), a forced loser pays at most his stack and no stack goes below zero."""
     session = Session()
-    session.do(OpenTable(TABLE, "guts2", {"ante": 50, "min_buy_in": 50, "compulsory_first_round": True},
-                         stacked_decks=[["As", "2c", "Ks", "7h"]], stacked_allowed=True))
+    session.do(
+        OpenTable(
+            TABLE,
+            "guts2",
+            {"ante": 50, "min_buy_in": 50, "compulsory_first_round": True},
+            stacked_decks=[["As", "2c", "Ks", "7h"]],
+            stacked_allowed=True,
+        )
+    )
     session.do(SitDown("a", 60))
     session.do(SitDown("b", 1000))
-    events = start(session)                                   # b: As Ks, a: 2c 7h; pot 100
+    events = start(session)  # b: As Ks, a: 2c 7h; pot 100
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 100), ("seat:a", "pot", 10)]
     assert session.stack("a") == 0
 

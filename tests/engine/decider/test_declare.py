@@ -1,4 +1,5 @@
 """Declaring: in turn (G2-08..10), simultaneously (SIM), timeouts (DESIGN §2.8), the guards."""
+
 from __future__ import annotations
 
 from tables.engine.decider.commands import Declare, ExpireDeclare
@@ -14,7 +15,7 @@ from tables.engine.decider.events import (
 
 from .helpers import facts, later, of_type, one, stack_deck, start, table, transfers, turns, types
 
-DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")      # b, c, d, a (dealer a)
+DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")  # b, c, d, a (dealer a)
 
 
 def test_g2_08_sequential_declare_from_the_dealers_left() -> None:
@@ -25,9 +26,9 @@ def test_g2_08_sequential_declare_from_the_dealers_left() -> None:
     assert opened["deadline"] == "2026-11-29T12:00:30.000000Z"
     assert session.fails(Declare("c", 1, "in")) == "not_your_turn"
     events = session.do(Declare("b", 1, "in"), later(5))
-    assert types(events) == [DECLARED]                                  # which opens c's turn
+    assert types(events) == [DECLARED]  # which opens c's turn
     assert events[0].data["turn"] == "c"
-    assert events[0].data["deadline"] == "2026-11-29T12:00:35.000000Z"      # a deadline per turn
+    assert events[0].data["deadline"] == "2026-11-29T12:00:35.000000Z"  # a deadline per turn
     assert session.fails(Declare("b", 1, "out")) == "already_declared"
 
 
@@ -73,7 +74,7 @@ def test_sim_01_sim_04_simultaneous_window_sealed_then_revealed_together() -> No
     opened = one(start(session), DECLARE_OPENED).data
     assert opened["players"] == ["b", "c", "d", "a"]
     assert opened["mode"] == "simultaneous"
-    first = session.do(Declare("d", 1, "in"))          # any order inside the window
+    first = session.do(Declare("d", 1, "in"))  # any order inside the window
     assert types(first) == [DECLARED]
     assert first[0].data["sealed"] is True
     session.declare(1, ("a", "out"), ("b", "in"))
@@ -88,7 +89,7 @@ def test_d_g2_05_no_forced_dealer_under_simultaneous_declare() -> None:
     start(session)
     events = session.declare(1, ("b", "out"), ("c", "out"), ("d", "out"), ("a", "out"))
     assert not [e for e in events if e.type == DECLARED and e.data["forced"]]
-    assert one(events, POT_SETTLED).data["outcome"] == "all_out_carry"       # D-AO default
+    assert one(events, POT_SETTLED).data["outcome"] == "all_out_carry"  # D-AO default
 
 
 def test_expire_declare_before_the_deadline_does_nothing() -> None:
@@ -105,8 +106,8 @@ def test_expire_declare_times_the_turn_out_and_is_idempotent() -> None:
     assert events[0].data == {"deal_no": 1, "players": ["b"], "effect": "out"}
     assert events[1].data["players"] == ["c"]
     assert events[1].data["deadline"] == "2026-11-29T12:01:00.000000Z"
-    assert session.do(ExpireDeclare(1), later(30)) == []       # c's turn is not due yet
-    assert session.do(ExpireDeclare(2), later(999)) == []      # no such deal: nothing
+    assert session.do(ExpireDeclare(1), later(30)) == []  # c's turn is not due yet
+    assert session.do(ExpireDeclare(2), later(999)) == []  # no such deal: nothing
 
 
 def test_expire_declare_after_the_deal_is_over_does_nothing() -> None:

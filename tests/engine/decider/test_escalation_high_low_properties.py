@@ -11,6 +11,7 @@ declares, escalations and timeouts:
   43-07's betting round the bets stay apart from the pot and are all awarded by the deal's end;
 - a snapshot plus the later events, and the events through JSON, fold to the same state.
 """
+
 from __future__ import annotations
 
 import json
@@ -53,7 +54,7 @@ COMMON = {
 }
 OPTIONS = {
     "thirty_eight": st.fixed_dictionaries({**COMMON, "ties": st.sampled_from(["split", "no_split"])}),
-    "four_three": st.fixed_dictionaries({**COMMON, "betting": st.booleans()}),      # 43-07
+    "four_three": st.fixed_dictionaries({**COMMON, "betting": st.booleans()}),  # 43-07
 }
 
 
@@ -66,10 +67,9 @@ class BooksWithBets(Books):
         for seat in state.seats:
             assert self.balances[f"seat:{TABLE}:{seat.player}"] == seat.stack
             if options["stack_policy"] != "allow_debt":
-                assert seat.stack >= 0                                  # D-GEN-06
+                assert seat.stack >= 0  # D-GEN-06
         held = sum(s.stack for s in state.seats) + state.pot + state.reserve + state.bets
-        outside = sum(v for k, v in self.balances.items() if not k.endswith(TABLE)
-                      and f":{TABLE}:" not in k)
+        outside = sum(v for k, v in self.balances.items() if not k.endswith(TABLE) and f":{TABLE}:" not in k)
         assert held == -outside
         assert self.balances[f"pot:{TABLE}"] == state.pot >= 0
 
@@ -84,7 +84,7 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> Command:
             if phase(state) == "escalation":
                 action = data.draw(st.sampled_from([*LEVELS, FOLD]), label="action")
                 return Escalate(player, deal.deal_no, action)
-            if phase(state) == "betting":                                # 43-07, D-BET
+            if phase(state) == "betting":  # 43-07, D-BET
                 action = data.draw(st.sampled_from(betting.ACTIONS), label="bet")
                 return Bet(player, deal.deal_no, action)
             step = state.current_step()
@@ -104,13 +104,13 @@ def check_settlement(variant: str, event: Event, pot_before: int, options: dict[
     and the pot afterwards holds exactly what the payers paid."""
     moved = event.data["transfers"]
     won = sum(t["amount"] for t in moved if t["from"] == f"pot:{TABLE}")
-    assert all(f"bets:{TABLE}" not in (t["from"], t["to"]) for t in moved)   # JP-12: the bets apart
+    assert all(f"bets:{TABLE}" not in (t["from"], t["to"]) for t in moved)  # JP-12: the bets apart
     paid = sum(t["amount"] for t in moved if t["to"] == f"pot:{TABLE}")
     assert won in (0, pot_before)
     assert event.data["pot"] == pot_before - won + paid
     winners = set(event.data["winners"])
     payers = {t["from"].rsplit(":", 1)[1] for t in moved if t["to"] == f"pot:{TABLE}"}
-    assert not winners & payers                               # a winner never pays (D-43-01)
+    assert not winners & payers  # a winner never pays (D-43-01)
     if variant == "thirty_eight" and not options["max_loss"] and options["stack_policy"] == "allow_debt":
         assert all(t["amount"] % pot_before == 0 for t in moved if t["to"] == f"pot:{TABLE}")  # levels
 
@@ -124,8 +124,9 @@ def test_random_sessions_conserve_chips_and_cards(data: st.DataObject, variant: 
     decks = [data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None
     session, books, cards = Session(), BooksWithBets(), Cards()
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    commands: list[Command] = [OpenTable(TABLE, variant, options, stacked_decks=decks,
-                                         stacked_allowed=stacked)]
+    commands: list[Command] = [
+        OpenTable(TABLE, variant, options, stacked_decks=decks, stacked_allowed=stacked)
+    ]
     commands += [SitDown(f"s{i}", data.draw(BUY_INS, label="buy_in")) for i in range(players)]
     clock = 0
     for tick in range(90):
@@ -150,7 +151,7 @@ def test_random_sessions_conserve_chips_and_cards(data: st.DataObject, variant: 
         books.check(session, options)
         cards.check(session)
         if session.state.live is None:
-            assert session.state.bets == 0                     # D-BET: every bet is awarded
+            assert session.state.bets == 0  # D-BET: every bet is awarded
         if len(snapshots) < 4 and data.draw(st.integers(0, 9), label="snapshot") == 0:
             snapshots.append((len(session.events), state_to_json(session.state)))
     assert_folds_back(session, snapshots)

@@ -1,5 +1,6 @@
 """Fold once (DESIGN §2.2): `decide` folds each event it decides exactly once and returns the
 state after them, which equals a fresh fold of those events."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,7 +38,7 @@ def test_start_deal_folds_each_event_once(fold_counter: list[str]) -> None:
 def test_last_declare_folds_reveal_showdown_and_settlement_once(fold_counter: list[str]) -> None:
     session = table("abc")
     session.do(StartDeal(seed=SEED))
-    for player in ("b", "c"):                            # the dealer (a) declares last
+    for player in ("b", "c"):  # the dealer (a) declares last
         session.do(Declare(player, 1, "in"))
     fold_counter.clear()
     decided = decide(session.state, Declare("a", 1, "in"), T0)

@@ -4,6 +4,7 @@ given/when/then on the pure decider with stacked decks.
 Players "abc" (or "abcd") sit in seats 0..; the first dealer is a, so cards go b, c, a. Each hand
 is written as seven cards: the four dealt first, then the three more an "in" player receives.
 """
+
 from __future__ import annotations
 
 from tables.engine.decider.commands import Bet, Declare, Escalate, ExpireDeclare
@@ -46,21 +47,22 @@ def sides(session: Session, deal_no: int, **choices: str) -> list:
 
 
 # b: a straight 5-9 high but also 9-7-6-5-3 low; c: aces full, no low under a pair; a: A-2-3-4-6
-HIGH_B = "5h 6d 7c 3s 8h 9d 2c"       # high: 9-high straight; low: 6-5-3-2... (7 cards)
-HIGH_C = "As Ad Ac Kd Ks 9c Qh"       # high: aces full
-LOW_A = "Ah 2d 3c 4s 6h Jd Qs"        # low: 6-4-3-2-A; high: ace high
+HIGH_B = "5h 6d 7c 3s 8h 9d 2c"  # high: 9-high straight; low: 6-5-3-2... (7 cards)
+HIGH_C = "As Ad Ac Kd Ks 9c Qh"  # high: aces full
+LOW_A = "Ah 2d 3c 4s 6h Jd Qs"  # low: 6-4-3-2-A; high: ace high
 
 
 # --- 43-01, 43-02, D-43-01: the deal -------------------------------------------------------------
+
 
 def test_43_01_everybody_antes_every_deal() -> None:  # CZV-02, Q-CZV-01
     session = game(seven(HIGH_B, HIGH_C, LOW_A), seven(HIGH_B, HIGH_C, LOW_A), dealer_forced_in=False)
     antes = one(start(session), ANTES_POSTED).data
     assert sorted(antes["paid"]) == ["a", "b", "c"]
-    session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))        # all out: the pot carries
+    session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))  # all out: the pot carries
     assert session.state.pot == 6
     antes = one(start(session), ANTES_POSTED).data
-    assert sorted(antes["paid"]) == ["a", "b", "c"]                   # again, on a full pot
+    assert sorted(antes["paid"]) == ["a", "b", "c"]  # again, on a full pot
     assert session.state.pot == 12
 
 
@@ -70,8 +72,10 @@ def test_d_43_01_four_cards_first_then_three_more_for_the_in_players() -> None: 
     assert [(e.data["player"], len(e.data["cards"])) for e in dealt] == [("b", 4), ("c", 4), ("a", 4)]
     new = session.declare(1, ("b", "in"), ("c", "out"), ("a", "in"))
     assert [(e.data["player"], len(e.data["cards"])) for e in of_type(new, CARDS_DEALT)] == [
-        ("b", 7), ("a", 7)]
-    assert get_variant("four_three").max_seats == 7                     # D-GEN-02: 7 cards each
+        ("b", 7),
+        ("a", 7),
+    ]
+    assert get_variant("four_three").max_seats == 7  # D-GEN-02: 7 cards each
 
 
 def test_43_the_first_declare_is_sequential_and_a_lone_in_takes_the_pot() -> None:  # G2-08, G2-11
@@ -84,6 +88,7 @@ def test_43_the_first_declare_is_sequential_and_a_lone_in_takes_the_pot() -> Non
 
 
 # --- 43-03, D-43-01: the sealed High/Low/Both declare --------------------------------------------
+
 
 def test_43_03_high_low_or_both_is_declared_at_once_and_sealed() -> None:
     session = game(seven(HIGH_B, HIGH_C, LOW_A))
@@ -128,8 +133,9 @@ def test_43_03_a_timed_out_player_plays_high() -> None:  # interpretation: no "o
 
 # --- 43-04, 43-05, 43-06, D-43-01: the showdown and the halves ----------------------------------------
 
+
 def test_43_04_43_05_best_five_of_seven_each_way_and_the_pot_in_halves() -> None:
-    session = game(seven(HIGH_B, HIGH_C, LOW_A), ante=5)       # pot 15: halves 8 and 7
+    session = game(seven(HIGH_B, HIGH_C, LOW_A), ante=5)  # pot 15: halves 8 and 7
     start(session)
     session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     new = sides(session, 1, b="high", c="high", a="low")
@@ -141,7 +147,10 @@ def test_43_04_43_05_best_five_of_seven_each_way_and_the_pot_in_halves() -> None
     assert "6" in hands["a"]["low"]["value"]
     # D-GEN-01: the odd chip to the half whose winner sits nearest the dealer's left (c before a)
     assert transfers(of_type(new, POT_SETTLED)) == [
-        ("pot", "seat:c", 8), ("pot", "seat:a", 7), ("seat:b", "pot", 15)]    # 43-06: b matches
+        ("pot", "seat:c", 8),
+        ("pot", "seat:a", 7),
+        ("seat:b", "pot", 15),
+    ]  # 43-06: b matches
 
 
 def test_d_43_01_low_is_ace_to_five_straights_and_flushes_do_not_count() -> None:
@@ -161,7 +170,10 @@ def test_d_43_01_a_both_player_who_wins_both_takes_the_whole_pot() -> None:
     new = sides(session, 1, b="both", c="high", a="low")
     assert one(new, SHOWDOWN_HELD).data["sides"] == {"high": ["b"], "low": ["b"], "both_failed": []}
     assert transfers(of_type(new, POT_SETTLED)) == [
-        ("pot", "seat:b", 6), ("seat:c", "pot", 6), ("seat:a", "pot", 6)]
+        ("pot", "seat:b", 6),
+        ("seat:c", "pot", 6),
+        ("seat:a", "pot", 6),
+    ]
 
 
 def test_d_43_01_a_both_player_who_loses_one_half_wins_nothing() -> None:
@@ -174,7 +186,10 @@ def test_d_43_01_a_both_player_who_loses_one_half_wins_nothing() -> None:
     assert shown["sides"] == {"high": ["c"], "low": ["a"], "both_failed": ["b"]}
     assert shown["losers"] == ["b"]
     assert transfers(of_type(new, POT_SETTLED)) == [
-        ("pot", "seat:c", 3), ("pot", "seat:a", 3), ("seat:b", "pot", 6)]
+        ("pot", "seat:c", 3),
+        ("pot", "seat:a", 3),
+        ("seat:b", "pot", 6),
+    ]
 
 
 def test_d_43_01_with_nobody_on_one_side_the_other_side_takes_the_whole_pot() -> None:
@@ -184,7 +199,10 @@ def test_d_43_01_with_nobody_on_one_side_the_other_side_takes_the_whole_pot() ->
     new = sides(session, 1, b="high", c="high", a="high")
     assert one(new, SHOWDOWN_HELD).data["sides"] == {"high": ["c"], "low": [], "both_failed": []}
     assert transfers(of_type(new, POT_SETTLED)) == [
-        ("pot", "seat:c", 6), ("seat:b", "pot", 6), ("seat:a", "pot", 6)]
+        ("pot", "seat:c", 6),
+        ("seat:b", "pot", 6),
+        ("seat:a", "pot", 6),
+    ]
 
 
 def test_43_06_each_in_player_who_wins_nothing_matches_the_pot() -> None:  # D-43-01, G2-13
@@ -195,12 +213,12 @@ def test_43_06_each_in_player_who_wins_nothing_matches_the_pot() -> None:  # D-4
     settled = one(new, POT_SETTLED).data
     assert settled["winners"] == ["c", "a"]
     assert settled["matchers"] == ["b", "d"]
-    assert session.state.pot == 16                         # b and d match the pot of 8
+    assert session.state.pot == 16  # b and d match the pot of 8
 
 
 def test_d_43_01_tied_halves_share_by_d_gen_01() -> None:
     shares = half_shares(7, [["b", "c"], ["a"]], ("b", "c", "a"))
-    assert shares == {"b": 2, "c": 2, "a": 3}              # halves 4 (b first) and 3; 4 = 2 + 2
+    assert shares == {"b": 2, "c": 2, "a": 3}  # halves 4 (b first) and 3; 4 = 2 + 2
     assert half_shares(7, [["a"], ["c"]], ("b", "c", "a")) == {"c": 4, "a": 3}
     assert half_shares(7, [["b"], []], ("b", "c", "a")) == {"b": 7}
     assert half_shares(7, [[], []], ("b", "c", "a")) == {}
@@ -208,8 +226,17 @@ def test_d_43_01_tied_halves_share_by_d_gen_01() -> None:
 
 def test_d_43_01_when_every_both_player_is_struck_nobody_wins_and_all_match() -> None:
     terms = dict(TERMS)
-    r = Round(table="t1", order=("b", "c"), choices=("both", "both"), winners=(), pot=10, reserve=0,
-              stacks={"b": 100, "c": 100}, terms=terms, sides=((), ()))
+    r = Round(
+        table="t1",
+        order=("b", "c"),
+        choices=("both", "both"),
+        winners=(),
+        pot=10,
+        reserve=0,
+        stacks={"b": 100, "c": 100},
+        terms=terms,
+        sides=((), ()),
+    )
     result = RULES["high_low"](r)
     assert result.outcome == "nobody_won"
     assert result.pot == 30
@@ -229,6 +256,7 @@ def test_43_options() -> None:
 
 # --- 43-07, D-BET: the optional betting round ------------------------------------------------------
 
+
 def test_43_07_no_betting_round_by_default() -> None:
     session = game(seven(HIGH_B, HIGH_C, LOW_A))
     start(session)
@@ -238,25 +266,28 @@ def test_43_07_no_betting_round_by_default() -> None:
 
 
 def test_43_07_a_betting_round_after_the_three_more_cards_before_the_high_low_declare() -> None:
-    session = game(seven(HIGH_B, HIGH_C, LOW_A), betting=True)         # ante 2: pot 6, unit 2
+    session = game(seven(HIGH_B, HIGH_C, LOW_A), betting=True)  # ante 2: pot 6, unit 2
     start(session)
     new = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
-    assert one(new, BET_TURN_OPENED).data["player"] == "b"            # D-BET: the dealer's left
+    assert one(new, BET_TURN_OPENED).data["player"] == "b"  # D-BET: the dealer's left
     assert all(e.data["mode"] == "sequential" for e in of_type(new, DECLARE_OPENED))  # no High/Low yet
     session.do(Bet("b", 1, "bet"))
     session.do(Bet("c", 1, "raise"))
-    session.do(Bet("a", 1, "fold"))                                    # a folds: stays liable
+    session.do(Bet("a", 1, "fold"))  # a folds: stays liable
     new = session.do(Bet("b", 1, "call"))
     opened = of_type(new, DECLARE_OPENED)[-1].data
-    assert opened["players"] == ["b", "c"]                             # a does not declare
-    assert (session.state.bets, session.state.pot) == (8, 6)           # b 2 + 2, c 4: apart from the pot
+    assert opened["players"] == ["b", "c"]  # a does not declare
+    assert (session.state.bets, session.state.pot) == (8, 6)  # b 2 + 2, c 4: apart from the pot
     new = sides(session, 1, b="high", c="high")
     shown = one(new, SHOWDOWN_HELD).data
-    assert [h["player"] for h in shown["hands"]] == ["b", "c"]         # the folder is not shown
+    assert [h["player"] for h in shown["hands"]] == ["b", "c"]  # the folder is not shown
     # 43-05 with nobody on Low: c takes the pot of 6; b and the folder a match it at its
     # pre-betting size (JP-12, D-BET); the bets (8) go to c (D-BET).
     assert transfers(of_type(new, POT_SETTLED)) == [
-        ("pot", "seat:c", 6), ("seat:b", "pot", 6), ("seat:a", "pot", 6)]
+        ("pot", "seat:c", 6),
+        ("seat:b", "pot", 6),
+        ("seat:a", "pot", 6),
+    ]
     awarded = one(new, BETS_AWARDED).data
     assert (awarded["winners"], awarded["amount"]) == (["c"], 8)
     assert (session.state.bets, session.state.pot) == (0, 12)

@@ -11,6 +11,7 @@ deals, with random declares and timeouts:
 - a snapshot plus the fold of the later events equals the full fold, and so does the fold of the
   events read back through JSON (`events.parse`).
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,8 @@ from tables.engine.deck import STANDARD_PACK
 from .helpers import TABLE, Ledger, Session, assert_folds_back, later
 
 PACK = [str(card) for card in STANDARD_PACK]
-LEGS = 3                                                    # 357-04
-BUY_INS = st.sampled_from([10, 12, 16, 30, 60, 300])       # short stacks are where stakes break
+LEGS = 3  # 357-04
+BUY_INS = st.sampled_from([10, 12, 16, 30, 60, 300])  # short stacks are where stakes break
 
 COMMON = {
     "ante": st.integers(1, 10),
@@ -57,36 +58,59 @@ COMMON = {
     "min_buy_in": st.just(10),
 }
 OPTIONS = {
-    "two_plus_one": st.fixed_dictionaries({
-        **COMMON,
-        "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
-        "extra_ante_redeclare": st.sampled_from([True, True, False]),
-        "all_out": st.sampled_from(["carry", "extra_ante"]),
-        "ranking": st.sampled_from(["guts3_sf_high", "guts3_trips_high", "guts3_classic"]),
-        "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
-        "pot_limit": st.sampled_from([0, 0, 40]),
-        "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
-        "ties": st.sampled_from(["split", "no_split"]),
-        "dealer_forced_in": st.booleans(),
-    }),
-    "four_two_two": st.fixed_dictionaries({
-        **COMMON, "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
-        "ties": st.sampled_from(["split", "no_split"])}),
-    "four_two_three": st.fixed_dictionaries({
-        **COMMON, "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
-        "ties": st.sampled_from(["split", "no_split"])}),
-    "three_five_seven": st.fixed_dictionaries({
-        **COMMON, "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
-        "ace_low": st.booleans()}),
-    **{name: st.fixed_dictionaries({                     # CONS, ALT: classic Guts settlement
-        **COMMON, "pot_limit": st.sampled_from([0, 0, 40]),
-        "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
-        "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
-        "ties": st.sampled_from(["split", "no_split"]), "dealer_forced_in": st.booleans()})
-       for name in ("consecutive", "alternating")},
+    "two_plus_one": st.fixed_dictionaries(
+        {
+            **COMMON,
+            "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
+            "extra_ante_redeclare": st.sampled_from([True, True, False]),
+            "all_out": st.sampled_from(["carry", "extra_ante"]),
+            "ranking": st.sampled_from(["guts3_sf_high", "guts3_trips_high", "guts3_classic"]),
+            "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
+            "pot_limit": st.sampled_from([0, 0, 40]),
+            "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
+            "ties": st.sampled_from(["split", "no_split"]),
+            "dealer_forced_in": st.booleans(),
+        }
+    ),
+    "four_two_two": st.fixed_dictionaries(
+        {
+            **COMMON,
+            "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
+            "ties": st.sampled_from(["split", "no_split"]),
+        }
+    ),
+    "four_two_three": st.fixed_dictionaries(
+        {
+            **COMMON,
+            "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
+            "ties": st.sampled_from(["split", "no_split"]),
+        }
+    ),
+    "three_five_seven": st.fixed_dictionaries(
+        {**COMMON, "declare_mode": st.sampled_from(["sequential", "simultaneous"]), "ace_low": st.booleans()}
+    ),
+    **{
+        name: st.fixed_dictionaries(
+            {  # CONS, ALT: classic Guts settlement
+                **COMMON,
+                "pot_limit": st.sampled_from([0, 0, 40]),
+                "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
+                "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
+                "ties": st.sampled_from(["split", "no_split"]),
+                "dealer_forced_in": st.booleans(),
+            }
+        )
+        for name in ("consecutive", "alternating")
+    },
 }
-MOST_PLAYERS = {"two_plus_one": 6, "four_two_two": 6, "four_two_three": 6, "three_five_seven": 7,
-                "consecutive": 10, "alternating": 10}
+MOST_PLAYERS = {
+    "two_plus_one": 6,
+    "four_two_two": 6,
+    "four_two_three": 6,
+    "three_five_seven": 7,
+    "consecutive": 10,
+    "alternating": 10,
+}
 
 
 class Books(Ledger):
@@ -99,11 +123,10 @@ class Books(Ledger):
         for seat in state.seats:
             assert self.balances[f"seat:{TABLE}:{seat.player}"] == seat.stack
             if options["stack_policy"] != "allow_debt":
-                assert seat.stack >= 0                                  # D-GEN-06
+                assert seat.stack >= 0  # D-GEN-06
         held = sum(s.stack for s in state.seats) + state.pot + state.reserve
-        outside = sum(v for k, v in self.balances.items() if not k.endswith(TABLE)
-                      and f":{TABLE}:" not in k)
-        assert held == -outside                     # the bankroll side paid in what the table holds
+        outside = sum(v for k, v in self.balances.items() if not k.endswith(TABLE) and f":{TABLE}:" not in k)
+        assert held == -outside  # the bankroll side paid in what the table holds
 
 
 class Cards:
@@ -119,8 +142,8 @@ class Cards:
             self.out, self.held = [], {}
         elif event.type == CARDS_DEALT:
             held = self.held.get(data["player"], [])
-            new = data["cards"] if data["face"] == "up" else data["cards"][len(held):]
-            assert data["face"] == "up" or data["cards"][:len(held)] == held   # keeps his cards
+            new = data["cards"] if data["face"] == "up" else data["cards"][len(held) :]
+            assert data["face"] == "up" or data["cards"][: len(held)] == held  # keeps his cards
             self.held[data["player"]] = [*held, *new]
             self.out += new
         elif event.type == BOARD_DEALT:
@@ -136,8 +159,9 @@ class Cards:
             return
         assert deal.dealt == len(self.out)
         in_hands = [card for hand in deal.hands for card in hand]
-        assert sorted([*in_hands, *deal.board]) == sorted(c for c in self.out
-                                                           if c in in_hands or c in deal.board)
+        assert sorted([*in_hands, *deal.board]) == sorted(
+            c for c in self.out if c in in_hands or c in deal.board
+        )
 
 
 def check_legs(session: Session, new: list[Event]) -> None:
@@ -147,7 +171,7 @@ def check_legs(session: Session, new: list[Event]) -> None:
         if event.type == LEG_AWARDED:
             assert event.data["legs"] <= LEGS
             if event.data["legs"] == LEGS:
-                rest = [e.type for e in new[i + 1:]]
+                rest = [e.type for e in new[i + 1 :]]
                 assert POT_AWARDED in rest
                 assert GAME_ENDED in rest
 
@@ -176,24 +200,24 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int) -
 
 
 @pytest.mark.parametrize("variant", sorted(OPTIONS))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          derandomize=False)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False)
 @given(data=st.data())
 def test_random_sessions_keep_the_books_the_cards_and_the_legs(variant: str, data: st.DataObject) -> None:
     options = data.draw(OPTIONS[variant], label="options")
     players = data.draw(st.integers(2, MOST_PLAYERS[variant]), label="players")
     stacked = data.draw(st.booleans(), label="stacked")
-    ins = data.draw(st.integers(1, 3), label="ins")            # few "in": more lone ins and legs
-    decks = ([data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None)
+    ins = data.draw(st.integers(1, 3), label="ins")  # few "in": more lone ins and legs
+    decks = [data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None
     session, books, cards = Session(), Books(), Cards()
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    commands: list[Command] = [OpenTable(TABLE, variant, options, stacked_decks=decks,
-                                         stacked_allowed=stacked)]
+    commands: list[Command] = [
+        OpenTable(TABLE, variant, options, stacked_decks=decks, stacked_allowed=stacked)
+    ]
     commands += [SitDown(f"s{i}", data.draw(BUY_INS, label="buy_in")) for i in range(players)]
     clock = 0
     for tick in range(80):
         command = commands[tick] if tick < len(commands) else random_command(data, session, tick, ins)
-        clock += data.draw(st.sampled_from([1, 1, 40]), label="wait")   # past a deadline at times
+        clock += data.draw(st.sampled_from([1, 1, 40]), label="wait")  # past a deadline at times
         before = session.state
         try:
             new = session.do(command, later(clock))
@@ -203,7 +227,7 @@ def test_random_sessions_keep_the_books_the_cards_and_the_legs(variant: str, dat
         for event in new:
             books.post(event)
             cards.post(event)
-            json.dumps(event.data)                                         # plain JSON only
+            json.dumps(event.data)  # plain JSON only
         books.check(session, options)
         cards.check(session)
         check_legs(session, new)

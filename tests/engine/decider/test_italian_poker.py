@@ -3,6 +3,7 @@
 Players "abcd": the first dealer is a, so cards and action go b, c, d, a; four players play the
 32-card pack, 7s to aces (D-IT-01). Ante 10, so the bet unit is 10 (20 in the second round).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -34,8 +35,13 @@ from .helpers import T0, Ledger, Session, later, of_type, one, stack_deck, start
 HANDS = ("Jh Js 7c 8d 9s", "Qh Qd 7d 8c Tc", "Ah Kd 9h 8h 7h", "As Ad Ks Kh 7s")
 
 
-def italian(players: str = "abcd", hands: tuple[str, ...] = HANDS, draws: str = "",
-            stacks: dict[str, int] | None = None, **options: object) -> Session:
+def italian(
+    players: str = "abcd",
+    hands: tuple[str, ...] = HANDS,
+    draws: str = "",
+    stacks: dict[str, int] | None = None,
+    **options: object,
+) -> Session:
     """Given: an Italian poker deal dealt from a stacked deck (the hands, then the draw's cards)."""
     options.setdefault("ante", 10)
     deck = [*stack_deck(*hands), *draws.split()]
@@ -69,11 +75,24 @@ def opened(session: Session) -> Session:
 
 # --- the deal: IT-03..06, D-IT-01, D-IT-05, EX-10 --------------------------------------------------
 
-@pytest.mark.parametrize(("players", "cards", "lowest"), [
-    (2, 24, 9), (3, 28, 8), (4, 32, 7), (5, 36, 6), (6, 40, 5), (7, 44, 4), (8, 48, 3), (9, 52, 2),
-    (10, 52, 2)])
-def test_d_it_01_ex_10_table_it_a_the_pack_by_number_of_players(players: int, cards: int,
-                                                              lowest: int) -> None:
+
+@pytest.mark.parametrize(
+    ("players", "cards", "lowest"),
+    [
+        (2, 24, 9),
+        (3, 28, 8),
+        (4, 32, 7),
+        (5, 36, 6),
+        (6, 40, 5),
+        (7, 44, 4),
+        (8, 48, 3),
+        (9, 52, 2),
+        (10, 52, 2),
+    ],
+)
+def test_d_it_01_ex_10_table_it_a_the_pack_by_number_of_players(
+    players: int, cards: int, lowest: int
+) -> None:
     names = "abcdefghij"[:players]
     session = table(names, variant="italian", ante=1)
     start(session)
@@ -84,7 +103,7 @@ def test_d_it_01_ex_10_table_it_a_the_pack_by_number_of_players(players: int, ca
     dealt = [card for hand in deal.hands for card in hand]
     assert len(dealt) == 5 * players
     assert len(set(dealt)) == len(dealt)
-    assert {str(c) for c in italian_pack(players)} >= set(dealt)          # IT-03, IT-04
+    assert {str(c) for c in italian_pack(players)} >= set(dealt)  # IT-03, IT-04
 
 
 def test_d_it_05_two_to_ten_players() -> None:
@@ -98,8 +117,9 @@ def test_d_it_05_two_to_ten_players() -> None:
 
 def test_d_it_05_a_deal_starts_only_with_players_holding_the_ante() -> None:
     session = table("abc", variant="italian", ante=10, buy_in=100)
-    session.state = session.state._replace(seats=tuple(
-        s._replace(stack=5) if s.player == "c" else s for s in session.state.seats))
+    session.state = session.state._replace(
+        seats=tuple(s._replace(stack=5) if s.player == "c" else s for s in session.state.seats)
+    )
     start(session)
     assert session.state.live.order == ("b", "a")
 
@@ -121,6 +141,7 @@ def test_it_06_five_cards_one_at_a_time_from_the_dealers_left() -> None:
 
 # --- the first betting round: IT-07..11, D-IT-02 ---------------------------------------------------
 
+
 def test_it_07_jacks_or_better_opens() -> None:
     session = italian()
     assert offer(session, "b", "bet")["choices"] == ["check", "open"]
@@ -135,7 +156,7 @@ def test_it_08_a_lower_hand_cannot_open_409_cannot_open() -> None:
     assert offer(session, "b", "bet")["choices"] == ["check"]
     assert session.fails(Bet("b", 1, "open")) == "cannot_open"
     assert session.fails(Bet("b", 1, "bet")) == "bet_not_allowed"
-    assert session.fails(Bet("b", 1, "fold")) == "bet_not_allowed"       # D-IT-02: only check
+    assert session.fails(Bet("b", 1, "fold")) == "bet_not_allowed"  # D-IT-02: only check
 
 
 def test_it_09_a_qualified_player_may_check() -> None:
@@ -148,7 +169,7 @@ def test_it_09_a_qualified_player_may_check() -> None:
 def test_it_10_after_the_open_anyone_calls_or_raises_without_openers() -> None:
     session = italian()
     bet(session, ("b", "open"), ("c", "call"))
-    assert offer(session, "d", "bet")["choices"] == ["call", "raise", "fold"]   # d: ace high
+    assert offer(session, "d", "bet")["choices"] == ["call", "raise", "fold"]  # d: ace high
     events = bet(session, ("d", "raise"))
     assert [(e.action, e.amount) for e in of_type(events, BET_MADE)] == [("raise", 20)]
 
@@ -171,7 +192,7 @@ def test_it_11_everyone_checks_the_deal_is_passed_the_pot_stays_and_everyone_ant
     assert not of_type(events, CARDS_DRAWN)
     assert not of_type(events, POTS_AWARDED)
     assert session.state.deal.outcome == "no_open"
-    start(session)                                                    # the next dealer: b
+    start(session)  # the next dealer: b
     deal = session.state.live
     assert deal.dealer == "b"
     assert deal.order == ("c", "d", "a", "b")
@@ -180,7 +201,7 @@ def test_it_11_everyone_checks_the_deal_is_passed_the_pot_stays_and_everyone_ant
 
 
 def test_it_11_d_it_02_a_redeal_whether_or_not_somebody_could_have_opened() -> None:
-    session = italian()                                               # b and c could open
+    session = italian()  # b and c could open
     events = bet(session, ("b", "check"), ("c", "check"), ("d", "check"), ("a", "check"))
     assert one(events, NOBODY_OPENED)
 
@@ -196,20 +217,22 @@ def test_d_it_02_a_turn_that_times_out_checks_if_it_can_else_folds() -> None:
 
 # --- the draw: IT-12..16, EX-11, D-IT-03, D-IT-05 ---------------------------------------------------
 
-DRAWS = "Ts Th Td 9c 9d Qs Kc 8s"            # the stock after the deal, top first
+DRAWS = "Ts Th Td 9c 9d Qs Kc 8s"  # the stock after the deal, top first
 
 
 def test_it_12_13_the_active_players_draw_0_to_4_in_turn_from_the_dealers_left() -> None:
     session = opened(italian(draws=DRAWS))
-    assert session.state.live.awaiting == ("b",)                      # d folded: not asked
+    assert session.state.live.awaiting == ("b",)  # d folded: not asked
     assert offer(session, "b", "exchange")["max"] == 4
-    assert session.fails(Exchange("b", 1, ["7c", "8d", "9s", "Jh", "Js"], split_openers=True)) \
+    assert (
+        session.fails(Exchange("b", 1, ["7c", "8d", "9s", "Jh", "Js"], split_openers=True))
         == "invalid_discards"
+    )
     events = draw(session, "b", "7c 8d")
     drawn = one(events, CARDS_DRAWN)
     assert (drawn.count, drawn.drawn, drawn.cards) == (2, ["Ts", "Th"], ["Jh", "Js", "9s", "Ts", "Th"])
     assert session.state.live.awaiting == ("c",)
-    draw(session, "c")                                                # stands pat
+    draw(session, "c")  # stands pat
     assert session.state.live.awaiting == ("a",)
 
 
@@ -243,23 +266,29 @@ def test_it_16_d_it_03_the_opener_discards_openers_only_by_saying_so() -> None:
 
 def test_it_14_d_gen_02_the_discards_are_reshuffled_the_openers_kept_apart() -> None:
     # Six players: the 40-card pack (5s up), 30 dealt, 10 in the stock.
-    hands = ("Jh Js 5c 6d 7s", "Qh 5d 6c 8c Tc", "Ah Kd 9h 8h 6h", "As Ad Ks Kh 7h",
-             "5h 6s 8d 9s Th", "5s 7d 8s 9d Td")
+    hands = (
+        "Jh Js 5c 6d 7s",
+        "Qh 5d 6c 8c Tc",
+        "Ah Kd 9h 8h 6h",
+        "As Ad Ks Kh 7h",
+        "5h 6s 8d 9s Th",
+        "5s 7d 8s 9d Td",
+    )
     session = italian("abcdef", hands=hands, ante=10)
-    bet(session, ("b", "open"), ("c", "call"), ("d", "call"), ("e", "call"), ("f", "call"),
-        ("a", "call"))
-    draw(session, "b", "5c 6d 7s")                                   # the opener: kept apart
+    bet(session, ("b", "open"), ("c", "call"), ("d", "call"), ("e", "call"), ("f", "call"), ("a", "call"))
+    draw(session, "b", "5c 6d 7s")  # the opener: kept apart
     draw(session, "c", "5d 6c 8c")
-    draw(session, "d", "9h 8h 6h")                                   # stock: 1 left
+    draw(session, "d", "9h 8h 6h")  # stock: 1 left
     events = draw(session, "e", "Ks Kh 7h")
     reshuffled = one(events, STOCK_RESHUFFLED)
     assert sorted(reshuffled.cards) == sorted(["5d", "6c", "8c", "9h", "8h", "6h"])
-    assert not {"5c", "6d", "7s"} & set(reshuffled.cards)           # IT-16: kept apart
+    assert not {"5c", "6d", "7s"} & set(reshuffled.cards)  # IT-16: kept apart
     everything = [c for h in session.state.live.hands for c in h]
     assert len(everything) == len(set(everything)) == 30
 
 
 # --- the second betting round: IT-17, D-IT-02 -------------------------------------------------------
+
 
 def _drawn(session: Session) -> Session:
     """Everyone still in stands pat."""
@@ -283,15 +312,24 @@ def test_it_17_a_folded_openers_left_neighbour_opens_the_second_round() -> None:
 
 # --- the showdown: IT-18, IT-30, D-IT-03, D-IT-04 ---------------------------------------------------
 
+
 def test_it_18_the_best_hand_wins_the_pot_and_the_openers_are_shown() -> None:
     session = opened(italian(draws=DRAWS))
     _drawn(session)
     events = bet(session, ("b", "check"), ("c", "check"), ("a", "check"))
     shown = one(events, SHOWDOWN_HELD)
-    assert [h["player"] for h in shown.hands] == ["b", "c", "a"]      # d folded: not shown
+    assert [h["player"] for h in shown.hands] == ["b", "c", "a"]  # d folded: not shown
     awarded = one(events, POTS_AWARDED)
-    assert awarded.pots == [{"pot": 0, "amount": 70, "contributors": ["b", "c", "d", "a"],
-                             "eligible": ["b", "c", "a"], "winners": ["a"], "shares": {"a": 70}}]
+    assert awarded.pots == [
+        {
+            "pot": 0,
+            "amount": 70,
+            "contributors": ["b", "c", "d", "a"],
+            "eligible": ["b", "c", "a"],
+            "winners": ["a"],
+            "shares": {"a": 70},
+        }
+    ]
     assert one(events, OPENERS_SHOWN).openers == ["Jh", "Js"]
     assert session.state.pot == 0
     assert session.state.bets == 0
@@ -304,7 +342,7 @@ def test_d_it_03_a_lone_player_wins_without_showing_but_the_openers_are_shown() 
     shown = one(events, SHOWDOWN_HELD)
     assert (shown.reason, shown.hands, shown.winners) == ("uncontested", [], ["b"])
     assert one(events, OPENERS_SHOWN).openers == ["Jh", "Js"]
-    assert one(events, POTS_AWARDED).returned == {"player": "b", "amount": 10}   # uncalled
+    assert one(events, POTS_AWARDED).returned == {"player": "b", "amount": 10}  # uncalled
     assert session.stack("b") == 1000 + 30
     view = table_view(session.state, Viewer("c"), T0)
     assert next(p for p in view["deal"]["players"] if p["player"] == "b")["cards"] is None
@@ -344,32 +382,38 @@ def test_it_30_ex_15_a_minimum_a_medium_and_a_maximum_straight_flush_split_the_p
     pot = one(events, POTS_AWARDED).pots[0]
     assert pot["amount"] == 70
     assert pot["winners"] == ["b", "c", "d"]
-    assert pot["shares"] == {"b": 24, "c": 23, "d": 23}                 # D-GEN-01: b first
+    assert pot["shares"] == {"b": 24, "c": 23, "d": 23}  # D-GEN-01: b first
 
 
 # --- all-in and side pots: D-IT-02 ------------------------------------------------------------------
+
 
 def test_d_it_02_three_all_ins_of_different_sizes_make_two_side_pots() -> None:
     # Stacks after the ante: b 1000-10, c 30, d 60, a 100 (bought in at 40, topped up).
     session = italian(buy_in=40, stacks={"b": 960, "d": 30, "a": 70}, min_buy_in=20)
     assert [session.stack(p) for p in "bcda"] == [990, 30, 60, 100]
-    bet(session, ("b", "open"), ("c", "raise"))                     # c: 20 of his 30
+    bet(session, ("b", "open"), ("c", "raise"))  # c: 20 of his 30
     assert offer(session, "d", "bet")["amounts"] == {"call": 20, "raise": 30, "fold": 0}
-    bet(session, ("d", "raise"), ("a", "raise"), ("b", "call"))     # 30, 40
-    assert offer(session, "c", "bet")["amounts"] == {"call": 10, "fold": 0}   # all in for 10
+    bet(session, ("d", "raise"), ("a", "raise"), ("b", "call"))  # 30, 40
+    assert offer(session, "c", "bet")["amounts"] == {"call": 10, "fold": 0}  # all in for 10
     bet(session, ("c", "call"), ("d", "call"))
     assert [session.stack(p) for p in "bcda"] == [950, 0, 20, 60]
     pots = table_view(session.state, Viewer("a"), T0)["deal"]["betting"]["pots"]
-    assert [(p["amount"], p["eligible"]) for p in pots] == [(160, ["b", "c", "d", "a"]),
-                                                            (30, ["b", "d", "a"])]
+    assert [(p["amount"], p["eligible"]) for p in pots] == [
+        (160, ["b", "c", "d", "a"]),
+        (30, ["b", "d", "a"]),
+    ]
     _drawn(session)
-    assert session.state.live.awaiting == ("b",)                    # c is all in: not asked
-    bet(session, ("b", "bet"), ("d", "call"), ("a", "raise"))       # d all in for 20
+    assert session.state.live.awaiting == ("b",)  # c is all in: not asked
+    bet(session, ("b", "bet"), ("d", "call"), ("a", "raise"))  # d all in for 20
     events = bet(session, ("b", "call"))
     awarded = one(events, POTS_AWARDED)
     # c: QQ, d: AK high, a: AAKK, b: JJ; a wins every pot he is in.
     assert [(p["amount"], p["eligible"], p["winners"]) for p in awarded.pots] == [
-        (160, ["b", "c", "d", "a"], ["a"]), (90, ["b", "d", "a"], ["a"]), (40, ["b", "a"], ["a"])]
+        (160, ["b", "c", "d", "a"], ["a"]),
+        (90, ["b", "d", "a"], ["a"]),
+        (40, ["b", "a"], ["a"]),
+    ]
     assert session.stack("a") == 20 + 290
     assert session.state.pot == 0
     assert session.state.bets == 0
@@ -386,15 +430,17 @@ def test_d_it_02_a_side_pot_goes_to_the_best_hand_among_its_contributors() -> No
     events = bet(session, ("b", "bet"), ("d", "call"))
     pots = one(events, POTS_AWARDED).pots
     assert [(p["amount"], p["eligible"], p["winners"]) for p in pots] == [
-        (100, ["b", "c", "d"], ["c"]), (40, ["b", "d"], ["b"])]
+        (100, ["b", "c", "d"], ["c"]),
+        (40, ["b", "d"], ["b"]),
+    ]
     assert transfers(events)[-1] == ("bets", "seat:b", 40)
 
 
 def test_d_it_02_an_uncalled_bet_returns_to_its_bettor() -> None:
     session = italian(buy_in=30, stacks={"b": 970, "d": 970, "a": 970}, min_buy_in=20)
     bet(session, ("b", "open"), ("c", "raise"), ("d", "raise"), ("a", "fold"), ("b", "fold"))
-    assert session.stack("c") == 0                                  # c all in: 20 of d's 30
-    _drawn(session)                                                 # no second round: c is all in
+    assert session.stack("c") == 0  # c all in: 20 of d's 30
+    _drawn(session)  # no second round: c is all in
     awarded = one(session.events, POTS_AWARDED)
     assert awarded.returned == {"player": "d", "amount": 10}
     assert ("bets", "seat:d", 10) in transfers([awarded])
@@ -414,10 +460,19 @@ def test_d_it_02_pot_limit_bets_from_the_unit_up_to_the_pot() -> None:
 
 # --- conservation -----------------------------------------------------------------------------------
 
+
 def test_every_event_conserves_chips_and_the_pots_sum_to_the_contributions() -> None:
     session = italian(buy_in=40, stacks={"b": 960, "d": 30, "a": 70}, min_buy_in=20)
-    bet(session, ("b", "open"), ("c", "raise"), ("d", "raise"), ("a", "raise"), ("b", "call"),
-        ("c", "call"), ("d", "call"))
+    bet(
+        session,
+        ("b", "open"),
+        ("c", "raise"),
+        ("d", "raise"),
+        ("a", "raise"),
+        ("b", "call"),
+        ("c", "call"),
+        ("d", "call"),
+    )
     _drawn(session)
     bet(session, ("b", "bet"), ("d", "call"), ("a", "raise"), ("b", "call"))
     ledger = Ledger()
@@ -459,18 +514,27 @@ def test_d_it_02_a_four_way_all_in_with_a_tie_in_a_side_pot_and_an_uncalled_bet(
     hands = ("7s 8s 9s Js Ks", "Ac 7c 8c 9c Tc", "8d 9d Td Jd Qd", "Ah Kh Qh Jh Th")
     session = italian(hands=hands, buy_in=30, stacks={"c": 20, "d": 40, "a": 970}, min_buy_in=20)
     assert [session.stack(p) for p in "bcda"] == [20, 40, 60, 990]
-    bet(session, ("b", "open"), ("c", "raise"), ("d", "raise"), ("a", "raise"),
-        ("b", "call"), ("c", "call"), ("d", "call"))                  # b all in for 20, c for 40
+    bet(
+        session,
+        ("b", "open"),
+        ("c", "raise"),
+        ("d", "raise"),
+        ("a", "raise"),
+        ("b", "call"),
+        ("c", "call"),
+        ("d", "call"),
+    )  # b all in for 20, c for 40
     assert [session.stack(p) for p in "bcda"] == [0, 0, 20, 950]
     _drawn(session)
-    assert session.state.live.awaiting == ("d",)                      # IT-17: b and c are all in
-    bet(session, ("d", "bet"), ("a", "raise"))                        # d all in; a's raise uncalled
+    assert session.state.live.awaiting == ("d",)  # IT-17: b and c are all in
+    bet(session, ("d", "bet"), ("a", "raise"))  # d all in; a's raise uncalled
     awarded = one(session.events, POTS_AWARDED)
     assert awarded.returned == {"player": "a", "amount": 20}
     assert [(p["amount"], p["eligible"], p["shares"]) for p in awarded.pots] == [
-        (120, ["b", "c", "d", "a"], {"c": 40, "d": 40, "a": 40}),    # IT-30: the cycle splits
+        (120, ["b", "c", "d", "a"], {"c": 40, "d": 40, "a": 40}),  # IT-30: the cycle splits
         (60, ["c", "d", "a"], {"c": 20, "d": 20, "a": 20}),
-        (40, ["d", "a"], {"a": 40})]                                  # the maximum beats the medium
+        (40, ["d", "a"], {"a": 40}),
+    ]  # the maximum beats the medium
     assert [session.stack(p) for p in "bcda"] == [0, 60, 60, 1030]
     ledger = Ledger()
     for event in session.events:

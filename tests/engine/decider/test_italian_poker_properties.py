@@ -2,6 +2,7 @@
 conserving the table's chips, no card dealt twice (reshuffles included), each pot paid only to
 players still in who contributed to it and the pots summing to the contributions, snapshots plus
 the tail folding to the live state."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -83,8 +84,9 @@ def test_d_it_02_property_conservation_pots_and_cards(data: st.DataObject, playe
                 snapshots.append((len(session.events), state_to_json(session.state)))
             before, count = session.state, len(session.events)
             player = deal.awaiting[0]
-            offers = [a for a in legal_actions(session.state, player, T0)
-                      if a["action"] in ("bet", "exchange")]
+            offers = [
+                a for a in legal_actions(session.state, player, T0) if a["action"] in ("bet", "exchange")
+            ]
             if not offers or data.draw(st.integers(0, 19), label="timeout") == 0:
                 clock += 3600
                 session.do(ExpireDeclare(deal.deal_no), later(clock))

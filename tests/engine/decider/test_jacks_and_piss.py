@@ -4,6 +4,7 @@ on the pure decider.
 Players "abc": the first dealer is a, so cards go b, c, a; four cards each, then the piss card face
 up on the board, then the stock (`deck`). Ante 10: the pot before the betting is 30.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -50,7 +51,7 @@ from .helpers import (
 
 ANTE = 10
 # EX-05: b holds A♣ 8♠ 3♥ J♥ and the piss card is 8♣
-HANDS = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c")       # b, c, a (dealer a)
+HANDS = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c")  # b, c, a (dealer a)
 STOCK = ("7s", "7d", "6s", "6d", "5s", "5h", "4h", "4s")
 
 
@@ -87,9 +88,12 @@ def test_jp_01_four_cards_each_then_the_piss_card_face_up() -> None:
     events = start(session)
     dealt = of_type(events, CARDS_DEALT)
     assert [(e.data["player"], e.data["cards"]) for e in dealt] == [
-        ("b", ["Ac", "8s", "3h", "Jh"]), ("c", ["Kc", "Kd", "2c", "5d"]), ("a", ["Qs", "Qh", "9d", "4c"])]
+        ("b", ["Ac", "8s", "3h", "Jh"]),
+        ("c", ["Kc", "Kd", "2c", "5d"]),
+        ("a", ["Qs", "Qh", "9d", "4c"]),
+    ]
     assert data_of(one(events, BOARD_DEALT)) == {"deal_no": 1, "cards": ["8c"]}
-    assert facts(events).index(BOARD_DEALT) < facts(events).index(DECLARE_OPENED)    # JP-06: seen first
+    assert facts(events).index(BOARD_DEALT) < facts(events).index(DECLARE_OPENED)  # JP-06: seen first
 
 
 def test_jp_01_the_piss_card_is_public_the_hole_cards_are_not() -> None:
@@ -112,7 +116,7 @@ def test_jp_03_jp_04_jp_05_ex_05_jacks_the_piss_card_and_its_rank_are_wild() -> 
     # EX-05: A-8-3-J + 8: the 8♠, the J♥ and the piss card 8♣ are wild: four aces, the 3♥ fifth
     assert hands["b"]["value"] == "Four aces, three kicker"
     assert hands["b"]["category"] == "four_of_a_kind"
-    assert hands["c"]["category"] == "three_of_a_kind"                   # K K + the piss card
+    assert hands["c"]["category"] == "three_of_a_kind"  # K K + the piss card
     assert one(events, SHOWDOWN_HELD).data["winners"] == ["b"]
 
 
@@ -125,7 +129,7 @@ def test_ex_04_every_card_of_the_piss_cards_rank_is_wild() -> None:
     stand_pat(session, "b", "c", "a")
     events = check_round(session, "b", "c", "a")
     b = next(h for h in one(events, SHOWDOWN_HELD).data["hands"] if h["player"] == "b")
-    assert b["category"] == "five_of_a_kind"                             # A + 3♠ 3♥ J♥ 3♦, D-GEN-03
+    assert b["category"] == "five_of_a_kind"  # A + 3♠ 3♥ J♥ 3♦, D-GEN-03
 
 
 def test_jp_07_the_declare_goes_in_the_classic_order() -> None:
@@ -142,10 +146,10 @@ def test_jp_08_jp_09_only_the_in_players_draw_in_turn() -> None:
     assert one(events, EXCHANGE_OPENED).data["player"] == "b"
     assert session.fails(Exchange("c", 1, [])) == "not_your_turn"
     session.do(Exchange("b", 1, []))
-    assert session.state.live.awaiting == ("a",)                         # c is out: skipped
+    assert session.state.live.awaiting == ("a",)  # c is out: skipped
     events = session.do(Exchange("a", 1, ["9d", "4c"]))
     assert one(events, CARDS_DRAWN).data["drawn"] == ["7s", "7d"]
-    assert one(events, BET_TURN_OPENED).data["player"] == "b"            # JP-10: betting follows
+    assert one(events, BET_TURN_OPENED).data["player"] == "b"  # JP-10: betting follows
 
 
 def test_jp_09_the_number_of_cards_exchanged_is_unlimited() -> None:
@@ -191,7 +195,10 @@ def test_jp_10_a_betting_round_follows_the_draw_and_jp_12_the_pot_is_matched_bef
     events += session.do(Bet("a", 1, "fold")) + session.do(Bet("b", 1, "call"))
     assert one(events, SHOWDOWN_HELD).data["winners"] == ["b"]
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:b", 30), ("seat:c", "pot", 30), ("seat:a", "pot", 30)]   # JP-11, JP-12, D-BET
+        ("pot", "seat:b", 30),
+        ("seat:c", "pot", 30),
+        ("seat:a", "pot", 30),
+    ]  # JP-11, JP-12, D-BET
     assert transfers(of_type(events, BETS_AWARDED)) == [("bets", "seat:b", 40)]
     assert session.state.pot == 60
 
@@ -229,7 +236,7 @@ def test_jp_13_play_goes_on_while_two_or_more_are_in() -> None:
 def test_jp_15_q_czv_01_the_kitty_is_the_ghost_hand() -> None:  # JP-15
     """The Kitty (Q-CZV-01: the GH rules): a fifth hand dealt last, the piss card its fifth card,
     that the "in" players must beat; it takes no part in the draw or the betting."""
-    hands = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c", "Js Jd Jc 2h")    # the kitty: four jacks
+    hands = ("Ac 8s 3h Jh", "Kc Kd 2c 5d", "Qs Qh 9d 4c", "Js Jd Jc 2h")  # the kitty: four jacks
     session = jp(hands=hands, ghost="always")
     events = start(session)
     assert one(events, GHOST_DEALT).data["cards"] == ["Js", "Jd", "Jc", "2h"]
@@ -237,9 +244,9 @@ def test_jp_15_q_czv_01_the_kitty_is_the_ghost_hand() -> None:  # JP-15
     stand_pat(session, "b", "c")
     events = check_round(session, "b", "c")
     showdown = one(events, SHOWDOWN_HELD).data
-    assert showdown["ghost"]["category"] == "five_of_a_kind"              # J J J + 8 wild + J wild
+    assert showdown["ghost"]["category"] == "five_of_a_kind"  # J J J + 8 wild + J wild
     assert showdown["winners"] == []
-    assert one(events, POT_SETTLED).data["outcome"] == "ghost_won"         # GH-05: both match
+    assert one(events, POT_SETTLED).data["outcome"] == "ghost_won"  # GH-05: both match
     assert session.state.pot == 90
 
 
@@ -258,9 +265,18 @@ def test_jp_15_kitty_bets_go_to_the_pot_when_nobody_beats_it() -> None:  # JP-15
 def test_jp_variant_is_data() -> None:
     variant = get_variant("jacks_and_piss")
     assert [s.kind for s in variant.program] == [
-        "ante", "deal", "deal", "declare", "lone_in", "exchange", "betting", "showdown", "settle",
-        "award_bets"]
-    assert variant.max_seats == 11                                        # D-GEN-02
+        "ante",
+        "deal",
+        "deal",
+        "declare",
+        "lone_in",
+        "exchange",
+        "betting",
+        "showdown",
+        "settle",
+        "award_bets",
+    ]
+    assert variant.max_seats == 11  # D-GEN-02
     assert variant.capacity(validate_options("jacks_and_piss", {"ghost": "always"})) == 10
     assert variant.game_ends == "lone_in_wins"
     with pytest.raises(DomainError) as error:
@@ -279,14 +295,16 @@ def test_jp_draws_are_secret_the_count_is_public() -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.integers(2, 11), ghost=st.sampled_from(["none", "always"]))
-def test_jp_property_random_deals_conserve_chips_and_cards(data: st.DataObject, players: int,
-                                                             ghost: str) -> None:
+def test_jp_property_random_deals_conserve_chips_and_cards(
+    data: st.DataObject, players: int, ghost: str
+) -> None:
     """Random declares, draws, bets and timeouts over two deals: every event is double entry, the
     state agrees with an independent ledger, the bets account is empty between deals, no card is
     held twice, and the events (and snapshots) fold back to the state."""
     players = min(players, 10 if ghost == "always" else 11)
-    session = table("abcdefghijk"[:players], variant="jacks_and_piss", ante=2, seats=players, ghost=ghost,
-                    buy_in=200)
+    session = table(
+        "abcdefghijk"[:players], variant="jacks_and_piss", ante=2, seats=players, ghost=ghost, buy_in=200
+    )
     snapshots: list = []
     clock = 0
     for _ in range(2):
@@ -299,17 +317,22 @@ def test_jp_property_random_deals_conserve_chips_and_cards(data: st.DataObject, 
                 session.do(ExpireDeclare(deal.deal_no), later(clock + 3600))
                 clock += 3600
                 continue
-            action = next(a for a in legal_actions(session.state, player, later(clock))
-                          if a["action"] in ("declare", "exchange", "bet"))
+            action = next(
+                a
+                for a in legal_actions(session.state, player, later(clock))
+                if a["action"] in ("declare", "exchange", "bet")
+            )
             if action["action"] == "declare":
-                session.do(Declare(player, deal.deal_no, data.draw(st.sampled_from(action["choices"]))),
-                           later(clock))
+                session.do(
+                    Declare(player, deal.deal_no, data.draw(st.sampled_from(action["choices"]))), later(clock)
+                )
             elif action["action"] == "exchange":
                 discards = data.draw(st.lists(st.sampled_from(action["choices"]), unique=True, max_size=4))
                 session.do(Exchange(player, deal.deal_no, discards), later(clock))
             else:
-                session.do(Bet(player, deal.deal_no, data.draw(st.sampled_from(action["choices"]))),
-                           later(clock))
+                session.do(
+                    Bet(player, deal.deal_no, data.draw(st.sampled_from(action["choices"]))), later(clock)
+                )
             if session.state.live is not None:
                 held = [c for hand in session.state.live.hands for c in hand]
                 assert len(set(held)) == len(held)

@@ -7,6 +7,7 @@ store keeps them (type and data through JSON), the old `state_to_json` after eac
 sessions that end with a deal in progress, the commands that finish it and what the old decider
 answered. Those deals have no StageStarted/StepStarted: `decider.legacy` walks them.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,11 +29,42 @@ LIVE = [s for s in SESSIONS if s["continue"] is not None]
 SEEDS = {n: f"{n:02x}" * 32 for n in range(1, 10)}
 
 # Fields that exist in both states and mean the same (the old `step` indexed a flat program).
-TABLE_FIELDS = ("status", "table_id", "variant", "options", "stacked_decks", "pot", "reserve",
-                "deal_no", "game_no", "game_open", "button")
-DEAL_FIELDS = ("deal_no", "game_no", "dealer", "order", "hands", "choices", "sealed", "awaiting",
-               "deadline", "timed_out", "forced", "shown", "winners", "losers", "outcome", "seed",
-               "commitment", "stacked", "over", "passing", "passed")
+TABLE_FIELDS = (
+    "status",
+    "table_id",
+    "variant",
+    "options",
+    "stacked_decks",
+    "pot",
+    "reserve",
+    "deal_no",
+    "game_no",
+    "game_open",
+    "button",
+)
+DEAL_FIELDS = (
+    "deal_no",
+    "game_no",
+    "dealer",
+    "order",
+    "hands",
+    "choices",
+    "sealed",
+    "awaiting",
+    "deadline",
+    "timed_out",
+    "forced",
+    "shown",
+    "winners",
+    "losers",
+    "outcome",
+    "seed",
+    "commitment",
+    "stacked",
+    "over",
+    "passing",
+    "passed",
+)
 
 
 def parsed(stored: list[dict[str, Any]]) -> list[ev.Event]:
@@ -42,9 +74,11 @@ def parsed(stored: list[dict[str, Any]]) -> list[ev.Event]:
 def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The old snapshot's fields, from an old or a new snapshot (seats without legs)."""
     deal = snapshot["deal"]
-    return {**{name: snapshot[name] for name in TABLE_FIELDS},
-            "seats": [seat[:5] for seat in snapshot["seats"]],
-            "deal": None if deal is None else {name: deal[name] for name in DEAL_FIELDS}}
+    return {
+        **{name: snapshot[name] for name in TABLE_FIELDS},
+        "seats": [seat[:5] for seat in snapshot["seats"]],
+        "deal": None if deal is None else {name: deal[name] for name in DEAL_FIELDS},
+    }
 
 
 def chips(state: TableState) -> int:
@@ -101,7 +135,7 @@ def test_old_snapshot_loads_to_the_same_state(session: dict[str, Any]) -> None:
     state = state_from_json(snapshot)
     assert comparable(state_to_json(state)) == comparable(snapshot)
     assert state.last_in == ()
-    assert state.opts["loser_rule"] == "match_pot_each"            # added since: its default
+    assert state.opts["loser_rule"] == "match_pot_each"  # added since: its default
 
 
 def test_old_snapshot_then_a_new_deal() -> None:
@@ -112,7 +146,7 @@ def test_old_snapshot_then_a_new_deal() -> None:
     before = chips(table.state)
     new = start(table, later(100))
     assert [e.type for e in new][:2] == ["DealStarted", "AntesPosted"]
-    assert new[1].at_step == [1, 0]                           # the ante step, first of stage 1
+    assert new[1].at_step == [1, 0]  # the ante step, first of stage 1
     deal = table.state.live
     assert deal is not None
     assert deal.deal_no == 4
@@ -129,8 +163,13 @@ def _one_event_per_turn(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for event in events:
         data, last = event["data"], out[-1] if out else None
-        if (event["type"] == ev.DECLARE_OPENED and data["mode"] == "sequential" and last is not None
-                and last["type"] == ev.DECLARED and not last["data"]["sealed"]):
+        if (
+            event["type"] == ev.DECLARE_OPENED
+            and data["mode"] == "sequential"
+            and last is not None
+            and last["type"] == ev.DECLARED
+            and not last["data"]["sealed"]
+        ):
             turn = {"turn": data["players"][0], "deadline": data["deadline"]}
             out[-1] = {**last, "data": {**last["data"], **turn}}
             continue
@@ -194,6 +233,9 @@ def test_ao_07_live_declare_all_out_gets_an_extra_card_and_redeclares() -> None:
     table, new, before = _live("guts3_extra_card")
     extra = [e for e in new if isinstance(e, ev.CardsDealt)]
     assert [(e.player, e.cards[-1], e.extra) for e in extra] == [
-        ("c", "5s", True), ("a", "6c", True), ("b", "7c", True)]
+        ("c", "5s", True),
+        ("a", "6c", True),
+        ("b", "7c", True),
+    ]
     assert transfers(new) == [("pot", "seat:c", 30), ("seat:a", "pot", 30)]
     assert chips(table.state) == before

@@ -14,6 +14,7 @@ stacked, with random options, declares, passes (MCA-06), timeouts and players co
   (D-MC-04) moves chips only into the pot;
 - a snapshot plus the later events, and the events read back through JSON, fold to the live state.
 """
+
 from __future__ import annotations
 
 import json
@@ -57,17 +58,19 @@ from .helpers import TABLE, Session, assert_folds_back, later
 from .test_game_properties import PACK, Books, Cards
 
 VARIANTS = ("monte_carlo", "survivor")
-OPTIONS = st.fixed_dictionaries({
-    "ante": st.integers(1, 4),
-    "replenish_cap": st.sampled_from([50, 50, 3, 0]),
-    "pot_limit": st.sampled_from([0, 0, 0, 25]),
-    "cap_rule": st.sampled_from(["pay_limit_only", "pay_limit_only", "reserve"]),
-    "all_out": st.sampled_from(["carry", "best_matches", "pass_right", "extra_card"]),
-    "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
-    "ace_low": st.booleans(),
-    "stack_policy": st.sampled_from(["default", "default", "pay_what_you_have", "allow_debt"]),
-    "open_hand": st.sampled_from(["none", "none", "face_up", "auction"]),
-})
+OPTIONS = st.fixed_dictionaries(
+    {
+        "ante": st.integers(1, 4),
+        "replenish_cap": st.sampled_from([50, 50, 3, 0]),
+        "pot_limit": st.sampled_from([0, 0, 0, 25]),
+        "cap_rule": st.sampled_from(["pay_limit_only", "pay_limit_only", "reserve"]),
+        "all_out": st.sampled_from(["carry", "best_matches", "pass_right", "extra_card"]),
+        "lone_in": st.sampled_from(["takes_pot", "vs_deck"]),
+        "ace_low": st.booleans(),
+        "stack_policy": st.sampled_from(["default", "default", "pay_what_you_have", "allow_debt"]),
+        "open_hand": st.sampled_from(["none", "none", "face_up", "auction"]),
+    }
+)
 
 
 class OpenHandCards(Cards):
@@ -96,27 +99,28 @@ class Rounds:
         data = event.data
         if event.type == DEAL_STARTED:
             late = [p for p in data["participants"] if p in before.waiting]
-            assert not late or len(data["participants"]) - len(late) < 2       # MC-07
+            assert not late or len(data["participants"]) - len(late) < 2  # MC-07
         elif event.type == ANTES_POSTED:
-            assert not set(data["paid"]) & set(before.ante_exempt)             # D-MC-01
+            assert not set(data["paid"]) & set(before.ante_exempt)  # D-MC-01
         elif event.type == SHOWDOWN_HELD:
             self.worst, self.losers = data.get("worst") or [], data["losers"]
         elif event.type == POT_SETTLED:
             self._settled(data, before.pot)
 
     def _settled(self, data: dict[str, Any], pot_before: int) -> None:
-        paid = [t for t in data["transfers"] if t["to"] == f"pot:{TABLE}" and
-                t["reason"] == "pot_replenished"]
+        paid = [
+            t for t in data["transfers"] if t["to"] == f"pot:{TABLE}" and t["reason"] == "pot_replenished"
+        ]
         if paid:
             amounts = [t["amount"] for t in paid]
             payers = [t["from"].rsplit(":", 1)[1] for t in paid]
             cap = self.options["replenish_cap"] * self.options["ante"]
-            assert sum(amounts) <= pot_before                                # one pot amount
-            assert not cap or sum(amounts) <= cap                            # MC-13
-            if self.options["stack_policy"] != "pay_what_you_have":         # a short payer pays
-                assert max(amounts) - min(amounts) <= 1                      # his stack; D-GEN-01
-            assert set(payers) <= set(self.worst if self.survivor else self.losers)   # SV-02, MC-12
-            assert set(payers) <= set(data.get("ante_exempt") or ())         # D-MC-01
+            assert sum(amounts) <= pot_before  # one pot amount
+            assert not cap or sum(amounts) <= cap  # MC-13
+            if self.options["stack_policy"] != "pay_what_you_have":  # a short payer pays
+                assert max(amounts) - min(amounts) <= 1  # his stack; D-GEN-01
+            assert set(payers) <= set(self.worst if self.survivor else self.losers)  # SV-02, MC-12
+            assert set(payers) <= set(data.get("ante_exempt") or ())  # D-MC-01
 
     def ended(self, new: list[Event]) -> None:
         """MC-05, Q-MC-02: GameEnded follows exactly the deals whose pot was won with nobody to
@@ -126,7 +130,8 @@ class Rounds:
         if settled and any(e.type == DEAL_ENDED for e in new):
             last = settled[-1]
             over = (bool(last["winners"]) and not last["matchers"]) or (
-                last["pot"] == 0 and last["reserve"] == 0)
+                last["pot"] == 0 and last["reserve"] == 0
+            )
             assert ended == over, last
 
 
@@ -135,14 +140,18 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int, a
     deal = state.live
     roll = data.draw(st.integers(0, 99), label="roll")
     if deal is not None:
-        if phase(state) == "auction" and deal.awaiting and roll < 80:                    # MCA-04
+        if phase(state) == "auction" and deal.awaiting and roll < 80:  # MCA-04
             raise_by = data.draw(st.sampled_from([None, None, 1, 3, 50]), label="raise")
-            return Bid(deal.awaiting[0], deal.deal_no,
-                       None if raise_by is None else auction_of(deal).high_bid + raise_by)
-        if deal.passing and deal.awaiting and roll < 80:                      # MCA-06
+            return Bid(
+                deal.awaiting[0],
+                deal.deal_no,
+                None if raise_by is None else auction_of(deal).high_bid + raise_by,
+            )
+        if deal.passing and deal.awaiting and roll < 80:  # MCA-06
             player = data.draw(st.sampled_from(deal.awaiting), label="passer")
-            return PassCard(player, deal.deal_no, data.draw(st.sampled_from(deal.hand_of(player)),
-                                                            label="card"))
+            return PassCard(
+                player, deal.deal_no, data.draw(st.sampled_from(deal.hand_of(player)), label="card")
+            )
         if deal.awaiting and roll < 80:
             player = data.draw(st.sampled_from(deal.awaiting), label="declarer")
             choice = "in" if data.draw(st.integers(0, 3), label="choice") < ins else "out"
@@ -161,11 +170,10 @@ def random_command(data: st.DataObject, session: Session, tick: int, ins: int, a
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_sessions_keep_the_books_the_cards_and_the_rounds(variant: str,
-                                                                  data: st.DataObject) -> None:
+def test_random_sessions_keep_the_books_the_cards_and_the_rounds(variant: str, data: st.DataObject) -> None:
     options = data.draw(OPTIONS, label="options")
     if options["open_hand"] == "face_up":
-        options["lone_in"] = "takes_pot"                                  # vs_deck conflicts
+        options["lone_in"] = "takes_pot"  # vs_deck conflicts
     ante = options["ante"]
     players = data.draw(st.integers(2, 6), label="players")
     stacked = data.draw(st.booleans(), label="stacked")
@@ -173,14 +181,16 @@ def test_random_sessions_keep_the_books_the_cards_and_the_rounds(variant: str,
     decks = [data.draw(st.permutations(PACK), label="deck") for _ in range(2)] if stacked else None
     session, books, cards, rounds = Session(), Books(), OpenHandCards(), Rounds(variant, options)
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    commands: list[Command] = [OpenTable(TABLE, variant, options, stacked_decks=decks,
-                                         stacked_allowed=stacked)]
-    commands += [SitDown(f"s{i}", data.draw(st.sampled_from([100, 101, 120, 300]), label="antes") * ante)
-                 for i in range(players)]
+    commands: list[Command] = [
+        OpenTable(TABLE, variant, options, stacked_decks=decks, stacked_allowed=stacked)
+    ]
+    commands += [
+        SitDown(f"s{i}", data.draw(st.sampled_from([100, 101, 120, 300]), label="antes") * ante)
+        for i in range(players)
+    ]
     clock = 0
     for tick in range(90):
-        command = (commands[tick] if tick < len(commands)
-                   else random_command(data, session, tick, ins, ante))
+        command = commands[tick] if tick < len(commands) else random_command(data, session, tick, ins, ante)
         clock += data.draw(st.sampled_from([1, 1, 40]), label="wait")
         before = session.state
         try:

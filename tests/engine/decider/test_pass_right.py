@@ -4,6 +4,7 @@ his right (chosen before seeing what he receives), then a new declare; repeated 
 Seats a, b, c clockwise; deal 1: dealer a, order b, c, a. The player on b's right is a, on c's
 right b, on a's right c.
 """
+
 from __future__ import annotations
 
 from tables.engine.decider.commands import Declare, ExpireDeclare, PassCard
@@ -19,7 +20,7 @@ from tables.engine.decider.view import Viewer, legal_actions, redact_event
 
 from .helpers import later, of_type, one, roundtrip, stack_deck, start, table, types
 
-DECK = stack_deck("As Ks", "Qd Jd", "2c 7h")          # b, c, a
+DECK = stack_deck("As Ks", "Qd Jd", "2c 7h")  # b, c, a
 
 
 def all_out_table():
@@ -34,28 +35,37 @@ def test_ao_06_everyone_out_opens_a_pass_window() -> None:
     assert one(events, PASS_OPENED).data["players"] == ["b", "c", "a"]
     assert SHOWDOWN_HELD not in types(events)
     assert legal_actions(session.state, "b", later(1))[0] == {
-        "action": "pass", "deal_no": 1, "choices": ["As", "Ks"],
-        "deadline": one(events, PASS_OPENED).data["deadline"], "overdue": False}
+        "action": "pass",
+        "deal_no": 1,
+        "choices": ["As", "Ks"],
+        "deadline": one(events, PASS_OPENED).data["deadline"],
+        "overdue": False,
+    }
 
 
 def test_ao_06_each_passes_one_card_right_then_a_new_declare() -> None:
     session, _ = all_out_table()
     session.do(PassCard("b", 1, "Ks"))
-    session.do(PassCard("c", 1, "jd"))                 # any spelling of a card in hand
+    session.do(PassCard("c", 1, "jd"))  # any spelling of a card in hand
     events = session.do(PassCard("a", 1, "7h"))
     exchanged = {e.data["player"]: e.data for e in of_type(events, CARDS_EXCHANGED)}
-    assert exchanged["b"] == {"deal_no": 1, "player": "b", "gave": "Ks", "received": "Jd",
-                              "cards": ["As", "Jd"]}
+    assert exchanged["b"] == {
+        "deal_no": 1,
+        "player": "b",
+        "gave": "Ks",
+        "received": "Jd",
+        "cards": ["As", "Jd"],
+    }
     assert exchanged["c"]["cards"] == ["Qd", "7h"]
     assert exchanged["a"]["cards"] == ["2c", "Ks"]
     assert one(events, DECLARE_OPENED).data["players"] == ["b", "c", "a"]
     settled = session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))
-    assert one(settled, SHOWDOWN_HELD).data["winners"] == ["b"]       # G2-11: b alone is in
+    assert one(settled, SHOWDOWN_HELD).data["winners"] == ["b"]  # G2-11: b alone is in
 
 
 def test_ao_06_pass_guards() -> None:
     session, _ = all_out_table()
-    assert session.fails(PassCard("b", 1, "Qd")) == "invalid_card"      # not his card
+    assert session.fails(PassCard("b", 1, "Qd")) == "invalid_card"  # not his card
     assert session.fails(PassCard("b", 1, "1x")) == "invalid_card"
     assert session.fails(PassCard("b", 2, "As")) == "wrong_deal"
     session.do(PassCard("b", 1, "As"))
@@ -66,11 +76,13 @@ def test_ao_06_pass_guards() -> None:
 def test_ao_06_a_timeout_passes_the_first_card() -> None:
     session, _ = all_out_table()
     session.do(PassCard("b", 1, "Ks"))
-    assert session.do(ExpireDeclare(1), later(1)) == []                   # not due yet
+    assert session.do(ExpireDeclare(1), later(1)) == []  # not due yet
     timed_out = session.do(ExpireDeclare(1), later(31))
     passed = {e.data["player"]: e.data for e in of_type(timed_out, CARD_PASSED)}
-    assert passed == {"c": {"deal_no": 1, "player": "c", "card": "Qd", "timed_out": True},
-                      "a": {"deal_no": 1, "player": "a", "card": "2c", "timed_out": True}}
+    assert passed == {
+        "c": {"deal_no": 1, "player": "c", "card": "Qd", "timed_out": True},
+        "a": {"deal_no": 1, "player": "a", "card": "2c", "timed_out": True},
+    }
     assert of_type(timed_out, CARDS_EXCHANGED)
 
 

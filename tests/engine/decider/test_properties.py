@@ -1,5 +1,6 @@
 """Properties over random sessions: conservation in every event, no negative balance unless
 allow_debt, pot <= limit under the reserve rule, JSON round-trip and snapshot equality."""
+
 from __future__ import annotations
 
 import json
@@ -27,24 +28,27 @@ from tables.engine.decider.view import phase
 
 from .helpers import SEED, T0, TABLE, Ledger, Session, later, roundtrip, start, table
 
-OPTIONS = st.fixed_dictionaries({
-    "ante": st.integers(1, 20),
-    "pot_limit": st.sampled_from([0, 0, 30, 100]),
-    "max_loss": st.sampled_from([0, 0, 25]),
-    "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
-    "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
-    "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
-    "ties": st.sampled_from(["split", "no_split"]),
-    "all_out": st.sampled_from(["carry", "extra_ante", "wimp_all", "wimp_others", "best_matches",
-                                    "extra_card"]),
-    "dealer_forced_in": st.booleans(),
-    "stack_policy": st.sampled_from(["default", "allow_debt", "pay_what_you_have"]),
-    "end_on_empty_pot": st.sampled_from([False, False, False, True]),
-    "min_buy_in": st.just(20),
-    "loser_rule": st.sampled_from(["match_pot_each", "single_loser"]),          # SL-01..04
-    "compulsory_first_round": st.booleans(),                                      # CFR-01
-    "exchange": st.sampled_from(["none", "none", "draw"]),                        # EXC-01/02
-}).map(lambda o: {**o, "ante_rule": "every_deal"} if o["loser_rule"] == "single_loser" else o)  # SL-03
+OPTIONS = st.fixed_dictionaries(
+    {
+        "ante": st.integers(1, 20),
+        "pot_limit": st.sampled_from([0, 0, 30, 100]),
+        "max_loss": st.sampled_from([0, 0, 25]),
+        "cap_rule": st.sampled_from(["reserve", "pay_limit_only"]),
+        "declare_mode": st.sampled_from(["sequential", "simultaneous"]),
+        "ante_rule": st.sampled_from(["pot_empty", "every_deal"]),
+        "ties": st.sampled_from(["split", "no_split"]),
+        "all_out": st.sampled_from(
+            ["carry", "extra_ante", "wimp_all", "wimp_others", "best_matches", "extra_card"]
+        ),
+        "dealer_forced_in": st.booleans(),
+        "stack_policy": st.sampled_from(["default", "allow_debt", "pay_what_you_have"]),
+        "end_on_empty_pot": st.sampled_from([False, False, False, True]),
+        "min_buy_in": st.just(20),
+        "loser_rule": st.sampled_from(["match_pot_each", "single_loser"]),  # SL-01..04
+        "compulsory_first_round": st.booleans(),  # CFR-01
+        "exchange": st.sampled_from(["none", "none", "draw"]),  # EXC-01/02
+    }
+).map(lambda o: {**o, "ante_rule": "every_deal"} if o["loser_rule"] == "single_loser" else o)  # SL-03
 
 
 class Books(Ledger):
@@ -61,7 +65,7 @@ class Books(Ledger):
         if options["stack_policy"] != "allow_debt":
             assert all(seat.stack >= 0 for seat in state.seats)
         if options["pot_limit"] and options["cap_rule"] == "reserve":
-            assert state.pot <= options["pot_limit"]                  # RES-01, RES-02
+            assert state.pot <= options["pot_limit"]  # RES-01, RES-02
         else:
             assert state.reserve == 0
 
@@ -92,10 +96,12 @@ def random_command(data: st.DataObject, session: Session, tick: int) -> object:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), options=OPTIONS, variant=st.sampled_from(["guts2", "guts3"]),
-       players=st.integers(2, 6))
-def test_random_sessions_conserve_chips_and_round_trip(data: st.DataObject, options: dict,
-                                                        variant: str, players: int) -> None:
+@given(
+    data=st.data(), options=OPTIONS, variant=st.sampled_from(["guts2", "guts3"]), players=st.integers(2, 6)
+)
+def test_random_sessions_conserve_chips_and_round_trip(
+    data: st.DataObject, options: dict, variant: str, players: int
+) -> None:
     session = Session()
     books = Books()
     snapshots: list[tuple[int, dict]] = []
@@ -104,7 +110,7 @@ def test_random_sessions_conserve_chips_and_round_trip(data: st.DataObject, opti
     clock = 0
     for tick in range(60):
         command = commands[tick] if tick < len(commands) else random_command(data, session, tick)
-        clock += data.draw(st.sampled_from([1, 40]))          # sometimes past a declare deadline
+        clock += data.draw(st.sampled_from([1, 40]))  # sometimes past a declare deadline
         now = later(clock)
         before = session.state
         try:
@@ -114,7 +120,7 @@ def test_random_sessions_conserve_chips_and_round_trip(data: st.DataObject, opti
             continue
         for event in new:
             books.post(event)
-            json.dumps(event.data)                                    # plain JSON only
+            json.dumps(event.data)  # plain JSON only
         books.check(session, options)
         if new and new[-1].type == DEAL_ENDED:
             snapshots.append((len(session.events), state_to_json(session.state)))
@@ -140,7 +146,7 @@ def test_snapshot_plus_the_rest_equals_the_full_fold() -> None:
     session.declare(1, *((p, "in") for p in session.state.live.order))
     position, snapshot = len(session.events), json.loads(json.dumps(state_to_json(session.state)))
     start(session)
-    session.declare(2, ("c", "in"))                         # mid-deal
+    session.declare(2, ("c", "in"))  # mid-deal
     rest = fold(roundtrip(session.events[position:]), state_from_json(snapshot))
     assert rest == session.state
 

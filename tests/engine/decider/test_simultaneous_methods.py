@@ -5,6 +5,7 @@ table hide their choice until all have chosen; the backend's sealed window does 
 of them, so none is a separate procedure. SIM-03's drawback of the drop (a late drop after seeing
 the others) cannot happen: nobody sees any choice before the reveal, and a choice cannot change.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,7 @@ def test_sim_02_03_04_nobody_sees_a_choice_before_all_have_chosen() -> None:
     first = session.do(Declare("b", 1, "in"))
     for viewer in (Viewer("c"), Viewer("a"), Viewer(None, "admin"), Viewer(None, "auditor")):
         seen = redact_event(first[0].type, first[0].data, viewer, deal_over=False)
-        assert seen["choice"] is None                                 # SIM-03: no late drop
+        assert seen["choice"] is None  # SIM-03: no late drop
         players = table_view(session.state, viewer, T0)["deal"]["players"]
         assert {p["player"]: p["declared"] for p in players}["b"] == "sealed"
         assert '"in"' not in json.dumps(table_view(session.state, viewer, T0)["deal"]["players"])

@@ -1,5 +1,6 @@
 """Single loser, ante on all deals (SL-01..04, D-MC-01): option loser_rule=single_loser of two-
 and three-card Guts, the settlement rule `single_loser`."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,9 +36,9 @@ def test_sl_01_only_the_worst_in_hand_matches_the_pot() -> None:
     assert showdown["winners"] == ["b"]
     assert showdown["worst"] == ["d"]
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 40), ("seat:d", "pot", 40)]
-    assert settled(events)["matchers"] == ["d"]                # c and a lost but pay nothing
+    assert settled(events)["matchers"] == ["d"]  # c and a lost but pay nothing
     assert session.state.pot == 40
-    assert session.stack("c") == session.stack("a") == 990    # only their antes
+    assert session.stack("c") == session.stack("a") == 990  # only their antes
 
 
 def test_sl_01_with_two_in_the_loser_is_the_worst_hand() -> None:
@@ -47,12 +48,15 @@ def test_sl_01_with_two_in_the_loser_is_the_worst_hand() -> None:
 
 
 def test_sl_02_tied_worst_hands_each_match_the_pot_in_full() -> None:
-    deck = stack_deck("As Ks", "7h 2c", "7d 2s", "9c 8c")    # c and d: identical worst hands
+    deck = stack_deck("As Ks", "7h 2c", "7d 2s", "9c 8c")  # c and d: identical worst hands
     session = single_loser([deck])
     events = session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))
     assert one(events, SHOWDOWN_HELD).data["worst"] == ["c", "d"]
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", "seat:b", 40), ("seat:c", "pot", 40), ("seat:d", "pot", 40)]
+        ("pot", "seat:b", 40),
+        ("seat:c", "pot", 40),
+        ("seat:d", "pot", 40),
+    ]
     assert settled(events)["matchers"] == ["c", "d"]
     assert settled(events)["ante_exempt"] == ["c", "d"]
 
@@ -91,11 +95,11 @@ def test_sl_04_the_matcher_skips_the_next_deals_ante() -> None:
 
 def test_sl_04_d_mc_01_the_exemption_is_for_the_next_deal_only() -> None:
     session = single_loser()
-    session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))   # d matches
-    start(session)                                                            # d skips this ante
+    session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))  # d matches
+    start(session)  # d skips this ante
     events = session.declare(2, ("c", "in"), ("d", "out"), ("a", "out"), ("b", "in"))
-    assert settled(events)["matchers"] == ["b"]                               # b's 4-2 is worst
-    antes = one(start(session), ANTES_POSTED).data                            # deal 3
+    assert settled(events)["matchers"] == ["b"]  # b's 4-2 is worst
+    antes = one(start(session), ANTES_POSTED).data  # deal 3
     assert "d" in antes["paid"]
     assert antes["exempt"] == ["b"]
 
@@ -120,17 +124,20 @@ def test_sl_nsp_tied_best_hands_neither_win_nor_pay_the_worst_still_matches() ->
 
 
 def test_sl_3c_05_three_card_guts_single_loser() -> None:
-    deck = stack_deck("Qs Qd Qc", "5h 6c 8d", "2c 9d 4s")     # b trips, c eight high, a nine high
+    deck = stack_deck("Qs Qd Qc", "5h 6c 8d", "2c 9d 4s")  # b trips, c eight high, a nine high
     session = single_loser([deck], players="abc", variant="guts3")
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 30), ("seat:c", "pot", 30)]
 
 
-@pytest.mark.parametrize(("rule", "exempt"), [
-    ("best_matches", ["b"]),                     # AO-05: the best hand matched the pot (SL-04)
-    ("wimp_all", ["b", "c", "d", "a"]),          # D-AO-02: the wimp's antes stand in for all
-    ("carry", None),
-])
+@pytest.mark.parametrize(
+    ("rule", "exempt"),
+    [
+        ("best_matches", ["b"]),  # AO-05: the best hand matched the pot (SL-04)
+        ("wimp_all", ["b", "c", "d", "a"]),  # D-AO-02: the wimp's antes stand in for all
+        ("carry", None),
+    ],
+)
 def test_sl_04_all_out_under_single_loser(rule: str, exempt: list[str] | None) -> None:
     session = single_loser(declare_mode="simultaneous", all_out=rule)
     events = session.declare(1, *((p, "out") for p in "bcda"))
@@ -147,8 +154,10 @@ def test_sl_worst_is_not_written_under_match_pot_each() -> None:
 
 def test_sl_03_single_loser_implies_antes_every_deal() -> None:
     assert validate_options("guts2", {"loser_rule": "single_loser"})["ante_rule"] == "every_deal"
-    assert validate_options("guts3", {"loser_rule": "single_loser", "ante_rule": "every_deal"})[
-        "ante_rule"] == "every_deal"
+    assert (
+        validate_options("guts3", {"loser_rule": "single_loser", "ante_rule": "every_deal"})["ante_rule"]
+        == "every_deal"
+    )
     assert validate_options("guts2", {})["loser_rule"] == "match_pot_each"
 
 
@@ -163,7 +172,7 @@ def test_sl_03_single_loser_with_antes_only_on_an_empty_pot_is_refused() -> None
 def test_sl_01_gh_05_the_ghost_beat_everyone_every_in_player_matches() -> None:
     """GH-05 over SL-01: when nobody beat the ghost, every "in" player matches (and skips the
     next ante, SL-04); the pot stays."""
-    deck = stack_deck("Qs Jd", "7h 2c", "9c 8c", "As Ks")      # b, c, a, then the ghost
+    deck = stack_deck("Qs Jd", "7h 2c", "9c 8c", "As Ks")  # b, c, a, then the ghost
     session = single_loser([deck], players="abc", ghost="always")
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))
     assert settled(events)["outcome"] == "ghost_won"
@@ -172,7 +181,7 @@ def test_sl_01_gh_05_the_ghost_beat_everyone_every_in_player_matches() -> None:
 
 
 def test_sl_01_with_a_ghost_beaten_only_the_worst_player_matches() -> None:
-    deck = stack_deck("As Ks", "7h 2c", "9c 8c", "Qs Jd")      # b beats the ghost; c is worst
+    deck = stack_deck("As Ks", "7h 2c", "9c 8c", "Qs Jd")  # b beats the ghost; c is worst
     session = single_loser([deck], players="abc", ghost="always")
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 30), ("seat:c", "pot", 30)]

@@ -3,6 +3,7 @@ request. The clock is explicit: a timeout is ExpireDeclare at or after the turn'
 
 Seats a, b, c. Deal 1: dealer a, declare order b, c, a. Deal 2: dealer b, order c, a, b.
 """
+
 from __future__ import annotations
 
 from tables.engine.decider.commands import Declare, ExpireDeclare, SitIn, SitOut
@@ -15,16 +16,16 @@ from .helpers import later, of_type, one, roundtrip, start, table, types
 def test_k_consecutive_timeouts_sit_the_player_out() -> None:
     session = table("abc", sit_out_after=2, declare_timeout=30)
     start(session, later(0))
-    session.do(ExpireDeclare(1), later(30))                  # b times out
-    session.do(ExpireDeclare(1), later(61))                  # c times out; a forced in (G2-10)
+    session.do(ExpireDeclare(1), later(30))  # b times out
+    session.do(ExpireDeclare(1), later(61))  # c times out; a forced in (G2-10)
     assert session.state.live is None
     assert [session.state.seat_of(p).timeouts for p in "abc"] == [0, 1, 1]
 
-    start(session, later(100))                               # deal 2: c first
+    start(session, later(100))  # deal 2: c first
     events = session.do(ExpireDeclare(2), later(131))
     assert one(events, PLAYER_SAT_OUT).data == {"player": "c", "reason": "timeouts", "timeouts": 2}
     assert session.state.seat_of("c").sitting_out
-    session.do(ExpireDeclare(2), later(162))                 # a times out once; b forced in
+    session.do(ExpireDeclare(2), later(162))  # a times out once; b forced in
     assert not session.state.seat_of("a").sitting_out
 
     participants = one(start(session, later(200)), DEAL_STARTED).data["participants"]
@@ -34,25 +35,25 @@ def test_k_consecutive_timeouts_sit_the_player_out() -> None:
 def test_a_declare_of_his_own_resets_the_count() -> None:
     session = table("abc", sit_out_after=2)
     start(session, later(0))
-    session.do(ExpireDeclare(1), later(30))                  # b: 1
-    session.do(Declare("c", 1, "out"), later(31))            # a forced in, deal over
-    start(session, later(100))                               # order c, a, b
+    session.do(ExpireDeclare(1), later(30))  # b: 1
+    session.do(Declare("c", 1, "out"), later(31))  # a forced in, deal over
+    start(session, later(100))  # order c, a, b
     session.do(Declare("c", 2, "out"), later(101))
-    session.do(Declare("a", 2, "out"), later(102))           # b forced in
-    start(session, later(200))                               # dealer c: order a, b, c
+    session.do(Declare("a", 2, "out"), later(102))  # b forced in
+    start(session, later(200))  # dealer c: order a, b, c
     session.do(Declare("a", 3, "out"), later(201))
-    session.do(Declare("b", 3, "in"), later(202))            # b's own declare resets his count
+    session.do(Declare("b", 3, "in"), later(202))  # b's own declare resets his count
     assert session.state.seat_of("b").timeouts == 0
 
 
 def test_forced_in_does_not_reset_the_count() -> None:
     session = table("abc", sit_out_after=3)
     start(session, later(0))
-    session.do(ExpireDeclare(1), later(30))                  # b: 1
+    session.do(ExpireDeclare(1), later(30))  # b: 1
     session.do(Declare("c", 1, "out"), later(31))
     start(session, later(100))
     session.do(Declare("c", 2, "out"), later(101))
-    session.do(Declare("a", 2, "out"), later(102))           # b forced in: not a declare of his own
+    session.do(Declare("a", 2, "out"), later(102))  # b forced in: not a declare of his own
     assert session.state.seat_of("b").timeouts == 1
 
 

@@ -1,4 +1,5 @@
 """Seats, money in and out of the table, opening and closing (D-GEN-06, D-GEN-07)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,10 @@ def test_table_opened_records_variant_options_and_stacked_decks() -> None:
 
 
 def test_stacked_decks_need_the_setting() -> None:
-    assert Session().fails(OpenTable("t1", "guts2", {}, [DECK], stacked_allowed=False)) \
+    assert (
+        Session().fails(OpenTable("t1", "guts2", {}, [DECK], stacked_allowed=False))
         == "stacked_decks_not_allowed"
+    )
 
 
 def test_stacked_decks_must_be_cards() -> None:
@@ -83,18 +86,23 @@ def test_leave_refused_while_dealt_into_a_live_deal() -> None:
 
 
 def test_d_gen_07_close_shares_pot_and_reserve_with_odd_chips_from_dealers_left() -> None:
-    session = table("abc", decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")], ante=5, buy_in=100,
-                    declare_mode="simultaneous")
+    session = table(
+        "abc", decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")], ante=5, buy_in=100, declare_mode="simultaneous"
+    )
     start(session)
-    session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))     # AO-01: pot 15 carries
+    session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))  # AO-01: pot 15 carries
     assert session.state.pot == 15
-    session.do(Leave("c"))                                           # c leaves; a and b share
+    session.do(Leave("c"))  # c leaves; a and b share
     events = session.do(CloseTable())
     closed = one(events, TABLE_CLOSED).data
     # dealer a, so b is nearest the dealer's left and gets the odd chip (D-GEN-01)
     assert closed["shares"] == {"b": 8, "a": 7}
-    assert transfers(events) == [("pot", "seat:b", 8), ("pot", "seat:a", 7),
-                                 ("seat:b", "player:b", 103), ("seat:a", "player:a", 102)]
+    assert transfers(events) == [
+        ("pot", "seat:b", 8),
+        ("pot", "seat:a", 7),
+        ("seat:b", "player:b", 103),
+        ("seat:a", "player:a", 102),
+    ]
     assert session.state.status == "closed"
     assert session.state.pot == 0
     assert session.fails(SitDown("d", 100)) == "table_closed"
@@ -109,22 +117,32 @@ def test_close_refused_during_a_deal() -> None:
 def test_d_gen_07_close_shares_the_reserve_too() -> None:
     session = table(decks=[stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")], ante=20, pot_limit=100)
     start(session)
-    session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))   # EX-02: 100 + 140
+    session.declare(1, ("b", "in"), ("c", "in"), ("d", "in"), ("a", "in"))  # EX-02: 100 + 140
     events = session.do(CloseTable())
     closed = one(events, TABLE_CLOSED).data
     assert closed["shares"] == {"b": 60, "c": 60, "d": 60, "a": 60}
-    assert transfers(events)[:5] == [("pot", "seat:b", 60), ("pot", "seat:c", 40),
-                                     ("reserve", "seat:c", 20), ("reserve", "seat:d", 60),
-                                     ("reserve", "seat:a", 60)]
+    assert transfers(events)[:5] == [
+        ("pot", "seat:b", 60),
+        ("pot", "seat:c", 40),
+        ("reserve", "seat:c", 20),
+        ("reserve", "seat:d", 60),
+        ("reserve", "seat:a", 60),
+    ]
     assert closed["cash_outs"] == {"b": 1120, "c": 960, "d": 960, "a": 960}
     assert (session.state.pot, session.state.reserve) == (0, 0)
 
 
 def test_d_gen_06_leaving_with_a_debt_settles_it_from_the_bankroll() -> None:
-    session = table("abc", decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")], ante=40, buy_in=100,
-                    min_buy_in=40, stack_policy="allow_debt")
+    session = table(
+        "abc",
+        decks=[stack_deck("As Ks", "Qd Jd", "2c 7h")],
+        ante=40,
+        buy_in=100,
+        min_buy_in=40,
+        stack_policy="allow_debt",
+    )
     start(session)
-    session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))               # c owes 60
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))  # c owes 60
     events = session.do(Leave("c"))
     assert transfers(events) == [("player:c", "seat:c", 60)]
     assert one(events, PLAYER_LEFT).data["cash_out"] == -60

@@ -4,6 +4,7 @@ given/when/then on the pure decider.
 Players "abc": the first dealer is a, so cards go b, c, a. Every player receives every stage's
 cards (TSG-03), so a hand of seven cards per player stacks a whole deal.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -41,9 +42,9 @@ from .helpers import (
 
 # stage:        1 (3s wild)    2 (5s wild)  3 (7s wild)
 DECK = stack_deck(
-    "As Ad 3c  5h 5d  7s 7d",    # b: three aces; four aces (not five); four aces (not five)
-    "Ks Kd Qc  Jh Td  9s 8d",    # c: pair of kings; pair of kings; straight, king high
-    "2s 4d 6c  8h Tc  Qh Ac",    # a: high card all along
+    "As Ad 3c  5h 5d  7s 7d",  # b: three aces; four aces (not five); four aces (not five)
+    "Ks Kd Qc  Jh Td  9s 8d",  # c: pair of kings; pair of kings; straight, king high
+    "2s 4d 6c  8h Tc  Qh Ac",  # a: high card all along
 )
 ANTE = 5
 POT = 3 * ANTE
@@ -66,6 +67,7 @@ def hand_sizes(session: Session) -> list[int]:
 
 # --- TSG: three stages ---------------------------------------------------------------------------
 
+
 def test_tsg_01_357_01_three_stages_of_three_five_and_seven_cards() -> None:
     session = tsg()
     events = start(session)
@@ -87,13 +89,13 @@ def test_tsg_02_357_15_357_20_every_stage_has_its_own_declare() -> None:
         opened.append(of_type(events, DECLARE_OPENED)[-1])
     assert [e.data["players"] for e in opened] == [["b"], ["b"], ["b"]]
     assert session.state.live.stage == 3
-    assert session.state.live.choices == (None, None, None)              # choices reset per declare
+    assert session.state.live.choices == (None, None, None)  # choices reset per declare
 
 
 def test_tsg_03_357_14_out_players_keep_their_cards_and_play_later_stages() -> None:
     session = tsg()
     start(session)
-    session.declare(1, ("b", "out"), ("c", "in"), ("a", "in"))       # c beats a: a pays c
+    session.declare(1, ("b", "out"), ("c", "in"), ("a", "in"))  # c beats a: a pays c
     assert session.state.deal.hand_of("b") == ("As", "Ad", "3c", "5h", "5d")
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))
     showdown = one(events, SHOWDOWN_HELD).data
@@ -103,11 +105,15 @@ def test_tsg_03_357_14_out_players_keep_their_cards_and_play_later_stages() -> N
 
 # --- stage one -------------------------------------------------------------------------------------
 
+
 def test_357_05_every_player_antes_and_receives_three_cards_face_down() -> None:
     session = tsg()
     events = start(session)
     assert transfers([one(events, ANTES_POSTED)]) == [
-        ("seat:b", "pot", 5), ("seat:c", "pot", 5), ("seat:a", "pot", 5)]
+        ("seat:b", "pot", 5),
+        ("seat:c", "pot", 5),
+        ("seat:a", "pot", 5),
+    ]
     dealt = of_type(events, CARDS_DEALT)
     assert [(e.data["face"], len(e.data["cards"])) for e in dealt] == [("down", 3)] * 3
     assert redact_event(dealt[0].type, dealt[0].data, Viewer("c"), deal_over=False)["cards"] is None
@@ -138,7 +144,7 @@ def test_357_03_357_08_a_lone_in_earns_a_leg_and_play_moves_to_stage_two() -> No
     start(session)
     events = session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))
     assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 1, "player": "c", "legs": 1}
-    assert not transfers(events)                                        # no pot for a lone "in"
+    assert not transfers(events)  # no pot for a lone "in"
     assert session.state.pot == POT
     assert session.state.seat_of("c").legs == 1
     assert session.state.live.stage == 2
@@ -156,8 +162,8 @@ def test_357_09_d_357_03_several_in_compare_privately_at_stage_one() -> None:
     def seen(viewer: Viewer, over: bool = False) -> object:
         return redact_event(showdown.type, showdown.data, viewer, deal_over=over)["hands"]
 
-    assert seen(Viewer("c")) == showdown.data["hands"]                   # the players compared
-    assert seen(Viewer("a")) is None                                     # not to the player out
+    assert seen(Viewer("c")) == showdown.data["hands"]  # the players compared
+    assert seen(Viewer("a")) is None  # not to the player out
     assert seen(Viewer(None)) is None
     assert seen(Viewer("x", "auditor")) is None
     assert seen(Viewer("x", "auditor"), over=True) == showdown.data["hands"]
@@ -169,9 +175,11 @@ def test_357_09_d_357_03_several_in_compare_privately_at_stage_one() -> None:
 
 
 def test_357_10_stage_one_trips_beat_a_pair_no_straights_or_flushes_threes_wild() -> None:
-    deck = stack_deck("5h 6h 7h  2h 4h  8s 9s",     # b: no straight flush in stage one: seven high
-                      "2c 2d 9c  4c 6d  Js Qs",     # c: a pair of twos
-                      "Kh 3d 4s  6s 8c  Th Jh")     # a: K and a wild three: a pair of kings
+    deck = stack_deck(
+        "5h 6h 7h  2h 4h  8s 9s",  # b: no straight flush in stage one: seven high
+        "2c 2d 9c  4c 6d  Js Qs",  # c: a pair of twos
+        "Kh 3d 4s  6s 8c  Th Jh",
+    )  # a: K and a wild three: a pair of kings
     session = tsg(deck)
     start(session)
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
@@ -194,7 +202,10 @@ def test_357_11_d_357_01_each_losing_in_player_pays_the_winner_the_pot_amount() 
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     settled = one(events, POT_SETTLED)
     assert (settled.data["outcome"], settled.data["winners"], settled.data["matchers"]) == (
-        "won", ["b"], ["c", "a"])
+        "won",
+        ["b"],
+        ["c", "a"],
+    )
     assert transfers([settled]) == [("seat:c", "seat:b", POT), ("seat:a", "seat:b", POT)]
     assert {t["reason"] for t in settled.data["transfers"]} == {"loser_paid"}
     assert (session.stack("b"), session.stack("c"), session.stack("a")) == (1025, 980, 980)
@@ -210,9 +221,11 @@ def test_357_13_the_pot_does_not_change() -> None:
 
 
 def test_357_12_d_357_02_d_gen_01_tied_winners_share_one_pot_amount_per_loser() -> None:  # 357-12
-    deck = stack_deck("Ah Ad 9c  4c 6d  Js Qs",     # b and c: a pair of aces, nine kicker
-                      "As Ac 9d  4h 6h  8s Ts",
-                      "Kh 8c 4s  6s 8h  Th Jh")     # a: king high
+    deck = stack_deck(
+        "Ah Ad 9c  4c 6d  Js Qs",  # b and c: a pair of aces, nine kicker
+        "As Ac 9d  4h 6h  8s Ts",
+        "Kh 8c 4s  6s 8h  Th Jh",
+    )  # a: king high
     session = tsg(deck)
     start(session)
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
@@ -241,6 +254,7 @@ def test_357_11_the_maximum_loss_caps_each_payment() -> None:  # CAP-02
 
 # --- stage two ---------------------------------------------------------------------------------------
 
+
 def test_357_14_everyone_receives_two_more_cards_face_down() -> None:
     session = tsg()
     start(session)
@@ -249,7 +263,8 @@ def test_357_14_everyone_receives_two_more_cards_face_down() -> None:
     assert [(e.data["player"], e.data["face"], e.data["cards"]) for e in dealt] == [
         ("b", "down", ["As", "Ad", "3c", "5h", "5d"]),
         ("c", "down", ["Ks", "Kd", "Qc", "Jh", "Td"]),
-        ("a", "down", ["2s", "4d", "6c", "8h", "Tc"])]
+        ("a", "down", ["2s", "4d", "6c", "8h", "Tc"]),
+    ]
 
 
 def test_357_16_stage_two_nobody_in_nothing_one_in_a_leg() -> None:
@@ -275,7 +290,7 @@ def test_357_17_d_357_03_stage_two_is_five_card_poker_with_fives_wild_not_threes
     hands = {h["player"]: h for h in showdown["hands"]}
     # A-A, the wild 5-5 and a three that is no longer wild: four aces, not five
     assert hands["b"]["category"] == "four_of_a_kind"
-    assert hands["c"]["category"] == "pair"                           # K-K-Q-J-10: no straight
+    assert hands["c"]["category"] == "pair"  # K-K-Q-J-10: no straight
     assert showdown["winners"] == ["b"]
 
 
@@ -292,13 +307,14 @@ def test_d_357_03_stage_two_is_compared_privately_too() -> None:
 def test_357_18_the_losing_in_players_pay_the_winner_at_stage_two() -> None:
     session = tsg()
     start(session)
-    session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))     # stage 1: c pays b 15
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "out"))  # stage 1: c pays b 15
     events = session.declare(1, ("b", "in"), ("c", "out"), ("a", "in"))
     assert transfers(of_type(events, POT_SETTLED)) == [("seat:a", "seat:b", POT)]
     assert session.state.pot == POT
 
 
 # --- stage three --------------------------------------------------------------------------------------
+
 
 def test_357_19_357_20_two_more_cards_each_and_the_third_declare() -> None:
     session = tsg()
@@ -337,11 +353,11 @@ def test_357_23_d_357_03_stage_three_is_shown_best_five_of_seven_sevens_wild() -
     to_stage(session, 3)
     events = session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))
     showdown = one(events, SHOWDOWN_HELD)
-    assert "private" not in showdown.data                              # shown to everyone
+    assert "private" not in showdown.data  # shown to everyone
     assert redact_event(showdown.type, showdown.data, Viewer(None), deal_over=False) == showdown.data
     hands = {h["player"]: h for h in showdown.data["hands"]}
-    assert hands["b"]["category"] == "four_of_a_kind"       # A-A and two wild sevens; fives not wild
-    assert hands["c"]["category"] == "straight"             # K-Q-J-10-9 of seven cards
+    assert hands["b"]["category"] == "four_of_a_kind"  # A-A and two wild sevens; fives not wild
+    assert hands["c"]["category"] == "straight"  # K-Q-J-10-9 of seven cards
     assert transfers(of_type(events, POT_SETTLED)) == [("seat:c", "seat:b", POT), ("seat:a", "seat:b", POT)]
     cards = {p["player"]: p["cards"] for p in table_view(session.state, Viewer("x"), T0)["deal"]["players"]}
     assert cards["c"] == ["Ks", "Kd", "Qc", "Jh", "Td", "9s", "8d"]
@@ -349,11 +365,12 @@ def test_357_23_d_357_03_stage_three_is_shown_best_five_of_seven_sevens_wild() -
 
 # --- legs, the pot and the end of the game --------------------------------------------------------
 
+
 def test_357_24_legs_stay_across_hands_a_new_ante_and_the_next_dealer() -> None:
     session = tsg(DECK, DECK)
     start(session)
-    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))                  # b: 1 leg
-    session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))                  # c: 1 leg
+    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))  # b: 1 leg
+    session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))  # c: 1 leg
     events = session.declare(1, ("b", "out"), ("c", "out"), ("a", "out"))
     assert not of_type(events, GAME_ENDED)
     events = start(session)
@@ -361,7 +378,7 @@ def test_357_24_legs_stay_across_hands_a_new_ante_and_the_next_dealer() -> None:
     assert session.state.deal.dealer == "b"
     assert one(events, ANTES_POSTED).data["paid"] == ["c", "a", "b"]
     assert hand_sizes(session) == [3, 3, 3]
-    assert [s.legs for s in session.state.seats] == [0, 1, 1]                   # a, b, c
+    assert [s.legs for s in session.state.seats] == [0, 1, 1]  # a, b, c
 
 
 def test_357_04_357_25_three_legs_take_the_whole_pot_and_end_the_game() -> None:
@@ -373,33 +390,45 @@ def test_357_04_357_25_three_legs_take_the_whole_pot_and_end_the_game() -> None:
     events = session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))
     assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 1, "stage": 3, "player": "b", "legs": 3}
     assert transfers([one(events, POT_AWARDED)]) == [("pot", "seat:b", POT)]
-    assert facts(events)[-6:] == [LEG_AWARDED, SHOWDOWN_HELD, POT_SETTLED, POT_AWARDED, DEAL_ENDED,
-                                  GAME_ENDED]
+    assert facts(events)[-6:] == [
+        LEG_AWARDED,
+        SHOWDOWN_HELD,
+        POT_SETTLED,
+        POT_AWARDED,
+        DEAL_ENDED,
+        GAME_ENDED,
+    ]
     assert session.state.pot == 0
     assert session.stack("b") == 1010
-    assert session.state.seat_of("b").legs == 0                                  # legs reset
+    assert session.state.seat_of("b").legs == 0  # legs reset
 
 
 def test_357_25_the_third_leg_at_any_stage_takes_the_pot_at_once() -> None:
     session = tsg(DECK, DECK)
     start(session)
-    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))                 # b: 1
-    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))                 # b: 2
-    session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))                 # c: 1
-    start(session)                                                              # c, a, b
+    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))  # b: 1
+    session.declare(1, ("b", "in"), ("c", "out"), ("a", "out"))  # b: 2
+    session.declare(1, ("b", "out"), ("c", "in"), ("a", "out"))  # c: 1
+    start(session)  # c, a, b
     assert session.state.pot == 2 * POT
-    events = session.declare(2, ("c", "out"), ("a", "out"), ("b", "in"))        # stage one
+    events = session.declare(2, ("c", "out"), ("a", "out"), ("b", "in"))  # stage one
     assert data_of(one(events, LEG_AWARDED)) == {"deal_no": 2, "stage": 1, "player": "b", "legs": 3}
     awarded = one(events, POT_AWARDED)
     assert awarded.data["player"] == "b"
     assert awarded.data["legs"] == 3
     assert transfers([awarded]) == [("pot", "seat:b", 2 * POT)]
-    assert facts(events)[-6:] == [LEG_AWARDED, SHOWDOWN_HELD, POT_SETTLED, POT_AWARDED, DEAL_ENDED,
-                                  GAME_ENDED]
+    assert facts(events)[-6:] == [
+        LEG_AWARDED,
+        SHOWDOWN_HELD,
+        POT_SETTLED,
+        POT_AWARDED,
+        DEAL_ENDED,
+        GAME_ENDED,
+    ]
     assert one(events, GAME_ENDED).data["reason"] == "pot_awarded"
-    assert stages_started(session, events) == []                                 # no stage two
+    assert stages_started(session, events) == []  # no stage two
     assert session.state.pot == 0
-    assert [s.legs for s in session.state.seats] == [0, 0, 0]                   # every leg resets
+    assert [s.legs for s in session.state.seats] == [0, 0, 0]  # every leg resets
     assert session.state.game_no == 1
     start(session)
     assert session.state.game_no == 2
@@ -414,6 +443,7 @@ def test_357_02_several_in_win_from_the_other_players_not_from_the_pot() -> None
 
 
 # --- guards and the table ------------------------------------------------------------------------------
+
 
 def test_357_wrong_stage_when_the_declare_names_another_stage() -> None:
     session = tsg()
@@ -436,8 +466,8 @@ def test_d_357_03_d_gen_02_at_most_seven_players() -> None:
 
 
 def test_d_gen_06_declaring_in_needs_a_stack_covering_the_pot() -> None:
-    session = tsg(buy_in=20)              # 15 after the ante; the pot is 15
+    session = tsg(buy_in=20)  # 15 after the ante; the pot is 15
     start(session)
-    session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))            # b wins 30
+    session.declare(1, ("b", "in"), ("c", "in"), ("a", "in"))  # b wins 30
     session.declare(1, ("b", "out"))
-    assert session.fails(Declare("c", 1, "in")) == "insufficient_stack"     # c has 0
+    assert session.fails(Declare("c", 1, "in")) == "insufficient_stack"  # c has 0

@@ -3,6 +3,7 @@
 Players "abc": the first dealer is a, so cards go b, c, a. The two-card hands are stacked; the
 third cards follow in deal order of the players still "in" (`deck`).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -36,7 +37,7 @@ from .helpers import (
     turns,
 )
 
-HANDS = ("Ah Kh", "9c 9d", "2s 7d")        # b, c, a (dealer a)
+HANDS = ("Ah Kh", "9c 9d", "2s 7d")  # b, c, a (dealer a)
 
 
 def deck(*thirds: str, hands: tuple[str, ...] = HANDS) -> list[str]:
@@ -54,7 +55,10 @@ def test_tpo_01_each_player_receives_two_cards_then_declares() -> None:
     events = start(session)
     dealt = of_type(events, CARDS_DEALT)
     assert [(e.data["player"], e.data["cards"]) for e in dealt] == [
-        ("b", ["Ah", "Kh"]), ("c", ["9c", "9d"]), ("a", ["2s", "7d"])]
+        ("b", ["Ah", "Kh"]),
+        ("c", ["9c", "9d"]),
+        ("a", ["2s", "7d"]),
+    ]
     assert one(events, DECLARE_OPENED).data["players"] == ["b"]
     assert session.state.live.stage == 1
 
@@ -66,16 +70,21 @@ def test_tpo_02_only_the_in_players_receive_a_third_card() -> None:
     assert stages_started(session, events) == [{"deal_no": 1, "stage": 2, "name": "plus one"}]
     third = of_type(events, CARDS_DEALT)
     assert [(e.data["player"], e.data["cards"]) for e in third] == [
-        ("b", ["Ah", "Kh", "Qh"]), ("c", ["9c", "9d", "9s"])]
+        ("b", ["Ah", "Kh", "Qh"]),
+        ("c", ["9c", "9d", "9s"]),
+    ]
     assert session.state.deal.hand_of("a") == ("2s", "7d")
-    assert not of_type(events, ANTES_POSTED)                 # TPO-04 is an option, off by default
+    assert not of_type(events, ANTES_POSTED)  # TPO-04 is an option, off by default
 
 
-@pytest.mark.parametrize(("ranking", "winner", "loser"), [
-    ("guts3_sf_high", "b", "c"),          # D-3C-01: A-K-Q of hearts beats three nines
-    ("guts3_trips_high", "c", "b"),
-    ("guts3_classic", "c", "b"),          # no straights or flushes: three nines beat ace high
-])
+@pytest.mark.parametrize(
+    ("ranking", "winner", "loser"),
+    [
+        ("guts3_sf_high", "b", "c"),  # D-3C-01: A-K-Q of hearts beats three nines
+        ("guts3_trips_high", "c", "b"),
+        ("guts3_classic", "c", "b"),  # no straights or flushes: three nines beat ace high
+    ],
+)
 def test_tpo_03_hands_rank_as_in_three_card_guts(ranking: str, winner: str, loser: str) -> None:
     session = tpo("Qh", "9s", ranking=ranking)
     start(session)
@@ -83,7 +92,9 @@ def test_tpo_03_hands_rank_as_in_three_card_guts(ranking: str, winner: str, lose
     showdown = one(events, SHOWDOWN_HELD).data
     assert (showdown["winners"], showdown["losers"]) == ([winner], [loser])
     assert transfers(of_type(events, POT_SETTLED)) == [
-        ("pot", f"seat:{winner}", 15), (f"seat:{loser}", "pot", 15)]          # G2-13
+        ("pot", f"seat:{winner}", 15),
+        (f"seat:{loser}", "pot", 15),
+    ]  # G2-13
 
 
 def test_d_tpo_01_the_third_card_is_dealt_face_down() -> None:
@@ -94,8 +105,7 @@ def test_d_tpo_01_the_third_card_is_dealt_face_down() -> None:
     assert third.data["face"] == "down"
     seen_by_a = redact_event(third.type, third.data, Viewer("a"), deal_over=False)
     assert seen_by_a["cards"] is None
-    assert redact_event(third.type, third.data, Viewer("b"), deal_over=False)["cards"] == [
-        "Ah", "Kh", "Qh"]
+    assert redact_event(third.type, third.data, Viewer("b"), deal_over=False)["cards"] == ["Ah", "Kh", "Qh"]
     assert session.state.deal.up == ((), (), ())
 
 
@@ -146,7 +156,7 @@ def test_tpo_04_the_in_players_ante_again_into_the_pot_then_declare_again() -> N
     assert transfers([extra]) == [("seat:b", "pot", 5), ("seat:c", "pot", 5)]
     assert session.state.pot == 25
     assert len(of_type(events, CARDS_DEALT)) == 2
-    assert of_type(events, DECLARE_OPENED)[-1].data["players"] == ["b"]   # only the "in" players
+    assert of_type(events, DECLARE_OPENED)[-1].data["players"] == ["b"]  # only the "in" players
     assert session.state.live.stage == 2
 
 
@@ -158,7 +168,7 @@ def test_tpo_04_going_out_after_the_third_card_loses_only_the_extra_ante() -> No
     settled = one(events, POT_SETTLED).data
     assert (settled["outcome"], settled["matchers"]) == ("uncontested", [])
     assert transfers(of_type(events, POT_SETTLED)) == [("pot", "seat:b", 25)]
-    assert session.stack("c") == 990                          # the ante and the extra ante only
+    assert session.stack("c") == 990  # the ante and the extra ante only
     assert session.stack("b") == 1015
 
 
@@ -208,7 +218,7 @@ def test_tpo_04_a_lone_in_after_the_first_declare_pays_no_extra_ante() -> None: 
 
 
 def test_d_gen_02_two_plus_one_seats_at_most_what_one_pack_serves() -> None:
-    assert get_variant("two_plus_one").max_seats == 17                      # 3 cards each
+    assert get_variant("two_plus_one").max_seats == 17  # 3 cards each
     assert validate_options("two_plus_one", {"seats": 17})["seats"] == 17
     with pytest.raises(DomainError) as caught:
         validate_options("two_plus_one", {"seats": 18})
@@ -218,9 +228,15 @@ def test_d_gen_02_two_plus_one_seats_at_most_what_one_pack_serves() -> None:
 def short_table(policy: str, **options: object) -> Session:
     """b and a hold 100 chips, c only 6: after the ante of 5 he has 1 left."""
     session = Session()
-    session.do(OpenTable(TABLE, "two_plus_one", {
-        "ante": 5, "min_buy_in": 5, "extra_ante_redeclare": True, "stack_policy": policy, **options},
-        stacked_decks=[deck("Qh", "9s")], stacked_allowed=True))
+    session.do(
+        OpenTable(
+            TABLE,
+            "two_plus_one",
+            {"ante": 5, "min_buy_in": 5, "extra_ante_redeclare": True, "stack_policy": policy, **options},
+            stacked_decks=[deck("Qh", "9s")],
+            stacked_allowed=True,
+        )
+    )
     for player, buy_in in (("a", 100), ("b", 100), ("c", 6)):
         session.do(SitDown(player, buy_in))
     start(session)
@@ -228,12 +244,12 @@ def short_table(policy: str, **options: object) -> Session:
 
 
 def test_d_gen_06_tpo_04_declaring_in_must_cover_the_extra_ante() -> None:
-    session = short_table("default", max_loss=1)           # matching costs at most 1 chip
+    session = short_table("default", max_loss=1)  # matching costs at most 1 chip
     session.declare(1, ("b", "in"))
     assert session.fails(Declare("c", 1, "in")) == "insufficient_stack"
     with pytest.raises(DomainError) as caught:
         session.do(Declare("c", 1, "in"))
-    assert caught.value.detail == {"needed": 6, "stack": 1}      # max loss 1 + the extra ante 5
+    assert caught.value.detail == {"needed": 6, "stack": 1}  # max loss 1 + the extra ante 5
 
 
 def test_d_gen_06_tpo_04_a_short_player_pays_what_he_has_of_the_extra_ante() -> None:

@@ -1,4 +1,5 @@
 """Variants as data (DESIGN §2.2): the catalogue, the option schema and its validation."""
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,14 @@ def test_catalog_lists_guts2_and_guts3_as_json_with_schema() -> None:
     assert set(by_name) >= {"guts2", "guts3"}
     guts2 = by_name["guts2"]
     assert [s["kind"] for s in guts2["stages"][0]["steps"]] == [
-        "ante", "deal", "exchange", "declare", "all_out", "showdown", "settle"]
+        "ante",
+        "deal",
+        "exchange",
+        "declare",
+        "all_out",
+        "showdown",
+        "settle",
+    ]
     assert guts2["cards_per_player"] == 2
     schema = guts2["options_schema"]
     assert schema["properties"]["declare_mode"]["enum"] == ["sequential", "simultaneous"]
@@ -48,22 +56,25 @@ def test_defaults_follow_the_decisions() -> None:  # D-DECLARE, D-G2-02, D-CAP, 
     assert options["dealer_forced_in"] is True
     assert options["ante_rule"] == "pot_empty"
     assert options["ranking"] == "guts3_sf_high"
-    assert options["ace_low"] is True                       # D-GEN-04
+    assert options["ace_low"] is True  # D-GEN-04
     assert options["timeout_effect"] == "out"
-    assert validate_options("guts2", {})["ranking"] == "guts3_sf_high"   # D-AO-03: extra card only
+    assert validate_options("guts2", {})["ranking"] == "guts3_sf_high"  # D-AO-03: extra card only
 
 
-@pytest.mark.parametrize(("options", "named"), [
-    ({"colour": "red"}, "colour"),
-    ({"ante": 0}, "ante"),
-    ({"ante": True}, "ante"),
-    ({"ante": "5"}, "ante"),
-    ({"declare_mode": "shouting"}, "declare_mode"),
-    ({"dealer_forced_in": 1}, "dealer_forced_in"),
-    ({"ante": 50, "min_buy_in": 20}, "min_buy_in"),
-    ({"min_buy_in": 200, "max_buy_in": 100}, "max_buy_in"),
-    ({"seats": 1}, "seats"),
-])
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"ante": 0}, "ante"),
+        ({"ante": True}, "ante"),
+        ({"ante": "5"}, "ante"),
+        ({"declare_mode": "shouting"}, "declare_mode"),
+        ({"dealer_forced_in": 1}, "dealer_forced_in"),
+        ({"ante": 50, "min_buy_in": 20}, "min_buy_in"),
+        ({"min_buy_in": 200, "max_buy_in": 100}, "max_buy_in"),
+        ({"seats": 1}, "seats"),
+    ],
+)
 def test_invalid_option_names_the_option(options: dict, named: str) -> None:
     error = error_of("guts2", options)
     assert error.code == "invalid_option"
@@ -97,5 +108,4 @@ def test_a_variant_uses_only_step_kinds_the_decider_runs() -> None:
     for variant in VARIANTS.values():
         assert {s.kind for s in variant.program} <= STEP_KINDS
     with pytest.raises(ValueError, match="unknown step kind"):
-        Variant(name="x", title="X", rules="",
-                stages=(Stage("s", (step("juggle", count=1),)),), options=())
+        Variant(name="x", title="X", rules="", stages=(Stage("s", (step("juggle", count=1),)),), options=())

@@ -1,4 +1,5 @@
 """The read side: redaction (DESIGN §2.6), the table view and legal actions."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ from tables.engine.decider.view import Viewer, deal_is_over, legal_actions, reda
 
 from .helpers import SEED, T0, later, of_type, one, stack_deck, start, table
 
-DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")      # b, c, d, a (dealer a)
+DECK = stack_deck("As Ks", "Qd Jd", "2c 7h", "3c 8h")  # b, c, d, a (dealer a)
 ANN, BOB = Viewer("a"), Viewer("b")
 ADMIN, AUDITOR, PUBLIC = Viewer(None, "admin"), Viewer(None, "auditor"), Viewer(None)
 
@@ -25,8 +26,8 @@ def test_g2_07_design_2_6_a_player_sees_only_his_own_cards() -> None:
     for viewer in (ANN, ADMIN, PUBLIC, AUDITOR):
         hidden = redact_event(CARDS_DEALT, bobs, viewer, deal_over=False)
         assert hidden["cards"] is None
-        assert set(hidden) == set(bobs)                     # nothing added: the chain form stays exact
-    assert bobs["cards"] == ["As", "Ks"]                    # the input is not changed
+        assert set(hidden) == set(bobs)  # nothing added: the chain form stays exact
+    assert bobs["cards"] == ["As", "Ks"]  # the input is not changed
 
 
 def test_design_2_6_auditors_see_all_cards_once_the_deal_is_over() -> None:
@@ -56,7 +57,7 @@ def test_sequential_declares_are_public() -> None:
 def test_design_2_7_the_seed_never_leaks_before_deal_ended() -> None:
     session = table()
     started = one(start(session), DEAL_STARTED).data
-    assert started["seed"] == SEED                          # stored, server-side
+    assert started["seed"] == SEED  # stored, server-side
     for viewer in (ANN, ADMIN, AUDITOR):
         assert redact_event(DEAL_STARTED, started, viewer, deal_over=False)["seed"] is None
         assert redact_event(DEAL_STARTED, started, viewer, deal_over=True)["seed"] == SEED  # as DealEnded
@@ -78,10 +79,18 @@ def test_table_view_shows_own_cards_and_hides_the_others() -> None:
     text = json.dumps(view)
     for card in ("Qd", "Jd", "2c", "7h", "3c", "8h"):
         assert card not in text
-    assert view["legal_actions"] == [{"action": "declare", "deal_no": 1, "stage": 1, "choices": ["in", "out"],
-                                      "in_cost": 20, "deadline": "2026-11-29T12:00:30.000000Z",
-                                      "overdue": False},
-                                     {"action": "sit_out"}]
+    assert view["legal_actions"] == [
+        {
+            "action": "declare",
+            "deal_no": 1,
+            "stage": 1,
+            "choices": ["in", "out"],
+            "in_cost": 20,
+            "deadline": "2026-11-29T12:00:30.000000Z",
+            "overdue": False,
+        },
+        {"action": "sit_out"},
+    ]
 
 
 def test_table_view_after_the_showdown_shows_the_shown_hands_only() -> None:
@@ -92,10 +101,10 @@ def test_table_view_after_the_showdown_shows_the_shown_hands_only() -> None:
     players = {p["player"]: p for p in view["deal"]["players"]}
     assert players["b"]["cards"] == ["As", "Ks"]
     assert players["c"]["cards"] == ["Qd", "Jd"]
-    assert players["d"]["cards"] is None                    # out: never shown
-    assert view["deal"]["seed"] is None                     # stacked deal: no seed
+    assert players["d"]["cards"] is None  # out: never shown
+    assert view["deal"]["seed"] is None  # stacked deal: no seed
     audited = {p["player"]: p for p in table_view(session.state, AUDITOR, T0)["deal"]["players"]}
-    assert audited["d"]["cards"] == ["2c", "7h"]            # auditor, deal over
+    assert audited["d"]["cards"] == ["2c", "7h"]  # auditor, deal over
 
 
 def test_table_view_marks_sealed_declares() -> None:
@@ -111,17 +120,19 @@ def test_table_view_marks_sealed_declares() -> None:
 def test_legal_actions_between_deals() -> None:
     session = table(decks=[DECK], buy_in=300, max_buy_in=500)
     assert legal_actions(session.state, "a", T0) == [
-        {"action": "start_deal"}, {"action": "top_up", "min": 1, "max": 200},
-        {"action": "sit_out"}, {"action": "leave", "cash_out": 300}]
-    assert legal_actions(session.state, "zed", T0) == [
-        {"action": "sit_down", "min": 100, "max": 500}]
+        {"action": "start_deal"},
+        {"action": "top_up", "min": 1, "max": 200},
+        {"action": "sit_out"},
+        {"action": "leave", "cash_out": 300},
+    ]
+    assert legal_actions(session.state, "zed", T0) == [{"action": "sit_down", "min": 100, "max": 500}]
     assert legal_actions(session.state, None, T0) == []
 
 
 def test_legal_actions_during_a_deal() -> None:
     session = table("abcde", decks=[DECK], ante=5)
     start(session)
-    assert legal_actions(session.state, "c", T0) == [{"action": "sit_out"}]   # not his turn
+    assert legal_actions(session.state, "c", T0) == [{"action": "sit_out"}]  # not his turn
     assert legal_actions(session.state, "b", later(31))[0]["overdue"] is True
 
 

@@ -7,6 +7,7 @@ other rule, or anyone "in", and the step is done at once: the showdown and settl
 rest of the all-out rules (`decider.all_out`). The return to the declare is an explicit
 StepStarted.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -39,13 +40,16 @@ def _back_to_declare(ctx: Ctx) -> ev.StepStarted:
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal = ctx.deal
-    if ctx.params["rule"] == "extra_card":                       # AO-07
+    if ctx.params["rule"] == "extra_card":  # AO-07
         cards = next_cards(ctx, len(deal.order))
         dealt: list[ev.Event] = [
-            ev.CardsDealt(deal_no=deal.deal_no, player=p, face="down", cards=[*deal.hands[i], cards[i]],
-                          extra=True) for i, p in enumerate(deal.order)]
+            ev.CardsDealt(
+                deal_no=deal.deal_no, player=p, face="down", cards=[*deal.hands[i], cards[i]], extra=True
+            )
+            for i, p in enumerate(deal.order)
+        ]
         return [*dealt, _back_to_declare(ctx)]
-    if not deal.passing:                                         # AO-06
+    if not deal.passing:  # AO-06
         return [ev.PassOpened(deal_no=deal.deal_no, players=list(deal.order), deadline=deadline(ctx))]
     if None in deal.passed:
         return []
@@ -67,16 +71,20 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
 def fold_pass_opened(state: TableState, e: ev.PassOpened) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(passing=True, passed=(None,) * len(deal.order), awaiting=tuple(e.players),
-                           deadline=e.deadline)
+    return state.with_deal(
+        passing=True, passed=(None,) * len(deal.order), awaiting=tuple(e.players), deadline=e.deadline
+    )
 
 
 def fold_card_passed(state: TableState, e: ev.CardPassed) -> TableState:
     deal = state.deal
     assert deal is not None
     awaiting = tuple(p for p in deal.awaiting if p != e.player)
-    return state.with_deal(passed=set_at(deal.passed, deal.position(e.player), e.card),
-                           awaiting=awaiting, deadline=deal.deadline if awaiting else None)
+    return state.with_deal(
+        passed=set_at(deal.passed, deal.position(e.player), e.card),
+        awaiting=awaiting,
+        deadline=deal.deadline if awaiting else None,
+    )
 
 
 def fold_cards_exchanged(state: TableState, e: ev.CardsExchanged) -> TableState:
@@ -84,8 +92,12 @@ def fold_cards_exchanged(state: TableState, e: ev.CardsExchanged) -> TableState:
     assert deal is not None
     hands = set_at(deal.hands, deal.position(e.player), tuple(e.cards))
     last = e.player == deal.order[-1]
-    return state.with_deal(hands=hands, passing=deal.passing and not last,
-                           passed=() if last else deal.passed, exchanged=(*deal.exchanged, e.player))
+    return state.with_deal(
+        hands=hands,
+        passing=deal.passing and not last,
+        passed=() if last else deal.passed,
+        exchanged=(*deal.exchanged, e.player),
+    )
 
 
 KIND = StepKind(
@@ -95,8 +107,11 @@ KIND = StepKind(
     interactive=True,
     done=done,
     start=start,
-    folds={ev.PassOpened: fold_pass_opened, ev.CardPassed: fold_card_passed,
-           ev.CardsExchanged: fold_cards_exchanged},
+    folds={
+        ev.PassOpened: fold_pass_opened,
+        ev.CardPassed: fold_card_passed,
+        ev.CardsExchanged: fold_cards_exchanged,
+    },
     commands=passing.COMMANDS,
     offers=offers,
     expire=passing.timeout,

@@ -9,6 +9,7 @@ were not "in" at the end of the last deal) | ``in_players`` (TPO-04: the current
 Whoever the last deal's settlement excused (``TableState.ante_exempt``: SL-04, D-MC-01, D-AO-02)
 does not pay the deal's first antes.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -33,7 +34,7 @@ def payers(ctx: Ctx) -> list[str]:
         return list(deal.order)
     if who == "went_out_last_deal":
         return [p for p in deal.order if p not in state.last_in]
-    return []                                                   # G2-05: the pot carries
+    return []  # G2-05: the pot carries
 
 
 def exempt(ctx: Ctx, due: list[str]) -> list[str]:
@@ -56,7 +57,8 @@ def due_before_deal(who: str, state: TableState, ghost_rule: str = ghost.NONE) -
     """Whether a deal starting now asks the players for an ante (D-GEN-06 seats only players who
     can pay it)."""
     return who in ("every_deal", "went_out_last_deal") or (
-        who == "pot_empty" and (state.pot == 0 or ghost.antes_anew(ghost_rule, state)))
+        who == "pot_empty" and (state.pot == 0 or ghost.antes_anew(ghost_rule, state))
+    )
 
 
 def owed_when_in(params: Mapping[str, Any], opts: Mapping[str, Any]) -> int:
@@ -78,21 +80,33 @@ def run(ctx: Ctx) -> list[ev.Event]:
     excused = exempt(ctx, due)
     amounts = {p: affordable(ante, state.stack_of(p), terms) for p in due if p not in excused}
     paid = [p for p, amount in amounts.items() if amount > 0]
-    transfers = [Transfer(seat_account(table, p), pot_account(table), amounts[p], ctx.params["reason"])
-                 for p in paid]
+    transfers = [
+        Transfer(seat_account(table, p), pot_account(table), amounts[p], ctx.params["reason"]) for p in paid
+    ]
     pot = state.pot + sum(amounts.values())
-    transfers += rebalance_reserve(table, pot, state.reserve, terms)                  # RES-01
-    sat_out = [s.player for s in state.seats if s.player not in deal.order]           # D-GEN-06
-    return [ev.AntesPosted(deal_no=deal.deal_no, due=bool(paid), ante=ante, paid=paid,
-                           sat_out=sat_out, transfers=[t.to_json() for t in transfers],
-                           exempt=excused or None)]
+    transfers += rebalance_reserve(table, pot, state.reserve, terms)  # RES-01
+    sat_out = [s.player for s in state.seats if s.player not in deal.order]  # D-GEN-06
+    return [
+        ev.AntesPosted(
+            deal_no=deal.deal_no,
+            due=bool(paid),
+            ante=ante,
+            paid=paid,
+            sat_out=sat_out,
+            transfers=[t.to_json() for t in transfers],
+            exempt=excused or None,
+        )
+    ]
 
 
 KIND = StepKind(
     name="ante",
-    schema={"who": Param((str,), "pot_empty", choices=WHO), "amount": Param((int,), 0),
-            "reason": Param((str,), "ante", choices=("ante", "extra_ante")),
-            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
+    schema={
+        "who": Param((str,), "pot_empty", choices=WHO),
+        "amount": Param((int,), 0),
+        "reason": Param((str,), "ante", choices=("ante", "extra_ante")),
+        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
+    },
     run=run,
     owed_when_in=owed_when_in,
     due_before_deal=asks_before_deal,

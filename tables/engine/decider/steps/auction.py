@@ -8,6 +8,7 @@ bid into the pot and swaps hands with the open hand, which then holds his cards,
 the auction starts again from the dealer's left, until a full turn passes with no bid. A turn not
 taken by its deadline is a pass. Bids and the swap are public: the open hand is face up.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -35,7 +36,6 @@ from tables.engine.decider.visibility import Viewer
 NAME = "auction"
 
 
-
 _EMPTY = AuctionSlot()
 
 
@@ -61,20 +61,27 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if auction.high_bidder is not None and auction.bid_passes >= len(deal.order) - 1:
         return [_sold(ctx, auction.high_bidder, auction.high_bid)]
     player = deal.order[auction.bid_turn]
-    return [ev.BidOpened(deal_no=deal.deal_no, player=player, high_bid=auction.high_bid,
-                         deadline=deadline(ctx))]
+    return [
+        ev.BidOpened(deal_no=deal.deal_no, player=player, high_bid=auction.high_bid, deadline=deadline(ctx))
+    ]
 
 
 def _sold(ctx: Ctx, player: str, bid: int) -> ev.OpenHandBought:
     """D-MC-04: the high bidder pays his bid into the pot and swaps hands with the open hand."""
     deal, table = ctx.deal, ctx.state.table_id
     transfer = Transfer(seat_account(table, player), pot_account(table), bid, "open_hand_bid")
-    return ev.OpenHandBought(deal_no=deal.deal_no, player=player, bid=bid,
-                             gave=list(deal.hand_of(player)), received=list(deal.ghost),
-                             transfers=[transfer.to_json()])
+    return ev.OpenHandBought(
+        deal_no=deal.deal_no,
+        player=player,
+        bid=bid,
+        gave=list(deal.hand_of(player)),
+        received=list(deal.ghost),
+        transfers=[transfer.to_json()],
+    )
 
 
 # --- the players' command: Bid (MCA-04, D-MC-04) ---------------------------------------------------
+
 
 def bid_range(state: TableState, player: str) -> tuple[int, int | None]:
     """(min, max) of a bid now: above the standing bid, within the stack unless allow_debt
@@ -97,11 +104,11 @@ def check_bid(ctx: Ctx, c: cmd.Bid) -> None:
     check_amount(c.amount)
     low, high = bid_range(state, c.player_id)
     if c.amount < low:
-        raise DomainError("bid_too_low", f"bid more than the standing bid of {auction_of(deal).high_bid}",
-                          minimum=low)
+        raise DomainError(
+            "bid_too_low", f"bid more than the standing bid of {auction_of(deal).high_bid}", minimum=low
+        )
     if high is not None and c.amount > high:
-        raise DomainError("insufficient_stack", "the stack cannot pay this bid", needed=c.amount,
-                          stack=high)
+        raise DomainError("insufficient_stack", "the stack cannot pay this bid", needed=c.amount, stack=high)
 
 
 def bid(ctx: Ctx, c: cmd.Bid, checked: None) -> list[ev.Event]:
@@ -110,8 +117,9 @@ def bid(ctx: Ctx, c: cmd.Bid, checked: None) -> list[ev.Event]:
 
 def expire(ctx: Ctx) -> list[ev.Event]:
     """MCA-04: a bid not made in time is a pass."""
-    return [ev.BidMade(deal_no=ctx.deal.deal_no, player=p, amount=None, timed_out=True)
-            for p in ctx.deal.awaiting]
+    return [
+        ev.BidMade(deal_no=ctx.deal.deal_no, player=p, amount=None, timed_out=True) for p in ctx.deal.awaiting
+    ]
 
 
 def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
@@ -120,9 +128,17 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
         return []
     low, high = bid_range(ctx.state, player)
     auction = auction_of(deal)
-    return [{"action": "bid", "deal_no": deal.deal_no, "min": low, "max": high,
-             "high_bid": auction.high_bid, "high_bidder": auction.high_bidder,
-             **turn_fields(deal, ctx.now)}]
+    return [
+        {
+            "action": "bid",
+            "deal_no": deal.deal_no,
+            "min": low,
+            "max": high,
+            "high_bid": auction.high_bid,
+            "high_bidder": auction.high_bidder,
+            **turn_fields(deal, ctx.now),
+        }
+    ]
 
 
 def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
@@ -135,6 +151,7 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
 
 
 # --- folds ---------------------------------------------------------------------------------------------
+
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     return _new_round(deal)

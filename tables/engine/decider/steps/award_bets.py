@@ -6,6 +6,7 @@ shared equally with the odd chips to the winners nearest the dealer's left (D-GE
 bets are forfeited to them like everyone else's. When nobody won (a ghost hand that no "in"
 player beat, GH-05) the bets join the pot, which stays for the next deal. No bets, no event.
 """
+
 from __future__ import annotations
 
 from ledger.accounts import Transfer, bets_account, pot_account, seat_account
@@ -23,11 +24,16 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if not winners:
         transfers = [Transfer(bets_account(table), pot_account(table), amount, "bets_to_pot")]
     else:
-        transfers = [Transfer(bets_account(table), seat_account(table, player), share, "bets_won")
-                     for player, share in zip(winners, split_evenly(amount, winners), strict=True)
-                     if share > 0]
-    return [ev.BetsAwarded(deal_no=deal.deal_no, winners=winners, amount=amount,
-                           transfers=[t.to_json() for t in transfers])]
+        transfers = [
+            Transfer(bets_account(table), seat_account(table, player), share, "bets_won")
+            for player, share in zip(winners, split_evenly(amount, winners), strict=True)
+            if share > 0
+        ]
+    return [
+        ev.BetsAwarded(
+            deal_no=deal.deal_no, winners=winners, amount=amount, transfers=[t.to_json() for t in transfers]
+        )
+    ]
 
 
 KIND = StepKind(name="award_bets", schema={}, run=run)

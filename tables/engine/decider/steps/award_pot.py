@@ -1,5 +1,6 @@
 """award_pot: the holder of ``legs`` legs takes the whole pot and the reserve (357-04, 357-25),
 whichever stage it is; the deal ends there and so does the game (legs reset when it ends)."""
+
 from __future__ import annotations
 
 from ledger.accounts import Transfer, pot_account, reserve_account, seat_account
@@ -18,11 +19,19 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if player is None:
         return []
     state, table = ctx.state, ctx.state.table_id
-    transfers = [Transfer(source, seat_account(table, player), amount, "pot_awarded")
-                 for source, amount in ((pot_account(table), state.pot),
-                                        (reserve_account(table), state.reserve)) if amount > 0]
-    return [ev.PotAwarded(deal_no=ctx.deal.deal_no, player=player, legs=ctx.params["legs"],
-                          transfers=[t.to_json() for t in transfers])]
+    transfers = [
+        Transfer(source, seat_account(table, player), amount, "pot_awarded")
+        for source, amount in ((pot_account(table), state.pot), (reserve_account(table), state.reserve))
+        if amount > 0
+    ]
+    return [
+        ev.PotAwarded(
+            deal_no=ctx.deal.deal_no,
+            player=player,
+            legs=ctx.params["legs"],
+            transfers=[t.to_json() for t in transfers],
+        )
+    ]
 
 
 def ends_deal(ctx: Ctx) -> bool:

@@ -33,6 +33,7 @@ of its own events. Each kind is one module of this package; `steps.KINDS` is the
 - `slot`: the kind's own state slot, a named tuple in `DealState.slots` under the kind's name
   that only the kind's module reads and writes (`slot_of`, `with_slot`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -82,8 +83,8 @@ class Ctx:
     state: TableState
     deal: DealState
     params: Mapping[str, Any]
-    stage: int                      # 1-based
-    step: int                       # 0-based within the stage
+    stage: int  # 1-based
+    step: int  # 0-based within the stage
     now: datetime
 
 
@@ -234,7 +235,7 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
         return Deck.stacked(list(cards), pack=pack, reshuffles=deal.reshuffles)
-    if deal.fair:                                  # deck schema 2: committed cards, permuted
+    if deal.fair:  # deck schema 2: committed cards, permuted
         return fair.deck_of(deal)
     assert deal.seed is not None
     return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
@@ -248,7 +249,7 @@ def next_cards(ctx: Ctx, count: int) -> list[str]:
 
 def with_hand(deal: DealState, player: str, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     i = deal.position(player)
-    return (*deal.hands[:i], cards, *deal.hands[i + 1:])
+    return (*deal.hands[:i], cards, *deal.hands[i + 1 :])
 
 
 def swap_passed(deal: DealState, giver_offset: int) -> list[ev.Event]:
@@ -263,8 +264,11 @@ def swap_passed(deal: DealState, giver_offset: int) -> list[ev.Event]:
         assert received is not None
         hand = list(deal.hands[i])
         hand.remove(gave)
-        swapped.append(ev.CardsExchanged(deal_no=deal.deal_no, player=player, gave=gave,
-                                         received=received, cards=[*hand, received]))
+        swapped.append(
+            ev.CardsExchanged(
+                deal_no=deal.deal_no, player=player, gave=gave, received=received, cards=[*hand, received]
+            )
+        )
     return swapped
 
 

@@ -33,6 +33,7 @@ cannot cover in full is all in; a player with no chips left acts no more; the si
 `side_pots`, paid by the `pots` step). The opener's qualifying cards travel with his open
 (BetMade.openers, secret to others until the `pots` step shows them, D-IT-03).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -61,13 +62,22 @@ from tables.engine.decider.visibility import Viewer
 
 NAME = "betting"
 ACTIONS = ("check", "bet", "open", "call", "raise", "fold")
-RAISES = 3                                   # D-BET
-OPENING = ("bet", "open")                    # the round's first bet (IT-07: "open")
+RAISES = 3  # D-BET
+OPENING = ("bet", "open")  # the round's first bet (IT-07: "open")
 # IT-07: what holding "jacks or better" means: these categories, a pair only of jacks or higher.
-_OPENING_CATEGORIES = frozenset({"two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-                                 "four_of_a_kind", "straight_flush", "five_of_a_kind"})
+_OPENING_CATEGORIES = frozenset(
+    {
+        "two_pair",
+        "three_of_a_kind",
+        "straight",
+        "flush",
+        "full_house",
+        "four_of_a_kind",
+        "straight_flush",
+        "five_of_a_kind",
+    }
+)
 _JACK = 11
-
 
 
 _EMPTY = BettingSlot()
@@ -192,12 +202,14 @@ def bet_ranges(state: TableState, params: Mapping[str, Any], player: str) -> dic
     if params["all_in"]:
         return _all_in_ranges(wanted, state.stack_of(player), owed)
     free = free_chips(state, player)
-    return {action: (low, high_ if free is None else min(high_, free))
-            for action, (low, high_) in wanted.items() if free is None or low <= max(free, 0)}
+    return {
+        action: (low, high_ if free is None else min(high_, free))
+        for action, (low, high_) in wanted.items()
+        if free is None or low <= max(free, 0)
+    }
 
 
-def _all_in_ranges(wanted: dict[str, tuple[int, int]], stack: int,
-                   owed: int) -> dict[str, tuple[int, int]]:
+def _all_in_ranges(wanted: dict[str, tuple[int, int]], stack: int, owed: int) -> dict[str, tuple[int, int]]:
     """Table stakes as in poker (D-IT-02): what the stack cannot cover is played all in for the
     stack: a short call, a short bet, a short raise (above the call)."""
     out: dict[str, tuple[int, int]] = {}
@@ -238,7 +250,7 @@ def _to_act(ctx: Ctx) -> list[str]:
     acting = [p for p in left if not all_in(ctx.state, params, p)]
     opened = high(deal) > 0 or betting_of(deal).opener is not None or params["opens"] != "jacks"
     if opened and len(acting) <= 1 and not any(to_call(deal, p) for p in acting):
-        return []                              # nobody left to bet against: the rest are all in
+        return []  # nobody left to bet against: the rest are all in
     return [p for p in acting if _owes_action(deal, p)]
 
 
@@ -270,38 +282,71 @@ def run(ctx: Ctx) -> list[ev.Event]:
     for offset in range(n):
         player = deal.order[(bets.bet_turn + offset) % n]
         if player in owing:
-            return [ev.BetTurnOpened(deal_no=deal.deal_no, player=player,
-                                     to_call=to_call(deal, player), unit=unit_of(ctx.state, ctx.params),
-                                     raises=bets.raises, deadline=deadline(ctx))]
+            return [
+                ev.BetTurnOpened(
+                    deal_no=deal.deal_no,
+                    player=player,
+                    to_call=to_call(deal, player),
+                    unit=unit_of(ctx.state, ctx.params),
+                    raises=bets.raises,
+                    deadline=deadline(ctx),
+                )
+            ]
     if _unopened(ctx):
         return [ev.NobodyOpened(deal_no=deal.deal_no, pot=ctx.state.pot)]
     return []
 
 
-def bet_events(state: TableState, player: str, action: str, amount: int, *,
-               timed_out: bool = False, params: Mapping[str, Any] | None = None) -> list[ev.Event]:
+def bet_events(
+    state: TableState,
+    player: str,
+    action: str,
+    amount: int,
+    *,
+    timed_out: bool = False,
+    params: Mapping[str, Any] | None = None,
+) -> list[ev.Event]:
     """The player's action as a BetMade, with the transfer of his chips to the bets account;
     an open carries the cards that qualified it (D-IT-03), a stake of the whole stack is all in."""
     table = state.table_id
-    transfers = ([Transfer(seat_account(table, player), bets_account(table), amount, action).to_json()]
-                 if amount > 0 else [])
+    transfers = (
+        [Transfer(seat_account(table, player), bets_account(table), amount, action).to_json()]
+        if amount > 0
+        else []
+    )
     deal = state.live
     shown = None
     if action == "open" and params is not None and deal is not None:
         shown = list(openers(deal.hand_of(player), params["ranking"], len(deal.order)) or ())
     went_all_in = bool(params and params["all_in"] and amount > 0 and amount >= state.stack_of(player))
-    return [ev.BetMade(deal_no=state.deal_no, player=player, action=action, amount=amount,
-                       timed_out=timed_out, transfers=transfers, all_in=went_all_in, openers=shown)]
+    return [
+        ev.BetMade(
+            deal_no=state.deal_no,
+            player=player,
+            action=action,
+            amount=amount,
+            timed_out=timed_out,
+            transfers=transfers,
+            all_in=went_all_in,
+            openers=shown,
+        )
+    ]
 
 
 def expire(ctx: Ctx) -> list[ev.Event]:
     """D-BET, D-IT-02: a player whose turn expired checks if he can, else folds."""
     deal = ctx.deal
-    return [event for player in deal.awaiting for event in bet_events(
-        ctx.state, player, "fold" if to_call(deal, player) else "check", 0, timed_out=True)]
+    return [
+        event
+        for player in deal.awaiting
+        for event in bet_events(
+            ctx.state, player, "fold" if to_call(deal, player) else "check", 0, timed_out=True
+        )
+    ]
 
 
 # --- the players' command: Bet (D-BET, D-IT-02) -----------------------------------------------------
+
 
 def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
     """D-BET: it is the player's turn in the betting round and the round offers `action` now
@@ -319,8 +364,13 @@ def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
     low, most = offered[action]
     if c.amount is not None and not low <= c.amount <= most:
         size = f"{low}" if low == most else f"{low} to {most}"
-        raise DomainError("invalid_amount", f"{action} moves {size} chips, not {c.amount!r} "
-                          f"({params['limit']} limit)", action=action, amount=low, most=most)
+        raise DomainError(
+            "invalid_amount",
+            f"{action} moves {size} chips, not {c.amount!r} ({params['limit']} limit)",
+            action=action,
+            amount=low,
+            most=most,
+        )
     return low if c.amount is None else c.amount
 
 
@@ -332,20 +382,35 @@ def _refuse_bet(state: TableState, params: Mapping[str, Any], player: str, actio
     owed, unit, raises = to_call(deal, player), unit_of(state, params), betting_of(deal).raises
     opened, jacks = high(deal) > 0, params["opens"] == "jacks"
     if action == "raise" and opened and raises >= params["raises"]:
-        raise DomainError("raise_limit", f"at most {params['raises']} raises per round (D-BET)",
-                          raises=raises)
+        raise DomainError(
+            "raise_limit", f"at most {params['raises']} raises per round (D-BET)", raises=raises
+        )
     if action == "open" and jacks and not opened and not can_open(state, params, player):
         raise DomainError("cannot_open", "opening needs jacks or better (IT-07, IT-08)")
-    fits = {"check": owed == 0, "bet": not opened and not jacks, "open": not opened and jacks,
-            "call": owed > 0, "raise": opened, "fold": opened or not jacks}
+    fits = {
+        "check": owed == 0,
+        "bet": not opened and not jacks,
+        "open": not opened and jacks,
+        "call": owed > 0,
+        "raise": opened,
+        "fold": opened or not jacks,
+    }
     if fits.get(action, True):
         needed = amount_of(deal, player, action, unit)
-        raise DomainError("insufficient_stack", "the stack cannot cover this bet beside the pot "
-                          "match it is liable for (D-GEN-06)", needed=needed,
-                          available=free_chips(state, player))
+        raise DomainError(
+            "insufficient_stack",
+            "the stack cannot cover this bet beside the pot match it is liable for (D-GEN-06)",
+            needed=needed,
+            available=free_chips(state, player),
+        )
     reason = "a bet is open" if opened else "no bet is open"
-    raise DomainError("bet_not_allowed", f"cannot {action}: {reason}", action=action, to_call=owed,
-                      allowed=sorted(betting_choices(state, params, player)))
+    raise DomainError(
+        "bet_not_allowed",
+        f"cannot {action}: {reason}",
+        action=action,
+        to_call=owed,
+        allowed=sorted(betting_choices(state, params, player)),
+    )
 
 
 def bet(ctx: Ctx, c: cmd.Bet, chips: int) -> list[ev.Event]:
@@ -361,12 +426,16 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     if player not in deal.awaiting:
         return []
     ranges = bet_ranges(ctx.state, params, player)
-    offer = {"action": "bet", "deal_no": deal.deal_no,
-             "choices": [a for a in ACTIONS if a in ranges],
-             "amounts": {action: low for action, (low, _) in ranges.items()},
-             "to_call": to_call(deal, player), "unit": unit_of(ctx.state, params),
-             "raises_left": max(params["raises"] - betting_of(deal).raises, 0),
-             **turn_fields(deal, ctx.now)}
+    offer = {
+        "action": "bet",
+        "deal_no": deal.deal_no,
+        "choices": [a for a in ACTIONS if a in ranges],
+        "amounts": {action: low for action, (low, _) in ranges.items()},
+        "to_call": to_call(deal, player),
+        "unit": unit_of(ctx.state, params),
+        "raises_left": max(params["raises"] - betting_of(deal).raises, 0),
+        **turn_fields(deal, ctx.now),
+    }
     if params["limit"] == "pot" or params["all_in"]:
         offer["most"] = {action: most for action, (_, most) in ranges.items()}
         offer["limit"] = params["limit"]
@@ -374,6 +443,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
 
 
 # --- side pots (D-IT-02: as in standard poker) ----------------------------------------------------------
+
 
 def uncalled(deal: DealState) -> tuple[str, int] | None:
     """The part of the largest stake nobody matched: (its bettor, the chips), returned to him."""
@@ -402,11 +472,16 @@ def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict
         layer = {p: min(t, level) - min(t, below) for p, t in totals.items()}
         if n and not any(layer.values()):
             continue
-        pots.append({"pot": len(pots), "amount": sum(layer.values()) + (state.pot if n == 0 else 0),
-                     "contributors": [p for p in order if layer[p] > 0 or n == 0],
-                     "eligible": [p for p in live if totals[p] >= level]})
+        pots.append(
+            {
+                "pot": len(pots),
+                "amount": sum(layer.values()) + (state.pot if n == 0 else 0),
+                "contributors": [p for p in order if layer[p] > 0 or n == 0],
+                "eligible": [p for p in live if totals[p] >= level],
+            }
+        )
         below = level
-    rest = {p: t - below for p, t in totals.items() if t > below}      # folders' chips above every live stake
+    rest = {p: t - below for p, t in totals.items() if t > below}  # folders' chips above every live stake
     if rest:
         top = pots[-1]
         top["amount"] += sum(rest.values())
@@ -427,27 +502,34 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
         "total": state.bets,
         "stakes": dict(zip(deal.order, bets.bet_round, strict=True)),
         "bets": dict(zip(deal.order, bets.bet_total, strict=True)),
-        "high": high(deal), "raises": bets.raises,
+        "high": high(deal),
+        "raises": bets.raises,
         "unit": unit_of(state, params) if params is not None else None,
-        "folded": list(deal.folded), "open": params is not None}
+        "folded": list(deal.folded),
+        "open": params is not None,
+    }
     if _poker_params(state):
-        betting.update({
-            "opener": bets.opener, "passed": bets.no_open,
-            "round": int(params["multiple"]) if params is not None else None,
-            "limit": state.opts.get("limit", "fixed"),
-            "all_in": [p for p in deal.order if state.stack_of(p) <= 0 and p not in deal.folded],
-            "pots": None if deal.over else side_pots(state, deal)})
+        betting.update(
+            {
+                "opener": bets.opener,
+                "passed": bets.no_open,
+                "round": int(params["multiple"]) if params is not None else None,
+                "limit": state.opts.get("limit", "fixed"),
+                "all_in": [p for p in deal.order if state.stack_of(p) <= 0 and p not in deal.folded],
+                "pots": None if deal.over else side_pots(state, deal),
+            }
+        )
     return {"betting": betting}
 
 
 def _poker_params(state: TableState) -> bool:
     """Whether the table's betting is poker betting with all-ins (its pots are side pots)."""
     game = state.game
-    return game is not None and any(
-        s.kind == NAME and s.resolved(state.opts)["all_in"] for s in game.program)
+    return game is not None and any(s.kind == NAME and s.resolved(state.opts)["all_in"] for s in game.program)
 
 
 # --- folds ---------------------------------------------------------------------------------------------
+
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     """A new round: fresh stakes and raises; the deal's totals and the opener stay; IT-17: the
@@ -455,8 +537,9 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     zeros = (0,) * len(deal.order)
     prev = betting_of(deal)
     turn = deal.position(prev.opener) if params["first"] == "opener" and prev.opener else 0
-    slot = prev._replace(bet_round=zeros, bet_total=prev.bet_total or zeros, raises=0, bet_acted=(),
-                         bet_turn=turn)
+    slot = prev._replace(
+        bet_round=zeros, bet_total=prev.bet_total or zeros, raises=0, bet_acted=(), bet_turn=turn
+    )
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, slot)
 
 
@@ -471,16 +554,22 @@ def fold_made(state: TableState, e: ev.BetMade) -> TableState:
     i = deal.position(e.player)
     zeros = (0,) * len(deal.order)
     stakes, totals = bets.bet_round or zeros, bets.bet_total or zeros
-    bets = bets._replace(bet_round=set_at(stakes, i, stakes[i] + e.amount),
-                         bet_total=set_at(totals, i, totals[i] + e.amount),
-                         bet_turn=(i + 1) % len(deal.order), bet_acted=(*bets.bet_acted, e.player))
+    bets = bets._replace(
+        bet_round=set_at(stakes, i, stakes[i] + e.amount),
+        bet_total=set_at(totals, i, totals[i] + e.amount),
+        bet_turn=(i + 1) % len(deal.order),
+        bet_acted=(*bets.bet_acted, e.player),
+    )
     moved = deal._replace(awaiting=(), deadline=None)
     if e.action in (*OPENING, "raise"):
-        bets = bets._replace(bet_acted=(e.player,),               # everyone else must act on it again
-                             raises=bets.raises + (1 if e.action == "raise" else 0))
-        if e.action == "open":                                    # IT-07, D-IT-03
-            bets = bets._replace(opener=e.player, openers=tuple(e.openers or ()),
-                                 opener_hand=deal.hand_of(e.player))
+        bets = bets._replace(
+            bet_acted=(e.player,),  # everyone else must act on it again
+            raises=bets.raises + (1 if e.action == "raise" else 0),
+        )
+        if e.action == "open":  # IT-07, D-IT-03
+            bets = bets._replace(
+                opener=e.player, openers=tuple(e.openers or ()), opener_hand=deal.hand_of(e.player)
+            )
     elif e.action == "fold":
         moved = moved._replace(folded=(*deal.folded, e.player))
     return state._replace(deal=with_slot(moved, NAME, bets))
@@ -491,20 +580,24 @@ def fold_nobody_opened(state: TableState, e: ev.NobodyOpened) -> TableState:
     deal = state.deal
     assert deal is not None
     slot = betting_of(deal)._replace(no_open=True)
-    return state._replace(deal=with_slot(deal._replace(outcome="no_open", awaiting=(), deadline=None),
-                                         NAME, slot))
+    return state._replace(
+        deal=with_slot(deal._replace(outcome="no_open", awaiting=(), deadline=None), NAME, slot)
+    )
 
 
 KIND = StepKind(
     name=NAME,
-    schema={"unit": Param((int,), 0), "raises": Param((int,), RAISES),
-            "who": Param((str,), "in_players", choices=("in_players", "all")),          # Italian: all
-            "opens": Param((str,), "any", choices=("any", "jacks")),                   # IT-07..11
-            "ranking": Param((str,), "poker", choices=tuple(RANKINGS)),                 # judges openers
-            "multiple": Param((int,), 1),                                               # D-IT-02
-            "first": Param((str,), "dealer_left", choices=("dealer_left", "opener")),   # IT-17
-            "limit": Param((str,), "fixed", choices=("fixed", "pot")),                  # D-IT-02
-            "all_in": Param((bool,), False)},                                           # D-IT-02
+    schema={
+        "unit": Param((int,), 0),
+        "raises": Param((int,), RAISES),
+        "who": Param((str,), "in_players", choices=("in_players", "all")),  # Italian: all
+        "opens": Param((str,), "any", choices=("any", "jacks")),  # IT-07..11
+        "ranking": Param((str,), "poker", choices=tuple(RANKINGS)),  # judges openers
+        "multiple": Param((int,), 1),  # D-IT-02
+        "first": Param((str,), "dealer_left", choices=("dealer_left", "opener")),  # IT-17
+        "limit": Param((str,), "fixed", choices=("fixed", "pot")),  # D-IT-02
+        "all_in": Param((bool,), False),
+    },  # D-IT-02
     run=run,
     interactive=True,
     done=done,

@@ -8,6 +8,7 @@ the ghost hand is dealt too, last in each round (D-GH-03), face down to nobody (
 up when it is Monte Carlo's open hand (MCA-05).
 Starting a deal step hides earlier shown hands again: they have new cards.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -25,7 +26,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
         return [ev.BoardDealt(deal_no=deal.deal_no, cards=next_cards(ctx, count))]
     recipients = list(deal.order) if to == "all" else list(deal.in_players())
     with_ghost = to == "all" and ghost.dealt(ctx.params["ghost"])
-    n = len(recipients) + (1 if with_ghost else 0)          # D-GH-03: the ghost last in each round
+    n = len(recipients) + (1 if with_ghost else 0)  # D-GH-03: the ghost last in each round
     if not recipients:
         return []
     cards = next_cards(ctx, count * n)
@@ -36,8 +37,13 @@ def run(ctx: Ctx) -> list[ev.Event]:
         events.append(ev.CardsDealt(deal_no=deal.deal_no, player=player, face=face, cards=held))
     if with_ghost:
         new = [cards[r * n + n - 1] for r in range(count)]
-        events.append(ev.GhostDealt(deal_no=deal.deal_no, cards=[*deal.ghost, *new],
-                                    face="up" if ghost.face_up(ctx.params["ghost"]) else "down"))
+        events.append(
+            ev.GhostDealt(
+                deal_no=deal.deal_no,
+                cards=[*deal.ghost, *new],
+                face="up" if ghost.face_up(ctx.params["ghost"]) else "down",
+            )
+        )
     return events
 
 
@@ -60,17 +66,22 @@ def fold_cards_dealt(state: TableState, e: ev.CardsDealt) -> TableState:
     held = deal.hands[i]
     up = deal.up or ((),) * len(deal.order)
     if e.face == "up":
-        return state.with_deal(hands=set_at(deal.hands, i, (*held, *e.cards)),
-                               up=set_at(up, i, (*up[i], *e.cards)), dealt=deal.dealt + len(e.cards))
-    return state.with_deal(hands=set_at(deal.hands, i, tuple(e.cards)), up=up,
-                           dealt=deal.dealt + len(e.cards) - len(held))
+        return state.with_deal(
+            hands=set_at(deal.hands, i, (*held, *e.cards)),
+            up=set_at(up, i, (*up[i], *e.cards)),
+            dealt=deal.dealt + len(e.cards),
+        )
+    return state.with_deal(
+        hands=set_at(deal.hands, i, tuple(e.cards)), up=up, dealt=deal.dealt + len(e.cards) - len(held)
+    )
 
 
 def fold_ghost_dealt(state: TableState, e: ev.GhostDealt) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(ghost=tuple(e.cards), dealt=deal.dealt + len(e.cards) - len(deal.ghost),
-                           ghost_up=e.face == "up")
+    return state.with_deal(
+        ghost=tuple(e.cards), dealt=deal.dealt + len(e.cards) - len(deal.ghost), ghost_up=e.face == "up"
+    )
 
 
 def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
@@ -81,12 +92,14 @@ def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
 
 KIND = StepKind(
     name="deal",
-    schema={"count": Param((int,), required=True), "face": Param((str,), "down", choices=("down", "up")),
-            "to": Param((str,), "all", choices=("all", "in_players", "board")),
-            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
+    schema={
+        "count": Param((int,), required=True),
+        "face": Param((str,), "down", choices=("down", "up")),
+        "to": Param((str,), "all", choices=("all", "in_players", "board")),
+        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
+    },
     run=run,
     start=start,
-    folds={ev.CardsDealt: fold_cards_dealt, ev.GhostDealt: fold_ghost_dealt,
-           ev.BoardDealt: fold_board_dealt},
+    folds={ev.CardsDealt: fold_cards_dealt, ev.GhostDealt: fold_ghost_dealt, ev.BoardDealt: fold_board_dealt},
     cards=cards,
 )

@@ -10,6 +10,7 @@ sequential only, the dealer is "in" when everyone before him is "out").
 ``timeout_effect``, "out"); 43-03's High/Low/Both declare, which offers no "out", names one.
 Each declare step starts with its own choices.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -32,10 +33,13 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     """Fresh choices; with ``who=in_players`` only the "in" players declare: the others stay
     "out", and a player who folded in a betting round (D-BET, 43-07) stays "in" without declaring."""
     keep_in = params["who"] == "in_players"
-    choices = tuple(None if not keep_in or (c == "in" and p not in deal.folded) else c if c == "in"
-                    else "out" for p, c in zip(deal.order, deal.choices, strict=True))
-    return deal._replace(choices=choices, sealed=False, forced=None, awaiting=(), deadline=None,
-                         timed_out=(), compulsory=())
+    choices = tuple(
+        None if not keep_in or (c == "in" and p not in deal.folded) else c if c == "in" else "out"
+        for p, c in zip(deal.order, deal.choices, strict=True)
+    )
+    return deal._replace(
+        choices=choices, sealed=False, forced=None, awaiting=(), deadline=None, timed_out=(), compulsory=()
+    )
 
 
 def done(ctx: Ctx) -> bool:
@@ -51,30 +55,35 @@ def run(ctx: Ctx) -> list[ev.Event]:
         return [ev.ForcedIn(deal_no=deal.deal_no, players=list(deal.order), rule="CFR-01")]
     mode = ctx.params["mode"]
     if mode == "simultaneous":
-        if deal.sealed:               # everyone has declared or timed out: reveal together (SIM-04)
-            return [ev.DeclaresRevealed(deal_no=deal.deal_no, choices={
-                p: c or "out" for p, c in zip(deal.order, deal.choices, strict=True)})]
+        if deal.sealed:  # everyone has declared or timed out: reveal together (SIM-04)
+            return [
+                ev.DeclaresRevealed(
+                    deal_no=deal.deal_no,
+                    choices={p: c or "out" for p, c in zip(deal.order, deal.choices, strict=True)},
+                )
+            ]
         waiting = [p for p, c in zip(deal.order, deal.choices, strict=True) if c is None]
-        return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=waiting,
-                                 deadline=deadline(ctx))]
+        return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=waiting, deadline=deadline(ctx))]
     nxt = deal.choices.index(None)
     player = deal.order[nxt]
     others_out = all(c == "out" for c in deal.choices[:nxt])
     if nxt == len(deal.order) - 1 and others_out and ctx.params["dealer_forced_in"]:
-        return [ev.Declared(deal_no=deal.deal_no, player=player, choice="in", sealed=False,
-                            forced=True)]                              # G2-10, D-G2-05
-    return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=[player],
-                             deadline=deadline(ctx))]
+        return [
+            ev.Declared(deal_no=deal.deal_no, player=player, choice="in", sealed=False, forced=True)
+        ]  # G2-10, D-G2-05
+    return [ev.DeclareOpened(deal_no=deal.deal_no, mode=mode, players=[player], deadline=deadline(ctx))]
 
 
 # --- the players' command: Declare (G2-08, SIM-01..05, 43-03) ----------------------------------------
+
 
 def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
     state, player, choice = ctx.state, c.player_id, c.choice
     deal = check_acting(state, player, c.deal_no)
     if c.stage is not None and c.stage != deal.stage:
-        raise DomainError("wrong_stage", f"the open declare is of stage {deal.stage}, not {c.stage}",
-                          stage=deal.stage)
+        raise DomainError(
+            "wrong_stage", f"the open declare is of stage {deal.stage}, not {c.stage}", stage=deal.stage
+        )
     if player not in deal.order:
         raise DomainError("not_your_turn", f"{player} is not dealt into deal {c.deal_no}")
     if deal.choice_of(player) is not None:
@@ -84,10 +93,17 @@ def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
     if choice not in allowed:
         raise DomainError("invalid_choice", f"declare one of {list(allowed)}, not {choice!r}")
-    if (choice == "in" and state.opts.get("stack_policy", "default") == "default"
-            and state.stack_of(player) < in_cost(state)):
-        raise DomainError("insufficient_stack", "the stack cannot cover a loss in this deal",
-                          needed=in_cost(state), stack=state.stack_of(player))
+    if (
+        choice == "in"
+        and state.opts.get("stack_policy", "default") == "default"
+        and state.stack_of(player) < in_cost(state)
+    ):
+        raise DomainError(
+            "insufficient_stack",
+            "the stack cannot cover a loss in this deal",
+            needed=in_cost(state),
+            stack=state.stack_of(player),
+        )
 
 
 def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
@@ -96,8 +112,17 @@ def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
     (G2-10) or nobody is left."""
     sealed = ctx.params["mode"] == "simultaneous"
     turn = None if sealed else _next_turn(ctx, c.player_id, c.choice)
-    return [ev.Declared(deal_no=c.deal_no, player=c.player_id, choice=c.choice, sealed=sealed, forced=False,
-                        turn=turn, deadline=deadline(ctx) if turn is not None else None)]
+    return [
+        ev.Declared(
+            deal_no=c.deal_no,
+            player=c.player_id,
+            choice=c.choice,
+            sealed=sealed,
+            forced=False,
+            turn=turn,
+            deadline=deadline(ctx) if turn is not None else None,
+        )
+    ]
 
 
 def _next_turn(ctx: Ctx, player: str, choice: str) -> str | None:
@@ -108,8 +133,11 @@ def _next_turn(ctx: Ctx, player: str, choice: str) -> str | None:
     if None not in choices:
         return None
     nxt = choices.index(None)
-    if (nxt == len(deal.order) - 1 and ctx.params["dealer_forced_in"]
-            and all(c == "out" for c in choices[:nxt])):
+    if (
+        nxt == len(deal.order) - 1
+        and ctx.params["dealer_forced_in"]
+        and all(c == "out" for c in choices[:nxt])
+    ):
         return None
     return deal.order[nxt]
 
@@ -125,21 +153,33 @@ def expire(ctx: Ctx) -> list[ev.Event]:
     if not limit or state.tournament_id is not None:
         return [timed_out]
     seats = [state.seat_of(p) for p in deal.awaiting]
-    return [timed_out, *(ev.PlayerSatOut(player=s.player, reason="timeouts", timeouts=s.timeouts + 1)
-                         for s in seats
-                         if s is not None and not s.sitting_out and s.timeouts + 1 >= limit)]
+    return [
+        timed_out,
+        *(
+            ev.PlayerSatOut(player=s.player, reason="timeouts", timeouts=s.timeouts + 1)
+            for s in seats
+            if s is not None and not s.sitting_out and s.timeouts + 1 >= limit
+        ),
+    ]
 
 
 def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if player not in deal.awaiting:
         return []
-    choices = [c for c in ctx.params["choices"]
-               if _allowed(ctx, cmd.Declare(player, deal.deal_no, c))]
+    choices = [c for c in ctx.params["choices"] if _allowed(ctx, cmd.Declare(player, deal.deal_no, c))]
     if not choices:
         return []
-    return [{"action": "declare", "deal_no": deal.deal_no, "stage": deal.stage, "choices": choices,
-             "in_cost": in_cost(ctx.state), **turn_fields(deal, ctx.now)}]
+    return [
+        {
+            "action": "declare",
+            "deal_no": deal.deal_no,
+            "stage": deal.stage,
+            "choices": choices,
+            "in_cost": in_cost(ctx.state),
+            **turn_fields(deal, ctx.now),
+        }
+    ]
 
 
 def _allowed(ctx: Ctx, c: cmd.Declare) -> bool:
@@ -158,13 +198,13 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
 
 # --- folds ---------------------------------------------------------------------------------------------
 
+
 def _set_choices(deal: DealState, choices: Mapping[str, str]) -> tuple[str | None, ...]:
     return tuple(choices.get(p, c) for p, c in zip(deal.order, deal.choices, strict=True))
 
 
 def fold_opened(state: TableState, e: ev.DeclareOpened) -> TableState:
-    return state.with_deal(awaiting=tuple(e.players), deadline=e.deadline,
-                           sealed=e.mode == "simultaneous")
+    return state.with_deal(awaiting=tuple(e.players), deadline=e.deadline, sealed=e.mode == "simultaneous")
 
 
 def fold_declared(state: TableState, e: ev.Declared) -> TableState:
@@ -173,49 +213,70 @@ def fold_declared(state: TableState, e: ev.Declared) -> TableState:
     if not e.forced:
         state = with_seats(state, {e.player}, timeouts=0)
     awaiting = (e.turn,) if e.turn is not None else tuple(p for p in deal.awaiting if p != e.player)
-    return state.with_deal(choices=_set_choices(deal, {e.player: e.choice}), awaiting=awaiting,
-                           deadline=e.deadline if e.turn is not None else deal.deadline,
-                           forced=e.player if e.forced else deal.forced)
+    return state.with_deal(
+        choices=_set_choices(deal, {e.player: e.choice}),
+        awaiting=awaiting,
+        deadline=e.deadline if e.turn is not None else deal.deadline,
+        forced=e.player if e.forced else deal.forced,
+    )
 
 
 def fold_forced_in(state: TableState, e: ev.ForcedIn) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(choices=_set_choices(deal, dict.fromkeys(e.players, "in")),
-                           compulsory=tuple(e.players), awaiting=(), deadline=None, sealed=False)
+    return state.with_deal(
+        choices=_set_choices(deal, dict.fromkeys(e.players, "in")),
+        compulsory=tuple(e.players),
+        awaiting=(),
+        deadline=None,
+        sealed=False,
+    )
 
 
 def fold_timed_out(state: TableState, e: ev.DeclareTimedOut) -> TableState:
     deal = state.deal
     assert deal is not None
 
-    state = state._replace(seats=tuple(copy_with(s, timeouts=s.timeouts + 1) if s.player in e.players
-                                       else s for s in state.seats))
-    return state.with_deal(choices=_set_choices(deal, dict.fromkeys(e.players, e.effect)),
-                           awaiting=tuple(p for p in deal.awaiting if p not in e.players),
-                           timed_out=(*deal.timed_out, *e.players), deadline=None)
+    state = state._replace(
+        seats=tuple(
+            copy_with(s, timeouts=s.timeouts + 1) if s.player in e.players else s for s in state.seats
+        )
+    )
+    return state.with_deal(
+        choices=_set_choices(deal, dict.fromkeys(e.players, e.effect)),
+        awaiting=tuple(p for p in deal.awaiting if p not in e.players),
+        timed_out=(*deal.timed_out, *e.players),
+        deadline=None,
+    )
 
 
 def fold_revealed(state: TableState, e: ev.DeclaresRevealed) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(choices=_set_choices(deal, e.choices), sealed=False, awaiting=(),
-                           deadline=None)
+    return state.with_deal(choices=_set_choices(deal, e.choices), sealed=False, awaiting=(), deadline=None)
 
 
 KIND = StepKind(
     name=NAME,
-    schema={"mode": Param((str,), required=True, choices=MODES),
-            "choices": Param((tuple, list), ("in", "out")),
-            "who": Param((str,), "all", choices=("all", "in_players")),
-            "dealer_forced_in": Param((bool,), False), "compulsory": Param((bool,), False),
-            "timeout": Param((str, type(None)), None)},
+    schema={
+        "mode": Param((str,), required=True, choices=MODES),
+        "choices": Param((tuple, list), ("in", "out")),
+        "who": Param((str,), "all", choices=("all", "in_players")),
+        "dealer_forced_in": Param((bool,), False),
+        "compulsory": Param((bool,), False),
+        "timeout": Param((str, type(None)), None),
+    },
     run=run,
     interactive=True,
     done=done,
     start=start,
-    folds={ev.DeclareOpened: fold_opened, ev.Declared: fold_declared, ev.ForcedIn: fold_forced_in,
-           ev.DeclareTimedOut: fold_timed_out, ev.DeclaresRevealed: fold_revealed},
+    folds={
+        ev.DeclareOpened: fold_opened,
+        ev.Declared: fold_declared,
+        ev.ForcedIn: fold_forced_in,
+        ev.DeclareTimedOut: fold_timed_out,
+        ev.DeclaresRevealed: fold_revealed,
+    },
     commands={cmd.Declare: (check_declare, declare)},
     offers=offers,
     expire=expire,

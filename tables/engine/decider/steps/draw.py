@@ -17,6 +17,7 @@ The draw's events are the exchange's (`ExchangeOpened`, `CardsDrawn`, `StockResh
 by steps/exchange.py), so the visibility, the fairness proof and the hand history read them as
 any draw: the cards are private to the drawer, the count public (D-IT-05).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -33,8 +34,8 @@ from tables.engine.decider.steps.exchange import card_in_hand, timeout_events
 from tables.engine.deck import Deck
 
 NAME = "draw"
-HAND = 5                                  # IT-01: five cards
-FIRST_OF_FOUR = 3                         # IT-15: a four-card draw gets three in turn
+HAND = 5  # IT-01: five cards
+FIRST_OF_FOUR = 3  # IT-15: a four-card draw gets three in turn
 
 
 def drawers(deal: DealState) -> tuple[str, ...]:
@@ -67,8 +68,14 @@ def run(ctx: Ctx) -> list[ev.Event]:
     players = drawers(deal)
     waiting = [p for p in players if p not in deal.exchanged]
     if waiting:
-        return [ev.ExchangeOpened(deal_no=deal.deal_no, player=waiting[0], deadline=deadline(ctx),
-                                  most=min(ctx.params["max"], HAND))]
+        return [
+            ev.ExchangeOpened(
+                deal_no=deal.deal_no,
+                player=waiting[0],
+                deadline=deadline(ctx),
+                most=min(ctx.params["max"], HAND),
+            )
+        ]
     player = next(p for p in players if owed(deal, p))
     return _serve(ctx.state, player, [], owed(deal, player), deferred=True)
 
@@ -87,13 +94,15 @@ def check_draw(ctx: Ctx, c: cmd.Exchange) -> list[str]:
     most = min(ctx.params["max"], HAND)
     discards = [card_in_hand(deal.hand_of(player), card) for card in c.discards]
     if len(set(discards)) != len(discards) or len(discards) > most:
-        raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
-                          most=most)
+        raise DomainError(
+            "invalid_discards", f"discard at most {most} different cards of your hand", most=most
+        )
     bets = betting.betting_of(deal)
     splits = bool(set(discards) & set(bets.openers)) and c.player_id == bets.opener
     if splits and not c.split_openers:
-        raise DomainError("invalid_split", "discarding openers needs split_openers (IT-16)",
-                          openers=list(bets.openers))
+        raise DomainError(
+            "invalid_split", "discarding openers needs split_openers (IT-16)", openers=list(bets.openers)
+        )
     if c.split_openers and not splits:
         raise DomainError("invalid_split", "only the opener discarding openers splits them (IT-16)")
     return discards
@@ -105,8 +114,15 @@ def draw(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     return _serve(ctx.state, c.player_id, discards, now, split=c.split_openers)
 
 
-def _serve(state: TableState, player: str, discards: list[str], count: int, *, split: bool = False,
-           deferred: bool = False) -> list[ev.Event]:
+def _serve(
+    state: TableState,
+    player: str,
+    discards: list[str],
+    count: int,
+    *,
+    split: bool = False,
+    deferred: bool = False,
+) -> list[ev.Event]:
     """`player` discards `discards` and takes `count` cards (IT-13), reshuffling the discards out
     of play into a new stock when it runs short (IT-14); what it cannot serve now waits."""
     deal = state.live
@@ -119,15 +135,26 @@ def _serve(state: TableState, player: str, discards: list[str], count: int, *, s
         pool = _reshuffle_pool(deal, last_resort=deferred and not deck.remaining)
         if pool:
             deck.reshuffle(pool)
-            events.append(ev.StockReshuffled(deal_no=deal.deal_no, generation=len(deck.reshuffles),
-                                             count=len(pool), cards=pool))
+            events.append(
+                ev.StockReshuffled(
+                    deal_no=deal.deal_no, generation=len(deck.reshuffles), count=len(pool), cards=pool
+                )
+            )
             drawn += _take(deck, count - len(drawn))
     assert drawn or not deferred, "a card outside the hands is always left to serve (52 >= 5 x 10)"
     kept = [card for card in deal.hand_of(player) if card not in discards]
-    events.append(ev.CardsDrawn(deal_no=deal.deal_no, player=player,
-                                count=len(drawn) if deferred else len(discards),
-                                discarded=list(discards), drawn=drawn, cards=[*kept, *drawn],
-                                split_openers=split, deferred=deferred))
+    events.append(
+        ev.CardsDrawn(
+            deal_no=deal.deal_no,
+            player=player,
+            count=len(drawn) if deferred else len(discards),
+            discarded=list(discards),
+            drawn=drawn,
+            cards=[*kept, *drawn],
+            split_openers=split,
+            deferred=deferred,
+        )
+    )
     return events
 
 
@@ -151,10 +178,16 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     if player not in deal.awaiting or player in deal.exchanged:
         return []
     bets = betting.betting_of(deal)
-    offer = {"action": "exchange", "deal_no": deal.deal_no, "min": 0, "max": min(ctx.params["max"], HAND),
-             "choices": list(deal.hand_of(player)), **turn_fields(deal, ctx.now)}
+    offer = {
+        "action": "exchange",
+        "deal_no": deal.deal_no,
+        "min": 0,
+        "max": min(ctx.params["max"], HAND),
+        "choices": list(deal.hand_of(player)),
+        **turn_fields(deal, ctx.now),
+    }
     if player == bets.opener:
-        offer["openers"] = list(bets.openers)               # IT-16: split only by saying so
+        offer["openers"] = list(bets.openers)  # IT-16: split only by saying so
     return [offer]
 
 

@@ -21,6 +21,7 @@ A turn not taken by its deadline (the timer's ExpireDeclare; an interpretation a
 than he had already accepted (his first turn at single), else he folds at the level he had
 accepted. A timeout never raises what a player risks.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -45,9 +46,8 @@ from tables.engine.decider.steps.slots.escalation import EscalationSlot
 from tables.engine.decider.visibility import Viewer
 
 KIND_NAME = "escalation"
-LEVELS = ("single", "double", "triple")          # T38-03: keep, double, triple the pot
-FOLD = "fold"                                    # T38-04
-
+LEVELS = ("single", "double", "triple")  # T38-03: keep, double, triple the pot
+FOLD = "fold"  # T38-04
 
 
 _EMPTY = EscalationSlot()
@@ -59,8 +59,11 @@ def escalation_of(deal: DealState) -> EscalationSlot:
 
 def _active(deal: DealState) -> list[int]:
     """Indices (in `order`) of the players still in the escalation: "in" and not folded."""
-    return [i for i, (player, choice) in enumerate(zip(deal.order, deal.choices, strict=True))
-            if is_in(choice) and player not in deal.folded]
+    return [
+        i
+        for i, (player, choice) in enumerate(zip(deal.order, deal.choices, strict=True))
+        if is_in(choice) and player not in deal.folded
+    ]
 
 
 def done(ctx: Ctx) -> bool:
@@ -69,8 +72,9 @@ def done(ctx: Ctx) -> bool:
     deal = ctx.deal
     esc = escalation_of(deal)
     active = _active(deal)
-    return len(active) < 2 or all(deal.order[i] in esc.acted and esc.accepted[i] == esc.esc_level
-                                  for i in active)
+    return len(active) < 2 or all(
+        deal.order[i] in esc.acted and esc.accepted[i] == esc.esc_level for i in active
+    )
 
 
 def next_turn(deal: DealState) -> int:
@@ -82,7 +86,7 @@ def next_turn(deal: DealState) -> int:
         i = (esc.esc_last + k) % n
         if i in active and (deal.order[i] not in esc.acted or esc.accepted[i] < esc.esc_level):
             return i
-    raise AssertionError("escalation has nobody to act")        # done() is checked first
+    raise AssertionError("escalation has nobody to act")  # done() is checked first
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
@@ -90,8 +94,15 @@ def run(ctx: Ctx) -> list[ev.Event]:
     if deal.awaiting:
         return []
     i, esc = next_turn(deal), escalation_of(deal)
-    return [ev.EscalationOpened(deal_no=deal.deal_no, player=deal.order[i], level=esc.esc_level,
-                                accepted=esc.accepted[i], deadline=deadline(ctx))]
+    return [
+        ev.EscalationOpened(
+            deal_no=deal.deal_no,
+            player=deal.order[i],
+            level=esc.esc_level,
+            accepted=esc.accepted[i],
+            deadline=deadline(ctx),
+        )
+    ]
 
 
 def expire(ctx: Ctx) -> list[ev.Event]:
@@ -102,15 +113,24 @@ def expire(ctx: Ctx) -> list[ev.Event]:
     for player in deal.awaiting:
         accepted = esc.accepted[deal.position(player)]
         if accepted == esc.esc_level:
-            out.append(ev.Escalated(deal_no=deal.deal_no, player=player,
-                                    action=names[accepted - 1], level=accepted, timed_out=True))
+            out.append(
+                ev.Escalated(
+                    deal_no=deal.deal_no,
+                    player=player,
+                    action=names[accepted - 1],
+                    level=accepted,
+                    timed_out=True,
+                )
+            )
         else:
-            out.append(ev.Escalated(deal_no=deal.deal_no, player=player, action=FOLD,
-                                    level=accepted, timed_out=True))
+            out.append(
+                ev.Escalated(deal_no=deal.deal_no, player=player, action=FOLD, level=accepted, timed_out=True)
+            )
     return out
 
 
 # --- the players' command: Escalate (T38-03/04, D-T38-01) ----------------------------------------
+
 
 def check_escalate(ctx: Ctx, c: cmd.Escalate) -> int:
     """T38-03/04: the player's turn in the open escalation; `action` names a level at or above the
@@ -125,16 +145,26 @@ def check_escalate(ctx: Ctx, c: cmd.Escalate) -> int:
     if action == FOLD:
         return accepted
     if action not in names:
-        raise DomainError("invalid_choice", f"escalate to one of {list(names)} or fold, not {action!r}",
-                          choices=[*names, FOLD])
+        raise DomainError(
+            "invalid_choice",
+            f"escalate to one of {list(names)} or fold, not {action!r}",
+            choices=[*names, FOLD],
+        )
     level = names.index(action) + 1
     if level < esc.esc_level:
-        raise DomainError("level_too_low", f"the pot stands at {names[esc.esc_level - 1]}: accept it, "
-                          "raise it or fold", level=names[esc.esc_level - 1])
+        raise DomainError(
+            "level_too_low",
+            f"the pot stands at {names[esc.esc_level - 1]}: accept it, raise it or fold",
+            level=names[esc.esc_level - 1],
+        )
     cost = level_cost(state, level)
     if state.opts.get("stack_policy", "default") == "default" and state.stack_of(player) < cost:
-        raise DomainError("insufficient_stack", "the stack cannot cover a loss at this level",
-                          needed=cost, stack=state.stack_of(player))
+        raise DomainError(
+            "insufficient_stack",
+            "the stack cannot cover a loss at this level",
+            needed=cost,
+            stack=state.stack_of(player),
+        )
     return level
 
 
@@ -154,10 +184,17 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     if not choices:
         return []
     risk = risks(ctx.state, player, names)
-    return [{"action": "escalate", "deal_no": deal.deal_no, "choices": choices,
-             "level": names[esc.esc_level - 1],
-             "accepted": names[esc.accepted[deal.position(player)] - 1],
-             "risks": {c: risk[c] for c in choices}, **turn_fields(deal, ctx.now)}]
+    return [
+        {
+            "action": "escalate",
+            "deal_no": deal.deal_no,
+            "choices": choices,
+            "level": names[esc.esc_level - 1],
+            "accepted": names[esc.accepted[deal.position(player)] - 1],
+            "risks": {c: risk[c] for c in choices},
+            **turn_fields(deal, ctx.now),
+        }
+    ]
 
 
 def _allowed(ctx: Ctx, c: cmd.Escalate) -> bool:
@@ -175,12 +212,22 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
     names = _level_names(state)
     if not esc.esc_level or names is None:
         return {"escalation": None}
-    return {"escalation": {
-        "level": names[esc.esc_level - 1], "multiple": esc.esc_level,
-        "value": esc.esc_level * state.pot if deal.outcome is None else None,
-        "players": [{"player": p, "accepted": names[esc.accepted[i] - 1] if esc.accepted[i] else None,
-                     "folded": p in deal.folded}
-                    for i, p in enumerate(deal.order) if esc.accepted[i]]}}
+    return {
+        "escalation": {
+            "level": names[esc.esc_level - 1],
+            "multiple": esc.esc_level,
+            "value": esc.esc_level * state.pot if deal.outcome is None else None,
+            "players": [
+                {
+                    "player": p,
+                    "accepted": names[esc.accepted[i] - 1] if esc.accepted[i] else None,
+                    "folded": p in deal.folded,
+                }
+                for i, p in enumerate(deal.order)
+                if esc.accepted[i]
+            ],
+        }
+    }
 
 
 def _level_names(state: TableState) -> tuple[str, ...] | None:
@@ -191,6 +238,7 @@ def _level_names(state: TableState) -> tuple[str, ...] | None:
 
 
 # --- folds ---------------------------------------------------------------------------------------------
+
 
 def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     """Every "in" player has accepted the first level (EX-08's derived note)."""
@@ -209,7 +257,7 @@ def fold_escalated(state: TableState, e: ev.Escalated) -> TableState:
     i = deal.position(e.player)
     esc = esc._replace(acted=(*esc.acted, e.player), esc_last=i)
     moved = deal._replace(awaiting=(), deadline=None)
-    if e.action == FOLD:                                        # T38-04: not shown, pays his level
+    if e.action == FOLD:  # T38-04: not shown, pays his level
         moved = moved._replace(folded=(*deal.folded, e.player))
     else:
         esc = esc._replace(accepted=set_at(esc.accepted, i, e.level), esc_level=max(esc.esc_level, e.level))
@@ -217,6 +265,7 @@ def fold_escalated(state: TableState, e: ev.Escalated) -> TableState:
 
 
 # --- what the rest of the decider asks of it -------------------------------------------------------
+
 
 def pot_multiple(params: Mapping[str, Any]) -> int:
     """D-GEN-06: the highest multiple of the pot this escalation can reach (what "in" can cost)."""
@@ -234,8 +283,9 @@ def risks(state: TableState, player: str, names: Sequence[str]) -> dict[str, int
     deal = state.live
     assert deal is not None
     esc = escalation_of(deal)
-    out = {name: level_cost(state, level) for level, name in enumerate(names, start=1)
-           if level >= esc.esc_level}
+    out = {
+        name: level_cost(state, level) for level, name in enumerate(names, start=1) if level >= esc.esc_level
+    }
     out[FOLD] = level_cost(state, esc.accepted[deal.position(player)])
     return out
 
@@ -246,8 +296,11 @@ def owed(deal: DealState) -> dict[str, int]:
     esc = escalation_of(deal)
     if not esc.esc_level:
         return {}
-    return {p: (esc.accepted[i] if p in deal.folded else esc.esc_level)
-            for i, p in enumerate(deal.order) if is_in(deal.choices[i])}
+    return {
+        p: (esc.accepted[i] if p in deal.folded else esc.esc_level)
+        for i, p in enumerate(deal.order)
+        if is_in(deal.choices[i])
+    }
 
 
 KIND = StepKind(

@@ -21,6 +21,7 @@ cap, JP-14, is ``max``).
 Drawn, discarded and passed cards are secret to everyone but their holder (visibility); how many
 cards a player draws is public.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -74,14 +75,23 @@ def run(ctx: Ctx) -> list[ev.Event]:
         if deal.awaiting:
             return []
         player = next(p for p in drawers(deal, ctx.params) if p not in deal.exchanged)
-        return [ev.ExchangeOpened(deal_no=deal.deal_no, player=player, deadline=deadline(ctx),
-                                  most=most_for(deal, player, ctx.params["max"]))]
+        return [
+            ev.ExchangeOpened(
+                deal_no=deal.deal_no,
+                player=player,
+                deadline=deadline(ctx),
+                most=most_for(deal, player, ctx.params["max"]),
+            )
+        ]
     if not deal.passing:
-        return [ev.PassOpened(deal_no=deal.deal_no, players=list(deal.order), deadline=deadline(ctx),
-                              direction="left")]
+        return [
+            ev.PassOpened(
+                deal_no=deal.deal_no, players=list(deal.order), deadline=deadline(ctx), direction="left"
+            )
+        ]
     if None in deal.passed:
         return []
-    return swap_passed(deal, -1)                     # order[i]'s left is order[i + 1]
+    return swap_passed(deal, -1)  # order[i]'s left is order[i + 1]
 
 
 def most_for(deal: DealState, player: str, limit: int) -> int:
@@ -100,6 +110,7 @@ def open_draw(ctx: Ctx) -> int | None:
 
 # --- the players' commands: Exchange (EXC-01/02) and, for pass_left, PassCard (EXC-03) -------------
 
+
 def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
     """EXC-01/02: it is the player's draw and `discards` are distinct cards of his hand, at most
     as many as the draw allows; returns them normalised."""
@@ -114,8 +125,9 @@ def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
         raise DomainError("invalid_discards", "discards is a list of cards")
     cards = [card_in_hand(deal.hand_of(player), card) for card in c.discards]
     if len(set(cards)) != len(cards) or len(cards) > most:
-        raise DomainError("invalid_discards", f"discard at most {most} different cards of your hand",
-                          most=most)
+        raise DomainError(
+            "invalid_discards", f"discard at most {most} different cards of your hand", most=most
+        )
     return cards
 
 
@@ -137,12 +149,20 @@ def exchange(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
 def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if deal.passing:
-        return passing.offers(ctx, player, "left")                          # EXC-03
+        return passing.offers(ctx, player, "left")  # EXC-03
     most = open_draw(ctx)
     if most is None or player not in deal.awaiting or player in deal.exchanged:
         return []
-    return [{"action": "exchange", "deal_no": deal.deal_no, "min": 0, "max": most,
-             "choices": list(deal.hand_of(player)), **turn_fields(deal, ctx.now)}]
+    return [
+        {
+            "action": "exchange",
+            "deal_no": deal.deal_no,
+            "min": 0,
+            "max": most,
+            "choices": list(deal.hand_of(player)),
+            **turn_fields(deal, ctx.now),
+        }
+    ]
 
 
 def expire(ctx: Ctx) -> list[ev.Event]:
@@ -159,8 +179,9 @@ def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
     return (0, params["max"] or per_player) if params["rule"] == "draw" else (0, 0)
 
 
-def draw_events(state: TableState, player: str, discards: list[str], *,
-                timed_out: bool = False, salts: Sequence[str] = ()) -> list[ev.Event]:
+def draw_events(
+    state: TableState, player: str, discards: list[str], *, timed_out: bool = False, salts: Sequence[str] = ()
+) -> list[ev.Event]:
     """`player` discards `discards` and takes as many cards from the stock (D-GEN-02: reshuffling
     the earlier discards into a new stock first if it runs out)."""
     deal = state.live
@@ -176,9 +197,17 @@ def draw_events(state: TableState, player: str, discards: list[str], *,
         events.append(fair.stock_reshuffled(deal, deck, batch, salts))
         drawn += [str(card) for card in deck.deal(wanted - len(drawn))]
     kept = [card for card in deal.hand_of(player) if card not in discards]
-    events.append(ev.CardsDrawn(deal_no=deal.deal_no, player=player, count=wanted,
-                                discarded=list(discards), drawn=drawn, cards=[*kept, *drawn],
-                                timed_out=timed_out))
+    events.append(
+        ev.CardsDrawn(
+            deal_no=deal.deal_no,
+            player=player,
+            count=wanted,
+            discarded=list(discards),
+            drawn=drawn,
+            cards=[*kept, *drawn],
+            timed_out=timed_out,
+        )
+    )
     return events
 
 
@@ -199,11 +228,16 @@ def fold_drawn(state: TableState, e: ev.CardsDrawn) -> TableState:
     awaiting = tuple(p for p in deal.awaiting if p != e.player)
     i = deal.position(e.player)
     drew = slot_of(deal, NAME, _EMPTY).drew or (0,) * len(deal.order)
-    if not e.deferred:                          # IT-15: the fourth card was counted with the draw
+    if not e.deferred:  # IT-15: the fourth card was counted with the draw
         drew = set_at(drew, i, drew[i] + e.count)
-    moved = deal._replace(hands=set_at(deal.hands, i, tuple(e.cards)), dealt=deal.dealt + len(e.drawn),
-                          discards=(*deal.discards, *e.discarded), exchanged=(*deal.exchanged, e.player),
-                          awaiting=awaiting, deadline=deal.deadline if awaiting else None)
+    moved = deal._replace(
+        hands=set_at(deal.hands, i, tuple(e.cards)),
+        dealt=deal.dealt + len(e.drawn),
+        discards=(*deal.discards, *e.discarded),
+        exchanged=(*deal.exchanged, e.player),
+        awaiting=awaiting,
+        deadline=deal.deadline if awaiting else None,
+    )
     return state._replace(deal=with_slot(moved, NAME, ExchangeSlot(drew=drew)))
 
 
@@ -221,14 +255,16 @@ def fold_reshuffled(state: TableState, e: ev.StockReshuffled) -> TableState:
 
 KIND = StepKind(
     name=NAME,
-    schema={"rule": Param((str,), "none", choices=RULES), "max": Param((int,), 0),
-            "who": Param((str,), "all", choices=("all", "in_players"))},                   # JP-09
+    schema={
+        "rule": Param((str,), "none", choices=RULES),
+        "max": Param((int,), 0),
+        "who": Param((str,), "all", choices=("all", "in_players")),
+    },  # JP-09
     run=run,
     interactive=True,
     done=done,
     start=start,
-    folds={ev.ExchangeOpened: fold_opened, ev.CardsDrawn: fold_drawn,
-           ev.StockReshuffled: fold_reshuffled},
+    folds={ev.ExchangeOpened: fold_opened, ev.CardsDrawn: fold_drawn, ev.StockReshuffled: fold_reshuffled},
     commands={cmd.Exchange: (check_exchange, exchange), **passing.COMMANDS},
     offers=offers,
     expire=expire,

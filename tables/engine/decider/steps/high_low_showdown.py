@@ -14,6 +14,7 @@ which the showdown's fold keeps as `DealState.sides`; the settlement rule ``high
 pot. Everyone
 "in" shows. One "in" (no contest) or nobody: nothing is compared.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from tables.engine.decider.steps.base import Ctx, Param, StepKind
 from tables.engine.decider.steps.showdown import hand_value
 from tables.engine.hand_value import HandValue
 
-HIGH, LOW, BOTH = "high", "low", "both"                  # 43-03
+HIGH, LOW, BOTH = "high", "low", "both"  # 43-03
 SIDES = (HIGH, LOW, BOTH)
 
 
@@ -37,8 +38,9 @@ def _best(players: Sequence[str], values: dict[str, HandValue]) -> list[str]:
     return [players[i] for i in result.winners]
 
 
-def judge(declared: dict[str, str], high: dict[str, HandValue],
-          low: dict[str, HandValue], order: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+def judge(
+    declared: dict[str, str], high: dict[str, HandValue], low: dict[str, HandValue], order: Sequence[str]
+) -> tuple[list[str], list[str], list[str]]:
     """(High winners, Low winners, Both players struck) by D-43-01: a Both player who does not win
     or tie both sides is struck from both and the sides are judged again, until every Both player
     left wins both. Striking a player never worsens another's standing, so this settles."""
@@ -47,50 +49,81 @@ def judge(declared: dict[str, str], high: dict[str, HandValue],
         highs = [p for p in order if declared.get(p) in (HIGH, BOTH) and p not in struck]
         lows = [p for p in order if declared.get(p) in (LOW, BOTH) and p not in struck]
         high_winners, low_winners = _best(highs, high), _best(lows, low)
-        failed = [p for p in order if declared.get(p) == BOTH and p not in struck
-                  and (p not in high_winners or p not in low_winners)]
+        failed = [
+            p
+            for p in order
+            if declared.get(p) == BOTH and p not in struck and (p not in high_winners or p not in low_winners)
+        ]
         if not failed:
             return high_winners, low_winners, struck
         struck += failed
 
 
-def _hand(player: str, cards: Sequence[str], side: str, high: HandValue | None,
-          low: HandValue | None) -> dict[str, Any]:
-    parts = {name: {"value": str(v), "category": v.category}
-             for name, v in ((HIGH, high), (LOW, low)) if v is not None}
+def _hand(
+    player: str, cards: Sequence[str], side: str, high: HandValue | None, low: HandValue | None
+) -> dict[str, Any]:
+    parts = {
+        name: {"value": str(v), "category": v.category}
+        for name, v in ((HIGH, high), (LOW, low))
+        if v is not None
+    }
     shown = high if high is not None else low
     assert shown is not None
-    return {"player": player, "cards": list(cards), "declared": side,
-            "value": " / ".join(f"{name}: {part['value']}" for name, part in parts.items()),
-            "category": shown.category, **parts}
+    return {
+        "player": player,
+        "cards": list(cards),
+        "declared": side,
+        "value": " / ".join(f"{name}: {part['value']}" for name, part in parts.items()),
+        "category": shown.category,
+        **parts,
+    }
 
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
-    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)    # D-BET: not shown
-    if len(in_players) < 2:                                   # G2-11 or all out: no contest
+    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)  # D-BET: not shown
+    if len(in_players) < 2:  # G2-11 or all out: no contest
         reason = "uncontested" if in_players else "all_out"
-        return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=[],
-                                winners=list(in_players), losers=[])]
+        return [
+            ev.ShowdownHeld(
+                deal_no=deal.deal_no, reason=reason, hands=[], winners=list(in_players), losers=[]
+            )
+        ]
     wild = tuple(params["wild"])
     declared = {p: str(deal.choice_of(p)) for p in in_players}
-    high = {p: hand_value(deal.hand_of(p), params["high"], wild=wild)
-            for p in in_players if declared[p] in (HIGH, BOTH)}
-    low = {p: hand_value(deal.hand_of(p), params["low"], wild=wild)
-           for p in in_players if declared[p] in (LOW, BOTH)}
+    high = {
+        p: hand_value(deal.hand_of(p), params["high"], wild=wild)
+        for p in in_players
+        if declared[p] in (HIGH, BOTH)
+    }
+    low = {
+        p: hand_value(deal.hand_of(p), params["low"], wild=wild)
+        for p in in_players
+        if declared[p] in (LOW, BOTH)
+    }
     high_winners, low_winners, struck = judge(declared, high, low, in_players)
     winners = [p for p in in_players if p in high_winners or p in low_winners]
     hands = [_hand(p, deal.hand_of(p), declared[p], high.get(p), low.get(p)) for p in in_players]
-    return [ev.ShowdownHeld(deal_no=deal.deal_no, reason="contested", hands=hands, winners=winners,
-                            losers=[p for p in in_players if p not in winners],
-                            sides={HIGH: high_winners, LOW: low_winners, "both_failed": struck})]
+    return [
+        ev.ShowdownHeld(
+            deal_no=deal.deal_no,
+            reason="contested",
+            hands=hands,
+            winners=winners,
+            losers=[p for p in in_players if p not in winners],
+            sides={HIGH: high_winners, LOW: low_winners, "both_failed": struck},
+        )
+    ]
 
 
 _NAMES = tuple(RANKINGS)
 
 KIND = StepKind(
     name="high_low_showdown",
-    schema={"high": Param((str,), "poker", choices=_NAMES), "low": Param((str,), "low_a5", choices=_NAMES),
-            "wild": Param((tuple, list), ())},
+    schema={
+        "high": Param((str,), "poker", choices=_NAMES),
+        "low": Param((str,), "low_a5", choices=_NAMES),
+        "wild": Param((tuple, list), ()),
+    },
     run=run,
 )

@@ -10,6 +10,7 @@ MCA-02: two deck cards against a three-card preset are valued as pair or high ca
 Nobody or several "in", or a ghost or open hand he must beat at the showdown (``ghost``, GH-04,
 GH-07, MCA-05): nothing happens here.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -54,9 +55,16 @@ def run(ctx: Ctx) -> list[ev.Event]:
 
 def _round(ctx: Ctx, winners: tuple[str, ...] = ()) -> Round:
     state, deal = ctx.state, ctx.deal
-    return Round(table=state.table_id, order=deal.order, choices=deal.choices, winners=winners,
-                 pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
-                 terms=terms_of(state.opts))
+    return Round(
+        table=state.table_id,
+        order=deal.order,
+        choices=deal.choices,
+        winners=winners,
+        pot=state.pot,
+        reserve=state.reserve,
+        stacks={s.player: s.stack for s in state.seats},
+        terms=terms_of(state.opts),
+    )
 
 
 def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
@@ -68,9 +76,15 @@ def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
     mine = hand_value(cards, params["ranking"], wild=params["wild"], options=options)
     theirs = _deck_value(deck_cards, params["ranking"], params["wild"], options)
     won = mine.beats(theirs)
-    compared = ev.DeckCompared(deal_no=deal.deal_no, player=player, cards=cards, deck_cards=deck_cards,
-                               player_value=str(mine), deck_value=str(theirs),
-                               winner="player" if won else "deck")
+    compared = ev.DeckCompared(
+        deal_no=deal.deal_no,
+        player=player,
+        cards=cards,
+        deck_cards=deck_cards,
+        player_value=str(mine),
+        deck_value=str(theirs),
+        winner="player" if won else "deck",
+    )
     r = _round(ctx)
     book = Book(r.table, r.pot)
     if won:
@@ -83,8 +97,7 @@ def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
     return [compared, settled_event(deal.deal_no, result)]
 
 
-def _deck_value(cards: list[str], ranking: str, wild: Sequence[int],
-                options: Mapping[str, Any]) -> HandValue:
+def _deck_value(cards: list[str], ranking: str, wild: Sequence[int], options: Mapping[str, Any]) -> HandValue:
     """The deck cards' value; fewer than a three-card preset's hand: Q-MC-03 (a)."""
     if ranking in GUTS3_ORDERS and len(cards) < min(RANKINGS[ranking].hand_sizes) and not wild:
         return evaluate_guts3_short([parse_card(c) for c in cards], ranking)
@@ -101,23 +114,32 @@ def ends_deal(ctx: Ctx) -> bool:
 
 
 def fold_leg(state: TableState, e: ev.LegAwarded) -> TableState:
-    return state._replace(seats=tuple(copy_with(s, legs=e.legs) if s.player == e.player else s
-                                      for s in state.seats))
+    return state._replace(
+        seats=tuple(copy_with(s, legs=e.legs) if s.player == e.player else s for s in state.seats)
+    )
 
 
 def fold_deck(state: TableState, e: ev.DeckCompared) -> TableState:
     deal = state.deal
     assert deal is not None
-    return state.with_deal(shown=(e.player,), dealt=deal.dealt + len(e.deck_cards),
-                           winners=(e.player,) if e.winner == "player" else ())
+    return state.with_deal(
+        shown=(e.player,),
+        dealt=deal.dealt + len(e.deck_cards),
+        winners=(e.player,) if e.winner == "player" else (),
+    )
 
 
 KIND = StepKind(
     name="lone_in",
-    schema={"rule": Param((str,), required=True, choices=RULES), "count": Param((int,), 4),
-            "ranking": Param((str,), "four_card"), "wild": Param((tuple, list), (2,)),
-            "ace_low": Param((bool, type(None)), None), "loser_skips_ante": Param((bool,), False),
-            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES)},
+    schema={
+        "rule": Param((str,), required=True, choices=RULES),
+        "count": Param((int,), 4),
+        "ranking": Param((str,), "four_card"),
+        "wild": Param((tuple, list), (2,)),
+        "ace_low": Param((bool, type(None)), None),
+        "loser_skips_ante": Param((bool,), False),
+        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
+    },
     run=run,
     ends_deal=ends_deal,
     folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},

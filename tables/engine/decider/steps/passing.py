@@ -1,6 +1,7 @@
 """The sealed pass window two kinds open (all_out's pass to the right, AO-06; exchange's pass to
 the left, EXC-03): every player chooses one card of his hand, sealed, before any is seen. The
 window's command, offer, timeout and phase, shared by both kinds (not a kind itself)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,8 +44,10 @@ COMMANDS: dict[type, tuple[Check, Handle]] = {cmd.PassCard: (check_pass, pass_ca
 def timeout(ctx: Ctx) -> list[ev.Event]:
     """AO-06, EXC-03: whoever has not chosen passes his first card."""
     deal = ctx.deal
-    return [ev.CardPassed(deal_no=deal.deal_no, player=p, timed_out=True, card=deal.hand_of(p)[0])
-            for p in deal.awaiting]
+    return [
+        ev.CardPassed(deal_no=deal.deal_no, player=p, timed_out=True, card=deal.hand_of(p)[0])
+        for p in deal.awaiting
+    ]
 
 
 def offers(ctx: Ctx, player: str, direction: str | None) -> list[dict[str, Any]]:
@@ -52,8 +55,12 @@ def offers(ctx: Ctx, player: str, direction: str | None) -> list[dict[str, Any]]
     deal = ctx.deal
     if not deal.passing or player not in deal.awaiting:
         return []
-    action: dict[str, Any] = {"action": "pass", "deal_no": deal.deal_no,
-                              "choices": list(deal.hand_of(player)), **turn_fields(deal, ctx.now)}
+    action: dict[str, Any] = {
+        "action": "pass",
+        "deal_no": deal.deal_no,
+        "choices": list(deal.hand_of(player)),
+        **turn_fields(deal, ctx.now),
+    }
     if direction is not None:
         action["direction"] = direction
     return [action]

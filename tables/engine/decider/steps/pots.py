@@ -12,6 +12,7 @@ IT-30's straight-flush cycle shares). A lone player left in takes every pot with
 bets account to the seats, each naming its pot (``pot`` / ``side_pot_<n>``), so both accounts
 are empty after. IT-11 (nobody opened): nothing here; the pot stays.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -32,7 +33,7 @@ NAME = "pots"
 def run(ctx: Ctx) -> list[ev.Event]:
     state, deal = ctx.state, ctx.deal
     if betting.passed(deal):
-        return []                                              # IT-11: the pot stays
+        return []  # IT-11: the pot stays
     live = betting.contenders(deal, "all")
     values = _values(deal, live, ctx.params) if len(live) > 1 else {}
     reason = "contested" if values else "uncontested"
@@ -42,26 +43,60 @@ def run(ctx: Ctx) -> list[ev.Event]:
         eligible = pot["eligible"]
         won = _best(eligible, values) if values else list(eligible)
         shares = split_evenly(pot["amount"], won)
-        pots.append({"pot": pot["pot"], "amount": pot["amount"], "contributors": pot["contributors"],
-                     "eligible": eligible, "winners": won,
-                     "shares": dict(zip(won, shares, strict=True))})
+        pots.append(
+            {
+                "pot": pot["pot"],
+                "amount": pot["amount"],
+                "contributors": pot["contributors"],
+                "eligible": eligible,
+                "winners": won,
+                "shares": dict(zip(won, shares, strict=True)),
+            }
+        )
         winners += [p for p in won if p not in winners]
-    hands = [{"player": p, "cards": list(deal.hand_of(p)), "value": str(values[p]),
-              "category": values[p].category} for p in live] if values else []
+    hands = (
+        [
+            {
+                "player": p,
+                "cards": list(deal.hand_of(p)),
+                "value": str(values[p]),
+                "category": values[p].category,
+            }
+            for p in live
+        ]
+        if values
+        else []
+    )
     order = [p for p in deal.order if p in winners]
-    events: list[ev.Event] = [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands,
-                                              winners=order,
-                                              losers=[p for p in live if p not in winners])]
+    events: list[ev.Event] = [
+        ev.ShowdownHeld(
+            deal_no=deal.deal_no,
+            reason=reason,
+            hands=hands,
+            winners=order,
+            losers=[p for p in live if p not in winners],
+        )
+    ]
     returned = betting.uncalled(deal)
-    events.append(ev.PotsAwarded(
-        deal_no=deal.deal_no, reason=reason, pots=pots,
-        returned={"player": returned[0], "amount": returned[1]} if returned else None,
-        transfers=_transfers(state, pots, returned)))
+    events.append(
+        ev.PotsAwarded(
+            deal_no=deal.deal_no,
+            reason=reason,
+            pots=pots,
+            returned={"player": returned[0], "amount": returned[1]} if returned else None,
+            transfers=_transfers(state, pots, returned),
+        )
+    )
     opener = betting.betting_of(deal)
-    if opener.opener is not None:                             # D-IT-03
-        events.append(ev.OpenersShown(deal_no=deal.deal_no, player=opener.opener,
-                                      openers=list(opener.openers),
-                                      split=bool(set(betting.kept_apart(deal)) & set(opener.openers))))
+    if opener.opener is not None:  # D-IT-03
+        events.append(
+            ev.OpenersShown(
+                deal_no=deal.deal_no,
+                player=opener.opener,
+                openers=list(opener.openers),
+                split=bool(set(betting.kept_apart(deal)) & set(opener.openers)),
+            )
+        )
     return events
 
 
@@ -70,9 +105,9 @@ def _values(deal: DealState, live: tuple[str, ...], params: Mapping[str, Any]) -
     ranking = params["ranking"]
     options: dict[str, Any] = {}
     if "players" in RANKINGS[ranking].options:
-        options["players"] = len(deal.order)                  # D-IT-01: the pack of this deal
+        options["players"] = len(deal.order)  # D-IT-01: the pack of this deal
     if "tie_rule" in RANKINGS[ranking].options:
-        options["tie_rule"] = params["ties"]                  # IT-38..40, D-IT-04
+        options["tie_rule"] = params["ties"]  # IT-38..40, D-IT-04
     return {p: evaluate(list(deal.hand_of(p)), ranking, **options) for p in live}
 
 
@@ -82,15 +117,17 @@ def _best(eligible: list[str], values: Mapping[str, HandValue]) -> list[str]:
     return [eligible[i] for i in sorted(result.winners)]
 
 
-def _transfers(state: TableState, pots: list[dict[str, Any]],
-               returned: tuple[str, int] | None) -> list[dict[str, Any]]:
+def _transfers(
+    state: TableState, pots: list[dict[str, Any]], returned: tuple[str, int] | None
+) -> list[dict[str, Any]]:
     """Every share paid from the pot (the main pot's chips carried or anted) and then the bets
     account; the uncalled bet first, back from the bets account."""
     table = state.table_id
     moves: list[Transfer] = []
     if returned is not None:
-        moves.append(Transfer(bets_account(table), seat_account(table, returned[0]), returned[1],
-                              "uncalled_bet"))
+        moves.append(
+            Transfer(bets_account(table), seat_account(table, returned[0]), returned[1], "uncalled_bet")
+        )
     in_pot = state.pot
     for pot in pots:
         reason = "pot" if pot["pot"] == 0 else f"side_pot_{pot['pot']}"
@@ -113,8 +150,10 @@ def ends_deal(ctx: Ctx) -> bool:
 
 KIND = StepKind(
     name=NAME,
-    schema={"ranking": Param((str,), "italian", choices=tuple(RANKINGS)),
-            "ties": Param((str,), "default", choices=("default", "fantini"))},         # D-IT-04
+    schema={
+        "ranking": Param((str,), "italian", choices=tuple(RANKINGS)),
+        "ties": Param((str,), "default", choices=("default", "fantini")),
+    },  # D-IT-04
     run=run,
     folds={ev.PotsAwarded: fold_awarded},
     ends_deal=ends_deal,

@@ -7,6 +7,7 @@ table's all-out rule (AO-*, 42X-02), for when nobody is "in". The caps (``max_lo
 players from the next deal's ante (``PotSettled.ante_exempt``: SL-04, D-MC-01, D-AO-02); the
 ante step of the next deal skips them.
 """
+
 from __future__ import annotations
 
 from tables.engine.decider import all_out
@@ -20,13 +21,26 @@ from tables.engine.decider.steps.base import Ctx, Param, StepKind
 
 def run(ctx: Ctx) -> list[ev.Event]:
     state, deal = ctx.state, ctx.deal
-    result = RULES[ctx.params["rule"]](Round(
-        table=state.table_id, order=deal.order, choices=deal.choices, winners=deal.winners,
-        pot=state.pot, reserve=state.reserve, stacks={s.player: s.stack for s in state.seats},
-        terms=terms_of(state.opts), all_out=ctx.params["all_out"],
-        hands=dict(zip(deal.order, deal.hands, strict=True)), antes_every_deal=antes_every_deal(state),
-        worst=deal.worst, ghost_played=deal.ghost_shown,
-        escalated=owed(state, deal), folded=deal.folded, sides=deal.sides))   # T38-04/05, WL, 43-05
+    result = RULES[ctx.params["rule"]](
+        Round(
+            table=state.table_id,
+            order=deal.order,
+            choices=deal.choices,
+            winners=deal.winners,
+            pot=state.pot,
+            reserve=state.reserve,
+            stacks={s.player: s.stack for s in state.seats},
+            terms=terms_of(state.opts),
+            all_out=ctx.params["all_out"],
+            hands=dict(zip(deal.order, deal.hands, strict=True)),
+            antes_every_deal=antes_every_deal(state),
+            worst=deal.worst,
+            ghost_played=deal.ghost_shown,
+            escalated=owed(state, deal),
+            folded=deal.folded,
+            sides=deal.sides,
+        )
+    )  # T38-04/05, WL, 43-05
     return [settled_event(deal.deal_no, result)]
 
 
@@ -41,21 +55,30 @@ def owed(state: TableState, deal: DealState) -> dict[str, int]:
 
 
 def settled_event(deal_no: int, result: Settlement) -> ev.PotSettled:
-    return ev.PotSettled(deal_no=deal_no, outcome=result.outcome, winners=list(result.winners),
-                         matchers=list(result.matchers), transfers=[t.to_json() for t in result.transfers],
-                         pot=result.pot, reserve=result.reserve,
-                         ante_exempt=list(result.ante_exempt) or None)
+    return ev.PotSettled(
+        deal_no=deal_no,
+        outcome=result.outcome,
+        winners=list(result.winners),
+        matchers=list(result.matchers),
+        transfers=[t.to_json() for t in result.transfers],
+        pot=result.pot,
+        reserve=result.reserve,
+        ante_exempt=list(result.ante_exempt) or None,
+    )
 
 
 def fold(state: TableState, e: ev.PotSettled) -> TableState:
-    return state.with_deal(outcome=e.outcome, winners=tuple(e.winners),
-                           ante_exempt=tuple(e.ante_exempt or ()))
+    return state.with_deal(
+        outcome=e.outcome, winners=tuple(e.winners), ante_exempt=tuple(e.ante_exempt or ())
+    )
 
 
 KIND = StepKind(
     name="settle",
-    schema={"rule": Param((str,), required=True, choices=tuple(RULES)),
-            "all_out": Param((str,), "carry", choices=all_out.RULES)},
+    schema={
+        "rule": Param((str,), required=True, choices=tuple(RULES)),
+        "all_out": Param((str,), "carry", choices=all_out.RULES),
+    },
     run=run,
     folds={ev.PotSettled: fold},
 )

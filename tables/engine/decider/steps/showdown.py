@@ -17,6 +17,7 @@ JP-05: the piss card and every card of its rank; EX-04, EX-05).
 AO-07's extra cards: the best hand of its size of all the cards held (D-AO-03: two-card Guts
 ranks three cards by the table's Table 3C preset); ``ace_low`` only reaches a ranking that takes it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -33,8 +34,14 @@ from tables.engine.decider.steps.base import Ctx, Param, StepKind
 from tables.engine.hand_value import HandValue
 
 
-def hand_value(cards: Sequence[str], ranking: str, *, best: int = 0, wild: Sequence[int] = (),
-               options: Mapping[str, Any] | None = None) -> HandValue:
+def hand_value(
+    cards: Sequence[str],
+    ranking: str,
+    *,
+    best: int = 0,
+    wild: Sequence[int] = (),
+    options: Mapping[str, Any] | None = None,
+) -> HandValue:
     """The value of the best hand of `best` cards among `cards` (all of them when the ranking
     values that many: poker picks the best five of seven itself)."""
     extra: dict[str, Any] = dict(options or {})
@@ -49,30 +56,30 @@ def hand_value(cards: Sequence[str], ranking: str, *, best: int = 0, wild: Seque
 
 def run(ctx: Ctx) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
-    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)   # D-BET: folders lose
+    in_players = tuple(p for p in deal.in_players() if p not in deal.folded)  # D-BET: folders lose
     rule = params["all_out"]
     ranking, wild = params["ranking"], tuple(params["wild"])
     shown: tuple[str, ...] = ()
     board: tuple[str, ...] = deal.board if params["board"] else ()
-    if params["wild_board"]:                                   # JP-03, JP-05: the piss card's rank
+    if params["wild_board"]:  # JP-03, JP-05: the piss card's rank
         wild = (*wild, *(parse_card(card).rank for card in deal.board))
     against_ghost = ghost.plays(params["ghost"], len(in_players))
-    if against_ghost:                                          # GH-04, GH-07, GH-08
+    if against_ghost:  # GH-04, GH-07, GH-08
         reason, shown = "contested", in_players
-    elif len(in_players) == 1:                                 # G2-11: no need to show
+    elif len(in_players) == 1:  # G2-11: no need to show
         reason = "uncontested"
-    elif in_players:                                           # G2-12
+    elif in_players:  # G2-12
         reason, shown = "contested", in_players
-    elif all_out.shows_hands(rule):                            # AO-03..05, 42X-02: everyone shows
+    elif all_out.shows_hands(rule):  # AO-03..05, 42X-02: everyone shows
         reason, shown = "all_out", deal.order
         judged = all_out.judged_by(rule)
-        if judged is not None:                  # 42X-02, D-42X-03: the cards held, not the board
+        if judged is not None:  # 42X-02, D-42X-03: the cards held, not the board
             (ranking, wild), board = judged, ()
     else:
         reason = "all_out"
     best = params["best"]
     if params["grown_ranking"] is not None and _grown(deal, shown, ranking):
-        ranking, best = params["grown_ranking"], 0             # D-AO-03: AO-07's extra cards
+        ranking, best = params["grown_ranking"], 0  # D-AO-03: AO-07's extra cards
     accepts_ace_low = "ace_low" in RANKINGS[ranking].options
     options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None and accepts_ace_low else {}
     hands: list[dict[str, Any]] = []
@@ -82,6 +89,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     worst: list[str] | None = [] if named else None
     ghost_hand: dict[str, Any] | None = None
     if shown:
+
         def value_of(cards: Sequence[str]) -> HandValue:
             return hand_value((*cards, *board), ranking, best=best, wild=wild, options=options)
 
@@ -89,18 +97,33 @@ def run(ctx: Ctx) -> list[ev.Event]:
         values = [value_of(c) for c in cards]
         ghost_value = value_of(deal.ghost) if against_ghost else None
         result = showdown(values, ghost=ghost_value)
-        hands = [{"player": p, "cards": list(c), "value": str(v), "category": v.category}
-                 for p, c, v in zip(shown, cards, values, strict=True)]
+        hands = [
+            {"player": p, "cards": list(c), "value": str(v), "category": v.category}
+            for p, c, v in zip(shown, cards, values, strict=True)
+        ]
         winners = [shown[i] for i in result.winners]
         losers = [shown[i] for i in result.losers]
         if worst is not None:
             worst = [shown[i] for i in result.worst]
-        if ghost_value is not None:                            # GH-03: shown to everyone
-            ghost_hand = {"cards": list(deal.ghost), "value": str(ghost_value),
-                          "category": ghost_value.category, "won": result.ghost_wins}
-    return [ev.ShowdownHeld(deal_no=deal.deal_no, reason=reason, hands=hands, winners=winners,
-                            losers=losers, private=bool(params["private"] and shown), worst=worst,
-                            ghost=ghost_hand)]
+        if ghost_value is not None:  # GH-03: shown to everyone
+            ghost_hand = {
+                "cards": list(deal.ghost),
+                "value": str(ghost_value),
+                "category": ghost_value.category,
+                "won": result.ghost_wins,
+            }
+    return [
+        ev.ShowdownHeld(
+            deal_no=deal.deal_no,
+            reason=reason,
+            hands=hands,
+            winners=winners,
+            losers=losers,
+            private=bool(params["private"] and shown),
+            worst=worst,
+            ghost=ghost_hand,
+        )
+    ]
 
 
 def _grown(deal: DealState, shown: Sequence[str], ranking: str) -> bool:
@@ -114,26 +137,38 @@ def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
     deal = state.deal
     assert deal is not None
     worst = tuple(e.worst or ())
-    if e.sides is not None:                                    # 43-05: high_low_showdown's halves
+    if e.sides is not None:  # 43-05: high_low_showdown's halves
         state = state.with_deal(sides=(tuple(e.sides.get("high", ())), tuple(e.sides.get("low", ()))))
     if e.private:
-        return state.with_deal(compared=players, winners=tuple(e.winners), losers=tuple(e.losers),
-                               worst=worst)
-    return state.with_deal(shown=players, winners=tuple(e.winners), losers=tuple(e.losers), worst=worst,
-                           ghost_shown=e.ghost is not None, ghost_won=bool(e.ghost and e.ghost["won"]))
+        return state.with_deal(
+            compared=players, winners=tuple(e.winners), losers=tuple(e.losers), worst=worst
+        )
+    return state.with_deal(
+        shown=players,
+        winners=tuple(e.winners),
+        losers=tuple(e.losers),
+        worst=worst,
+        ghost_shown=e.ghost is not None,
+        ghost_won=bool(e.ghost and e.ghost["won"]),
+    )
 
 
 KIND = StepKind(
     name="showdown",
-    schema={"ranking": Param((str,), required=True, choices=tuple(RANKINGS)),
-            "wild": Param((tuple, list), ()), "best": Param((int,), 0),
-            "board": Param((bool,), False), "private": Param((bool,), False),
-            "all_out": Param((str,), "carry", choices=all_out.RULES),
-            "ace_low": Param((bool, type(None)), None), "worst": Param((bool,), False),
-            "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
-            "settle": Param((str,), "match_pot_each", choices=tuple(RULES)),
-            "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS)),
-            "wild_board": Param((bool,), False)},                                         # JP-05
+    schema={
+        "ranking": Param((str,), required=True, choices=tuple(RANKINGS)),
+        "wild": Param((tuple, list), ()),
+        "best": Param((int,), 0),
+        "board": Param((bool,), False),
+        "private": Param((bool,), False),
+        "all_out": Param((str,), "carry", choices=all_out.RULES),
+        "ace_low": Param((bool, type(None)), None),
+        "worst": Param((bool,), False),
+        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
+        "settle": Param((str,), "match_pot_each", choices=tuple(RULES)),
+        "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS)),
+        "wild_board": Param((bool,), False),
+    },  # JP-05
     run=run,
     folds={ev.ShowdownHeld: fold},
 )

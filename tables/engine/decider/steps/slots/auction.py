@@ -1,4 +1,5 @@
 """The auction kind's own facts (only `steps.auction` imports this module)."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -1,4 +1,5 @@
 """The betting kind's own facts (only `steps.betting` imports this module)."""
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -15,7 +16,7 @@ class BettingSlot(NamedTuple):
     raises: int = 0
     bet_acted: tuple[str, ...] = ()
     bet_turn: int = 0
-    opener: str | None = None                # IT-07: who opened the first round (poker betting)
-    openers: tuple[str, ...] = ()            # D-IT-03: the cards that qualified him (secret)
-    opener_hand: tuple[str, ...] = ()        # his hand when he opened (his discards are kept apart)
-    no_open: bool = False                    # IT-11: everyone checked; the deal is passed
+    opener: str | None = None  # IT-07: who opened the first round (poker betting)
+    openers: tuple[str, ...] = ()  # D-IT-03: the cards that qualified him (secret)
+    opener_hand: tuple[str, ...] = ()  # his hand when he opened (his discards are kept apart)
+    no_open: bool = False  # IT-11: everyone checked; the deal is passed

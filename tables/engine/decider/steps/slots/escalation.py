@@ -1,4 +1,5 @@
 """The escalation kind's own facts (only `steps.escalation` imports this module)."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -1,4 +1,5 @@
 """The exchange kind's own facts (only `steps.exchange` imports this module)."""
+
 from __future__ import annotations
 
 from typing import NamedTuple
