@@ -37,12 +37,13 @@ if TYPE_CHECKING:
 # --- opening a table and starting a deal ----------------------------------------------------------
 
 
-def opening_events(opened: ev.TableOpened, deck: fairdeck.SecretDeck | None) -> list[ev.Event]:
+def opening_events(
+    opened: ev.TableOpened, deck: fairdeck.SecretDeck | None, variant: Variant
+) -> list[ev.Event]:
     """The first deal's deck committed as the table opens, so that the seeds players send as
-    they sit down key its permutation (nothing for a stacked table, or without a deck)."""
-    from tables.engine.decider.variants import get_variant  # variants import the step kinds
-
-    if deck is None or opened.stacked or not committed_pack(get_variant(opened.variant)):
+    they sit down key its permutation (nothing for a stacked table, without a deck, or for a
+    variant that keeps the seed recipe)."""
+    if deck is None or opened.stacked or not committed_pack(variant):
         return []
     return [committed_event(1, deck)]
 

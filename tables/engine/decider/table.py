@@ -27,7 +27,7 @@ from tables.engine.decider.guards import (
 from tables.engine.decider.program import antes_due, then_advance
 from tables.engine.decider.state import Seat, TableState
 from tables.engine.decider.tournament_table import next_deal_due, tournament_options
-from tables.engine.decider.variants import validate_options
+from tables.engine.decider.variants import get_variant, validate_options
 from tables.engine.deck import DeckError
 
 
@@ -101,7 +101,7 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         stacked_decks=decks,
         tournament_id=str(c.tournament_id) if c.tournament_id else None,
     )
-    return [opened, *fair.opening_events(opened, c.next_deck)]
+    return [opened, *fair.opening_events(opened, c.next_deck, get_variant(c.variant))]
 
 
 def _stacked_deck(cards: list[str]) -> list[str]:
