@@ -5,6 +5,7 @@ COPY pyproject.toml README.md ./
 COPY guts_backend ./guts_backend
 COPY ledger ./ledger
 COPY tables ./tables
+COPY tournaments ./tournaments
 COPY manage.py ./
 RUN pip install --no-cache-dir .
 EXPOSE 8000
