@@ -349,6 +349,13 @@ class TableDetailApi(APIView):
         return sight_response(sight)
 
 
+def live_deal_no() -> JsonIntegerField:
+    """The `deal_no` every action in a deal names: a JSON integer; a stale one is refused."""
+    return JsonIntegerField(
+        min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
+    )
+
+
 @command_schema(
     "tables_seats_create",
     "Sit down",
@@ -507,9 +514,7 @@ class DeclaresApi(TableCommandApi):
     sent for a stage that has passed is refused with 409 wrong_stage instead of landing in the next."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         choice = serializers.ChoiceField(
             choices=["in", "out", "high", "low", "both"],
             help_text="in | out; Four-Three's second declare: high | low "
@@ -549,9 +554,7 @@ class PassesApi(TableCommandApi):
     to your left before the declare (exchange=pass_left, EXC-03); all choose sealed."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         card = serializers.CharField(max_length=3, help_text="A card in your hand, e.g. 'Ks' or '10d'.")
 
         class Meta:
@@ -583,9 +586,7 @@ class BidsApi(TableCommandApi):
     high bidder pays it into the pot and swaps hands with the open hand."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         amount = ChipAmountField(
             min_value=1,
             max_value=2**31 - 1,
@@ -627,9 +628,7 @@ class ExchangesApi(TableCommandApi):
     openers says so with `split_openers` (else 409 invalid_split)."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         discards = serializers.ListField(
             child=serializers.CharField(max_length=3),
             max_length=4,
@@ -681,9 +680,7 @@ class EscalationsApi(TableCommandApi):
     each risks."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         action = serializers.ChoiceField(
             choices=["single", "double", "triple", "fold"],
             help_text="A level at or above the pot's (accept, raise), or fold.",
@@ -726,9 +723,7 @@ class BetsApi(TableCommandApi):
     is all in, with side pots."""
 
     class InputSerializer(SeededInput):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])
         amount = ChipAmountField(
             min_value=0,
@@ -772,9 +767,7 @@ class OffersApi(TableCommandApi):
     left; it ends when the middle card has gone round untaken."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         action = serializers.ChoiceField(choices=["take", "leave"])
         card = serializers.CharField(
             max_length=3,
@@ -810,9 +803,7 @@ class TrumpApi(TableCommandApi):
     wins) or reverse (twos highest, no suit)."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         trump = serializers.ChoiceField(choices=["c", "d", "h", "s", "no_trump", "reverse"])
 
         class Meta:
@@ -844,9 +835,7 @@ class PlaysApi(TableCommandApi):
     cards the server accepts. The card is public at once."""
 
     class InputSerializer(serializers.Serializer):
-        deal_no = JsonIntegerField(
-            min_value=1, max_value=2**31 - 1, help_text="The live deal's number (stale ones are refused)."
-        )
+        deal_no = live_deal_no()
         card = serializers.CharField(max_length=3, help_text="A card of your hand, e.g. 'Ah' or '10d'.")
 
         class Meta:
