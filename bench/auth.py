@@ -98,7 +98,7 @@ def role_checks(user: Any) -> None:
     player_id_of(user)
 
 
-def issue9_lookup(key: str) -> Any:
+def two_trip_lookup(key: str) -> Any:
     """The lookup before the cache: token with user (1 trip), then the user's groups (1 trip)."""
     from django.utils import timezone
 
@@ -157,8 +157,8 @@ def rows(per_round: int) -> list[Row]:
 
         return call
 
-    def issue9() -> None:
-        role_checks(issue9_lookup(key).user)
+    def two_trips() -> None:
+        role_checks(two_trip_lookup(key).user)
 
     def authenticate() -> None:
         role_checks(token_authenticate(key).user)
@@ -167,7 +167,7 @@ def rows(per_round: int) -> list[Row]:
     me, view = get("/api/v1/me"), get(f"/api/v1/tables/{table}")
     return measure(
         [
-            Case("(a) issue-9 lookup: token+user, then groups", issue9, per_round, 0),
+            Case("(a) two-trip lookup: token+user, then groups", two_trips, per_round, 0),
             Case("(b) token_authenticate, cache off", authenticate, per_round, 0),
             Case("(c) token_authenticate, warm cache", authenticate, per_round, 5, "0 trips"),
             Case("(d) GET /me, cache off", me, requests, 0),

@@ -160,7 +160,7 @@ def build_club() -> Club:
 
 
 def _tournaments(player: AbstractUser) -> list[str]:
-    """Issue 13: one tournament registering (the player registered, too few to start) and one
+    """Tournaments: one tournament registering (the player registered, too few to start) and one
     cancelled."""
     from tournaments import service as tournaments
 

@@ -72,7 +72,7 @@ def test_placings_cover_exactly_the_places_of_the_deal(remaining: int, stacks: l
 
 @given(st.integers(2, 10), st.lists(st.integers(0, 10), min_size=1, max_size=8))
 def test_balancing_between_deals_leaves_no_table_two_players_larger(seats: int, sizes: list[int]) -> None:
-    """Issue 13 item 8, every table idle: after the plan's breaks and moves the tables differ by at
+    """Balancing, every table idle: after the plan's breaks and moves the tables differ by at
     most one player, no more tables are open than needed, and no table is over its seats."""
     from tournaments.engine.balance import TableLoad, plan, tables_needed
 

@@ -16,7 +16,7 @@ def check_open(state: TableState) -> None:
 
 
 def check_cash_table(state: TableState) -> None:
-    """Issue 13: a tournament table's players come and go by the tournament, never by the cash
+    """A tournament table's players come and go by the tournament, never by the cash
     commands (sit down, top up, leave, sit out, close)."""
     if state.tournament_id is not None:
         raise DomainError(

@@ -1317,7 +1317,7 @@ def _with_ghost(given: Mapping[str, Any], result: dict[str, Any]) -> dict[str, A
 
 
 def check_exchange_conflicts(options: Mapping[str, Any]) -> None:
-    """Issue 12 item 9: exchanges before the declare and the all-out pass (AO-06) are two card
+    """Exchanges before the declare and the all-out pass (AO-06) are two card
     passing procedures in one deal; a table takes one of them."""
     if options.get("exchange", "none") != "none" and options.get("all_out") == "pass_right":
         raise DomainError(

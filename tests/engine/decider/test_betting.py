@@ -352,7 +352,7 @@ def test_d_bet_property_chips_are_conserved_and_the_bets_account_empties(
 
 
 def test_d_bet_at_a_tournament_table_bets_move_the_tournaments_chips() -> None:
-    """Issue 13 x D-BET: every bet, the match and the bets won are in the tournament's unit, and
+    """D-BET at a tournament table: every bet, the match and the bets won are in the tournament's unit, and
     pay_what_you_have (the tournaments' default, D-GEN-06) lets a player bet his whole stack."""
     from tables.engine.decider.commands import OpenTable, SeatEntrant
 
