@@ -23,16 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tables.engine.decider.events import NOBODY, REGISTRY
 from tables.engine.decider.events import Event as Event  # the one base, re-exported
 
 Transfers = list[dict[str, Any]]
 
-TOURNAMENT_CREATED = "TournamentCreated"
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentCreated(Event):
-    TYPE: ClassVar[str] = TOURNAMENT_CREATED
+    SECRET: ClassVar[tuple[str, ...]] = ("seating_seed",)
+    AUDIENCE: ClassVar[str] = NOBODY  # TournamentStarted reveals it
     tournament_id: str
     config: dict[str, Any]
     seating_commitment: str  # sha256(seed), public from the start
@@ -41,7 +41,6 @@ class TournamentCreated(Event):
 
 @dataclass(frozen=True, slots=True)
 class EntrantRegistered(Event):
-    TYPE: ClassVar[str] = "EntrantRegistered"
     player: str
     late: bool  # registered after the start: seated at the next reconcile
     transfers: Transfers
@@ -49,7 +48,6 @@ class EntrantRegistered(Event):
 
 @dataclass(frozen=True, slots=True)
 class EntrantUnregistered(Event):
-    TYPE: ClassVar[str] = "EntrantUnregistered"
     player: str
     transfers: Transfers  # the buy-in and the fee back
 
@@ -59,14 +57,12 @@ class TournamentCancelRequested(Event):
     """A running tournament is being cancelled: no deal starts any more; each table finishes its
     deal, then the tables break and `TournamentCancelled` settles the prize pool."""
 
-    TYPE: ClassVar[str] = "TournamentCancelRequested"
     reason: str  # "admin"
     at: str
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentCancelled(Event):
-    TYPE: ClassVar[str] = "TournamentCancelled"
     reason: str  # "admin" | "not_enough_entrants"
     transfers: Transfers  # the buy-ins (or the prize pool, chopped) and the fees back
     settlement: str = "refund"  # "refund" | "chip_chop" (a running tournament, after a bust-out)
@@ -76,7 +72,6 @@ class TournamentCancelled(Event):
 
 @dataclass(frozen=True, slots=True)
 class TournamentStarted(Event):
-    TYPE: ClassVar[str] = "TournamentStarted"
     started_at: str
     seed: str  # the seating seed, revealed
     entrants: list[str]  # in registration order: the shuffle's input
@@ -88,7 +83,6 @@ class TournamentStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class LevelStarted(Event):
-    TYPE: ClassVar[str] = "LevelStarted"
     level: int
     ante: int
     at: str  # when the schedule started it (not when it was recorded)
@@ -96,20 +90,17 @@ class LevelStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class AnteSet(Event):
-    TYPE: ClassVar[str] = "AnteSet"
     table_id: str
     ante: int
 
 
 @dataclass(frozen=True, slots=True)
 class TableAdded(Event):
-    TYPE: ClassVar[str] = "TableAdded"
     table_id: str  # opened for late registrants when every seat was taken
 
 
 @dataclass(frozen=True, slots=True)
 class LateEntrantSeated(Event):
-    TYPE: ClassVar[str] = "LateEntrantSeated"
     player: str
     table_id: str
     chips: int
@@ -117,14 +108,12 @@ class LateEntrantSeated(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealProcessed(Event):
-    TYPE: ClassVar[str] = "DealProcessed"
     table_id: str
     deal_no: int  # the per-table checkpoint of the durable process
 
 
 @dataclass(frozen=True, slots=True)
 class EntrantsEliminated(Event):
-    TYPE: ClassVar[str] = "EntrantsEliminated"
     table_id: str
     deal_no: int
     placings: list[dict[str, Any]]  # Placing.to_json(), D-GEN-01 order within a tie
@@ -132,13 +121,11 @@ class EntrantsEliminated(Event):
 
 @dataclass(frozen=True, slots=True)
 class TournamentTableBroken(Event):
-    TYPE: ClassVar[str] = "TournamentTableBroken"
     table_id: str
 
 
 @dataclass(frozen=True, slots=True)
 class EntrantMoved(Event):
-    TYPE: ClassVar[str] = "EntrantMoved"
     player: str
     from_table: str
     to_table: str
@@ -147,7 +134,6 @@ class EntrantMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealScheduled(Event):
-    TYPE: ClassVar[str] = "DealScheduled"
     table_id: str
     after_deal_no: int
     at: str
@@ -155,40 +141,21 @@ class DealScheduled(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealHeld(Event):
-    TYPE: ClassVar[str] = "DealHeld"
     table_id: str  # no next deal until the tables are balanced
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentCompleted(Event):
-    TYPE: ClassVar[str] = "TournamentCompleted"
     winner: str | None  # None: a tie for first place
     results: list[dict[str, Any]]  # every entrant: {"player", "place", "last", "prize"}
     transfers: Transfers  # the prize pool to the bankrolls, every chip of it
 
 
+# Every tournament event class, as registered by the one Event base.
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (
-        TournamentCreated,
-        EntrantRegistered,
-        EntrantUnregistered,
-        TournamentCancelRequested,
-        TournamentCancelled,
-        TournamentStarted,
-        LevelStarted,
-        AnteSet,
-        TableAdded,
-        LateEntrantSeated,
-        DealProcessed,
-        EntrantsEliminated,
-        TournamentTableBroken,
-        EntrantMoved,
-        DealScheduled,
-        DealHeld,
-        TournamentCompleted,
-    )
+    name: cls for name, cls in REGISTRY.items() if cls.__module__ == __name__
 }
+TOURNAMENT_CREATED = TournamentCreated.TYPE
 
 
 def parse(event_type: str, data: Mapping[str, Any]) -> Event:

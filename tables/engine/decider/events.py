@@ -9,8 +9,9 @@ Every chip movement is in ``transfers`` (`Transfer.to_json()` dicts); an event's
 its whole money effect, and `evolve` applies them for every event type alike.
 
 Hidden facts (hole cards, the ghost hand, sealed declares, passed cards, the seed, private
-comparisons) are named
-by `visibility.secret_keys`; the store seals them, the read side redacts them.
+comparisons) are declared by their class: `SECRET` names the keys, `secret_keys(data)` the ones an
+event holds, `AUDIENCE` who sees them and when (`visibility.may_see`); the store seals them, the
+read side redacts them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,17 @@ from typing import Any, ClassVar, TypeVar
 
 Transfers = list[dict[str, Any]]
 E = TypeVar("E", bound="Event")
+
+# Who may see an event's secret facts, and when (`visibility.may_see` holds the rule for each).
+HOLDER = "holder"  # the player the event is about; auditors once the deal is over
+HOLDER_THEN_ALL = "holder_then_all"  # the player; everyone once the deal is over (sealed declares)
+HOLDER_ONLY = "holder_only"  # the player alone (his client seed; the deal start publishes them all)
+ALL_AFTER_DEAL = "all_after_deal"  # everyone once the deal is over
+AUDITORS_AFTER_DEAL = "auditors_after_deal"  # auditors once the deal is over
+COMPARED = "compared"  # the players compared; auditors once the deal is over
+NOBODY = "nobody"  # no reader (revealed, if ever, by a later event of its own)
+
+REGISTRY: dict[str, type[Event]] = {}  # every event class by type name, filled as classes are made
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +48,24 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset()
+    SECRET: ClassVar[tuple[str, ...]] = ()
+    AUDIENCE: ClassVar[str] = HOLDER
     at_step: list[int] | None = field(default=None, kw_only=True)
+
+    def __init_subclass__(cls) -> None:
+        """Registers the class under its type name (the class name unless it sets `TYPE`): the
+        one place a type name is written. (No `super()`: slotted dataclasses are rebuilt.)"""
+        if "TYPE" not in cls.__dict__:
+            cls.TYPE = cls.__name__
+        if cls.TYPE:
+            REGISTRY[cls.TYPE] = cls
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        """The keys of `data` that hold facts some reader may not see yet: the declared `SECRET`
+        keys that hold a value (empty: a public event). `AUDIENCE` says who sees them, and when
+        (`visibility.may_see`)."""
+        return tuple(key for key in cls.SECRET if data.get(key) is not None)
 
     @property
     def type(self) -> str:
@@ -68,8 +97,15 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class TableOpened(Event):
-    TYPE: ClassVar[str] = "TableOpened"
+    SECRET: ClassVar[tuple[str, ...]] = ("stacked_decks",)
+    AUDIENCE: ClassVar[str] = NOBODY
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("stacked_decks",) if data.get("stacked_decks") else ()
+
     table_id: str
     variant: str
     options: dict[str, Any]
@@ -80,7 +116,6 @@ class TableOpened(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSeated(Event):
-    TYPE: ClassVar[str] = "PlayerSeated"
     player: str
     seat: int  # 0-based, clockwise order
     buy_in: int
@@ -89,7 +124,6 @@ class PlayerSeated(Event):
 
 @dataclass(frozen=True, slots=True)
 class StackToppedUp(Event):
-    TYPE: ClassVar[str] = "StackToppedUp"
     player: str
     amount: int
     transfers: Transfers
@@ -97,7 +131,6 @@ class StackToppedUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
-    TYPE: ClassVar[str] = "PlayerLeft"
     player: str
     cash_out: int  # negative: a debt settled (allow_debt)
     transfers: Transfers
@@ -105,7 +138,6 @@ class PlayerLeft(Event):
 
 @dataclass(frozen=True, slots=True)
 class TableClosed(Event):
-    TYPE: ClassVar[str] = "TableClosed"
     shares: dict[str, int]  # of pot and reserve, D-GEN-07
     cash_outs: dict[str, int]
     transfers: Transfers
@@ -113,7 +145,6 @@ class TableClosed(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut(Event):
-    TYPE: ClassVar[str] = "PlayerSatOut"
     player: str
     reason: str  # "timeouts" | "requested"
     timeouts: int
@@ -121,7 +152,6 @@ class PlayerSatOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSatIn(Event):
-    TYPE: ClassVar[str] = "PlayerSatIn"
     player: str
 
 
@@ -130,7 +160,8 @@ class PlayerSatIn(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealStarted(Event):
-    TYPE: ClassVar[str] = "DealStarted"
+    SECRET: ClassVar[tuple[str, ...]] = ("seed",)
+    AUDIENCE: ClassVar[str] = ALL_AFTER_DEAL
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"deck_schema", "root", "entropy"})
     deal_no: int
     game_no: int
@@ -152,7 +183,6 @@ class DealStarted(Event):
 class StageStarted(Event):
     """The program enters stage `stage` (1-based); its first step follows as StepStarted."""
 
-    TYPE: ClassVar[str] = "StageStarted"
     deal_no: int
     stage: int
     name: str
@@ -163,7 +193,6 @@ class StepStarted(Event):
     """The program's position moves to step `step` (0-based) of stage `stage`: the only way it
     moves (forward, or back to a declare after AO-06/AO-07)."""
 
-    TYPE: ClassVar[str] = "StepStarted"
     deal_no: int
     stage: int
     step: int
@@ -172,7 +201,6 @@ class StepStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class AntesPosted(Event):
-    TYPE: ClassVar[str] = "AntesPosted"
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"exempt"})
     deal_no: int
     due: bool  # false: the pot carries (G2-05)
@@ -188,8 +216,14 @@ class CardsDealt(Event):
     """Face down: `cards` is everything the player holds (SECRET to others). Face up: `cards` are
     only the new face-up cards, public to everyone at once."""
 
-    TYPE: ClassVar[str] = "CardsDealt"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards",)
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"extra"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("cards",) if data.get("face", "down") != "up" else ()
+
     deal_no: int
     player: str
     face: str  # "down" | "up"
@@ -202,8 +236,15 @@ class GhostDealt(Event):
     """The ghost hand (GH-01, GH-02), dealt last in each round (D-GH-03): `cards` is every card it
     holds, SECRET to everyone (auditors once the deal is over); the showdown shows it (GH-03)."""
 
-    TYPE: ClassVar[str] = "GhostDealt"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards",)
+    AUDIENCE: ClassVar[str] = AUDITORS_AFTER_DEAL
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"face"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("cards",) if data.get("face", "down") != "up" else ()  # MCA-05: face up
+
     deal_no: int
     cards: list[str]
     face: str = "down"  # "up": MCA-05's open hand, public at once
@@ -213,14 +254,12 @@ class GhostDealt(Event):
 class BoardDealt(Event):
     """Community cards face up in the middle (423-02), public."""
 
-    TYPE: ClassVar[str] = "BoardDealt"
     deal_no: int
     cards: list[str]
 
 
 @dataclass(frozen=True, slots=True)
 class DeclareOpened(Event):
-    TYPE: ClassVar[str] = "DeclareOpened"
     deal_no: int
     mode: str  # "sequential" | "simultaneous"
     players: list[str]  # whose turn: one, or all in the window
@@ -233,8 +272,15 @@ class Declared(Event):
     with its `deadline`), so a turn costs one event, not two (older logs open each turn with a
     DeclareOpened, which still folds)."""
 
-    TYPE: ClassVar[str] = "Declared"
+    SECRET: ClassVar[tuple[str, ...]] = ("choice",)
+    AUDIENCE: ClassVar[str] = HOLDER_THEN_ALL
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"turn", "deadline"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("choice",) if data.get("sealed") else ()
+
     deal_no: int
     player: str
     choice: str  # SECRET while sealed
@@ -248,7 +294,6 @@ class Declared(Event):
 class ForcedIn(Event):
     """CFR-01: on the first deal of a game every player is "in" without a declare (public)."""
 
-    TYPE: ClassVar[str] = "ForcedIn"
     deal_no: int
     players: list[str]
     rule: str  # "CFR-01"
@@ -256,7 +301,6 @@ class ForcedIn(Event):
 
 @dataclass(frozen=True, slots=True)
 class DeclareTimedOut(Event):
-    TYPE: ClassVar[str] = "DeclareTimedOut"
     deal_no: int
     players: list[str]
     effect: str  # "out"
@@ -264,7 +308,6 @@ class DeclareTimedOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class DeclaresRevealed(Event):
-    TYPE: ClassVar[str] = "DeclaresRevealed"
     deal_no: int
     choices: dict[str, str]
 
@@ -274,7 +317,6 @@ class PassOpened(Event):
     """A sealed pass window: everyone chooses one card before seeing what he receives. `direction`
     ``right`` (AO-06, everyone out) or ``left`` (EXC-03, the three-card pass before the declare)."""
 
-    TYPE: ClassVar[str] = "PassOpened"
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"direction"})
     deal_no: int
     players: list[str]
@@ -284,7 +326,7 @@ class PassOpened(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardPassed(Event):
-    TYPE: ClassVar[str] = "CardPassed"
+    SECRET: ClassVar[tuple[str, ...]] = ("card",)
     deal_no: int
     player: str
     card: str  # SECRET: the passer's own
@@ -293,7 +335,12 @@ class CardPassed(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsExchanged(Event):
-    TYPE: ClassVar[str] = "CardsExchanged"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards", "gave", "received")  # EXC-01/02: the count is public
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(key for key in cls.SECRET if key in data)
+
     deal_no: int
     player: str
     gave: str
@@ -305,7 +352,6 @@ class CardsExchanged(Event):
 class BidOpened(Event):
     """MCA-04, D-MC-04: `player`'s turn to bid for the open hand (more than `high_bid`) or pass."""
 
-    TYPE: ClassVar[str] = "BidOpened"
     deal_no: int
     player: str
     high_bid: int
@@ -316,7 +362,6 @@ class BidOpened(Event):
 class BidMade(Event):
     """A bid for the open hand (`amount`), or a pass (null); public."""
 
-    TYPE: ClassVar[str] = "BidMade"
     deal_no: int
     player: str
     amount: int | None
@@ -328,7 +373,6 @@ class OpenHandBought(Event):
     """D-MC-04: every other player passed after `player`'s bid: he pays it into the pot and swaps
     hands with the open hand (face up, so `gave` and `received` are public)."""
 
-    TYPE: ClassVar[str] = "OpenHandBought"
     deal_no: int
     player: str
     bid: int
@@ -341,7 +385,6 @@ class OpenHandBought(Event):
 class ExchangeOpened(Event):
     """EXC-01/02, Q-EXC-01: `player`'s turn to draw, replacing up to `most` cards (public)."""
 
-    TYPE: ClassVar[str] = "ExchangeOpened"
     deal_no: int
     player: str
     most: int
@@ -355,8 +398,14 @@ class CardsDrawn(Event):
     discarded, drawn, cards; `count` is public (everyone sees how many cards a player takes).
     `timed_out`: his turn expired and he stood pat."""
 
-    TYPE: ClassVar[str] = "CardsDrawn"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards", "discarded", "drawn")  # EXC-01/02: the count is public
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"split_openers", "deferred"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(key for key in cls.SECRET if key in data)
+
     deal_no: int
     player: str
     count: int
@@ -374,7 +423,7 @@ class StockReshuffled(Event):
     over, then to auditors) were shuffled by the provable method (deck.reshuffle_seed, the
     `generation`-th reshuffle of the deal) into a new stock under what was left."""
 
-    TYPE: ClassVar[str] = "StockReshuffled"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards", "salts")
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"root", "salts"})
     deal_no: int
     generation: int
@@ -392,7 +441,6 @@ class BetTurnOpened(Event):
     """D-BET: `player`'s turn in the betting round: `to_call` chips to match the highest stake,
     `unit` the bet and raise size, `raises` made so far in the round (public)."""
 
-    TYPE: ClassVar[str] = "BetTurnOpened"
     deal_no: int
     player: str
     to_call: int
@@ -406,7 +454,7 @@ class BetMade(Event):
     """D-BET: a check, bet, call, raise or fold (public); `amount` chips moved from his seat to
     the deal's bets account (`transfers`); `timed_out`: his turn expired (check, else fold)."""
 
-    TYPE: ClassVar[str] = "BetMade"
+    SECRET: ClassVar[tuple[str, ...]] = ("openers",)  # IT-07, D-IT-03: shown by OpenersShown
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"all_in", "openers"})
     deal_no: int
     player: str
@@ -423,7 +471,6 @@ class NobodyOpened(Event):
     """IT-11, D-IT-02: every player checked the first round; the deal is passed, the pot (`pot`
     chips) stays for the next deal, dealt by the next dealer, to which everyone antes again."""
 
-    TYPE: ClassVar[str] = "NobodyOpened"
     deal_no: int
     pot: int
 
@@ -434,7 +481,6 @@ class OpenersShown(Event):
     whether he split them in the draw (`split`: then some are among his discards, kept apart),
     are shown to every player of the deal, even after an uncontested win (public)."""
 
-    TYPE: ClassVar[str] = "OpenersShown"
     deal_no: int
     player: str
     openers: list[str]
@@ -448,7 +494,6 @@ class PotsAwarded(Event):
     contributors, eligible, winners, shares}]), shared by D-GEN-01; `returned`: an uncalled bet
     back to its bettor ({player, amount} or null). `reason`: contested | uncontested."""
 
-    TYPE: ClassVar[str] = "PotsAwarded"
     deal_no: int
     reason: str
     pots: list[dict[str, Any]]
@@ -461,7 +506,6 @@ class BetsAwarded(Event):
     """D-BET: the deal's bets (`amount`) paid to the showdown's winner(s), shared by D-GEN-01; with
     no winner (GH-05) into the pot."""
 
-    TYPE: ClassVar[str] = "BetsAwarded"
     deal_no: int
     winners: list[str]
     amount: int
@@ -478,8 +522,15 @@ class ShowdownHeld(Event):
     shown hand(s), written only by a showdown step that names them. `ghost` (GH-03..05): the ghost
     hand when it took part, shown to everyone: {cards, value, category, won}."""
 
-    TYPE: ClassVar[str] = "ShowdownHeld"
+    SECRET: ClassVar[tuple[str, ...]] = ("hands",)
+    AUDIENCE: ClassVar[str] = COMPARED  # 357-09, D-357-03
+
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"private", "worst", "ghost", "sides"})
+
+    @classmethod
+    def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("hands",) if data.get("private") else ()
+
     deal_no: int
     reason: str  # "contested" | "uncontested" | "all_out"
     hands: list[dict[str, Any]] | None  # [{player, cards, value, category}]
@@ -495,7 +546,6 @@ class ShowdownHeld(Event):
 class DeckCompared(Event):
     """42X-03: the lone "in" player's four cards against the deck's next four (D-42X-04)."""
 
-    TYPE: ClassVar[str] = "DeckCompared"
     deal_no: int
     player: str
     cards: list[str]
@@ -507,7 +557,6 @@ class DeckCompared(Event):
 
 @dataclass(frozen=True, slots=True)
 class PotSettled(Event):
-    TYPE: ClassVar[str] = "PotSettled"
     OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"ante_exempt"})
     deal_no: int
     outcome: str
@@ -523,7 +572,6 @@ class PotSettled(Event):
 class LegAwarded(Event):
     """357-03: a lone "in" player earns a leg (token)."""
 
-    TYPE: ClassVar[str] = "LegAwarded"
     deal_no: int
     stage: int
     player: str
@@ -534,7 +582,6 @@ class LegAwarded(Event):
 class PotAwarded(Event):
     """357-25: the holder of the legs needed takes the whole pot (and the reserve)."""
 
-    TYPE: ClassVar[str] = "PotAwarded"
     deal_no: int
     player: str
     legs: int
@@ -543,7 +590,6 @@ class PotAwarded(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealEnded(Event):
-    TYPE: ClassVar[str] = "DealEnded"
     deal_no: int
     seed: str | None  # revealed; null when stacked
     commitment: str | None = None
@@ -552,7 +598,6 @@ class DealEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    TYPE: ClassVar[str] = "GameEnded"
     game_no: int
     reason: str | None
     final: bool = False  # end_on_empty_pot closes the table
@@ -565,7 +610,6 @@ class GameEnded(Event):
 class EntrantSeated(Event):
     """A tournament entrant takes `seat` with `chips` from the chip bank."""
 
-    TYPE: ClassVar[str] = "EntrantSeated"
     player: str
     seat: int
     chips: int
@@ -577,7 +621,6 @@ class EntrantMovedOut(Event):
     """Balancing or a table break: the entrant leaves for `to_table`, his whole stack moving to his
     seat there (the transfer); EntrantMovedIn on that table seats him without one."""
 
-    TYPE: ClassVar[str] = "EntrantMovedOut"
     player: str
     to_table: str
     chips: int
@@ -588,7 +631,6 @@ class EntrantMovedOut(Event):
 class EntrantMovedIn(Event):
     """The entrant arrives from `from_table` with `chips` (moved by its EntrantMovedOut)."""
 
-    TYPE: ClassVar[str] = "EntrantMovedIn"
     player: str
     seat: int
     from_table: str
@@ -599,7 +641,6 @@ class EntrantMovedIn(Event):
 class EntrantRemoved(Event):
     """An eliminated entrant (0 chips) leaves; at completion the winner's chips go to the bank."""
 
-    TYPE: ClassVar[str] = "EntrantRemoved"
     player: str
     chips: int
     transfers: Transfers
@@ -610,7 +651,6 @@ class TableBroken(Event):
     """No deal starts any more; pot and reserve shared among the seated (D-GEN-07, D-GEN-01), or
     to the chip bank when nobody sits here. Entrants are then moved out or removed."""
 
-    TYPE: ClassVar[str] = "TableBroken"
     shares: dict[str, int]
     transfers: Transfers
 
@@ -620,7 +660,6 @@ class TableFinished(Event):
     """The tournament is over: pot and reserve to the winner's seat (if he sits here, else to the
     bank), then every stack to the chip bank; the table is closed."""
 
-    TYPE: ClassVar[str] = "TableFinished"
     winner: str | None
     transfers: Transfers
 
@@ -629,7 +668,6 @@ class TableFinished(Event):
 class AnteChanged(Event):
     """The ante of the deals that start from now on (a live deal keeps its own)."""
 
-    TYPE: ClassVar[str] = "AnteChanged"
     ante: int
 
 
@@ -655,7 +693,6 @@ class EscalationOpened(Event):
     """T38-03, D-T38-01: `player`'s turn to accept the pot's `level` (a multiple of the pot), raise
     it, or fold at `accepted`, the highest level he has accepted (public)."""
 
-    TYPE: ClassVar[str] = "EscalationOpened"
     deal_no: int
     player: str
     level: int
@@ -669,7 +706,6 @@ class Escalated(Event):
     or fold; `level` is the level he stands at now, for a fold the level he pays at (T38-04).
     `timed_out`: his turn expired (he accepted when that cost nothing more, else folded)."""
 
-    TYPE: ClassVar[str] = "Escalated"
     deal_no: int
     player: str
     action: str
@@ -684,7 +720,6 @@ class Escalated(Event):
 class MiddleCardTurned(Event):
     """BF-02: the dealer turns the top card of the stock face up in the middle (public)."""
 
-    TYPE: ClassVar[str] = "MiddleCardTurned"
     deal_no: int
     card: str
 
@@ -693,7 +728,6 @@ class MiddleCardTurned(Event):
 class OfferOpened(Event):
     """BF-02..04: the middle `card` is offered to `player` (public)."""
 
-    TYPE: ClassVar[str] = "OfferOpened"
     deal_no: int
     player: str
     card: str
@@ -706,7 +740,6 @@ class OfferAnswered(Event):
     one of his own, goes face up in its place) or leave (`gave` null). `timed_out`: his turn
     expired and he left the card."""
 
-    TYPE: ClassVar[str] = "OfferAnswered"
     deal_no: int
     player: str
     action: str
@@ -724,7 +757,8 @@ class TrumpChooserNamed(Event):
     among the "in" players (public); `ranking` (SECRET: auditors once the deal is over) lists
     every "in" player with his hand's value, best first."""
 
-    TYPE: ClassVar[str] = "TrumpChooserNamed"
+    SECRET: ClassVar[tuple[str, ...]] = ("ranking",)  # D-WL-02
+    AUDIENCE: ClassVar[str] = AUDITORS_AFTER_DEAL
     deal_no: int
     chooser: str
     ranking: list[dict[str, Any]] | None = None
@@ -732,7 +766,6 @@ class TrumpChooserNamed(Event):
 
 @dataclass(frozen=True, slots=True)
 class TrumpOpened(Event):
-    TYPE: ClassVar[str] = "TrumpOpened"
     deal_no: int
     player: str
     deadline: str
@@ -742,7 +775,6 @@ class TrumpOpened(Event):
 class TrumpChosen(Event):
     """WL-06, D-WL-05 (public): a suit (c, d, h, s), no_trump or reverse."""
 
-    TYPE: ClassVar[str] = "TrumpChosen"
     deal_no: int
     player: str
     trump: str
@@ -753,7 +785,6 @@ class TrumpChosen(Event):
 class PlayOpened(Event):
     """WL-07, D-WL-03: `player`'s turn to play a card to trick `trick` (1..5; public)."""
 
-    TYPE: ClassVar[str] = "PlayOpened"
     deal_no: int
     player: str
     trick: int
@@ -765,7 +796,6 @@ class CardPlayed(Event):
     """A card played to a trick: public at once (the rest of the hand stays secret).
     `timed_out`: his turn expired and the lowest legal card was played for him."""
 
-    TYPE: ClassVar[str] = "CardPlayed"
     deal_no: int
     player: str
     trick: int
@@ -777,7 +807,6 @@ class CardPlayed(Event):
 class TrickWon(Event):
     """WL-08, WL-09, D-WL-04 (public): the trick's cards in the order played and its winner."""
 
-    TYPE: ClassVar[str] = "TrickWon"
     deal_no: int
     trick: int
     winner: str
@@ -793,7 +822,8 @@ class DeckCommitted(Event):
     `root` over its `size` per-card commitments is public; `cards` (the committed order) and
     `salts` are SECRET to everyone (a card's opening is served to those who may see the card)."""
 
-    TYPE: ClassVar[str] = "DeckCommitted"
+    SECRET: ClassVar[tuple[str, ...]] = ("cards", "salts")
+    AUDIENCE: ClassVar[str] = NOBODY  # the proof opens each card to its viewers
     deal_no: int
     root: str
     size: int
@@ -806,19 +836,22 @@ class SeedContributed(Event):
     """A player's `client_seed` for the permutation of deal `deal_no` (whose deck is committed
     already): SECRET to all but him until that deal's DealStarted publishes every seed."""
 
-    TYPE: ClassVar[str] = "SeedContributed"
+    SECRET: ClassVar[tuple[str, ...]] = ("client_seed",)
+    AUDIENCE: ClassVar[str] = HOLDER_ONLY
     deal_no: int
     player: str
     client_seed: str
 
 
 FAIR_EVENTS: tuple[type[Event], ...] = (DeckCommitted, SeedContributed)
-DECK_COMMITTED, SEED_CONTRIBUTED = "DeckCommitted", "SeedContributed"
+DECK_COMMITTED, SEED_CONTRIBUTED = DeckCommitted.TYPE, SeedContributed.TYPE
 
 
 @dataclass(frozen=True, slots=True)
 class Unknown(Event):
     """An event of a later schema (or another stream): kept as is, folded to nothing."""
+
+    TYPE: ClassVar[str] = ""  # not registered: it stands for any type the registry lacks
 
     type_name: str = ""
     raw: dict[str, Any] | None = None
@@ -831,95 +864,69 @@ class Unknown(Event):
         return dict(self.raw or {})
 
 
-EVENT_TYPES: tuple[type[Event], ...] = (
-    TableOpened,
-    PlayerSeated,
-    StackToppedUp,
-    PlayerLeft,
-    TableClosed,
-    PlayerSatOut,
-    PlayerSatIn,
-    DealStarted,
-    StageStarted,
-    StepStarted,
-    AntesPosted,
-    CardsDealt,
-    GhostDealt,
-    BoardDealt,
-    DeclareOpened,
-    Declared,
-    ForcedIn,
-    DeclareTimedOut,
-    DeclaresRevealed,
-    PassOpened,
-    CardPassed,
-    CardsExchanged,
-    BidOpened,
-    BidMade,
-    OpenHandBought,
-    ExchangeOpened,
-    CardsDrawn,
-    StockReshuffled,
-    ShowdownHeld,
-    DeckCompared,
-    PotSettled,
-    LegAwarded,
-    PotAwarded,
-    DealEnded,
-    GameEnded,
-    BetTurnOpened,
-    BetMade,
-    BetsAwarded,  # D-BET
-    NobodyOpened,
-    OpenersShown,
-    PotsAwarded,  # D-IT-02, D-IT-03
-    *TOURNAMENT_EVENTS,
-    EscalationOpened,
-    Escalated,
-    MiddleCardTurned,
-    OfferOpened,
-    OfferAnswered,  # BF, D-BF-01
-    TrumpChooserNamed,
-    TrumpOpened,
-    TrumpChosen,
-    PlayOpened,
-    CardPlayed,
-    TrickWon,  # WL
-    *FAIR_EVENTS,
-)
-BY_TYPE: dict[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_TYPES}
+# Every table event class, as registered (tournament events register from their own module).
+EVENT_TYPES: tuple[type[Event], ...] = tuple(REGISTRY.values())
+BY_TYPE: dict[str, type[Event]] = dict(REGISTRY)
 
-# The type names, for code that filters stored events by type.
-TABLE_OPENED, PLAYER_SEATED, STACK_TOPPED_UP, PLAYER_LEFT = (
-    "TableOpened",
-    "PlayerSeated",
-    "StackToppedUp",
-    "PlayerLeft",
-)
-TABLE_CLOSED, PLAYER_SAT_OUT, PLAYER_SAT_IN = "TableClosed", "PlayerSatOut", "PlayerSatIn"
-DEAL_STARTED, STAGE_STARTED, STEP_STARTED = "DealStarted", "StageStarted", "StepStarted"
-ANTES_POSTED, CARDS_DEALT, BOARD_DEALT = "AntesPosted", "CardsDealt", "BoardDealt"
-GHOST_DEALT = "GhostDealt"
-FORCED_IN = "ForcedIn"
-DECLARE_OPENED, DECLARED, DECLARE_TIMED_OUT = "DeclareOpened", "Declared", "DeclareTimedOut"
-DECLARES_REVEALED, PASS_OPENED, CARD_PASSED = "DeclaresRevealed", "PassOpened", "CardPassed"
-CARDS_EXCHANGED, SHOWDOWN_HELD, DECK_COMPARED = "CardsExchanged", "ShowdownHeld", "DeckCompared"
-POT_SETTLED, LEG_AWARDED, POT_AWARDED = "PotSettled", "LegAwarded", "PotAwarded"
-DEAL_ENDED, GAME_ENDED = "DealEnded", "GameEnded"
-BID_OPENED, BID_MADE, OPEN_HAND_BOUGHT = "BidOpened", "BidMade", "OpenHandBought"
-EXCHANGE_OPENED, CARDS_DRAWN, STOCK_RESHUFFLED = "ExchangeOpened", "CardsDrawn", "StockReshuffled"
-ESCALATION_OPENED, ESCALATED = "EscalationOpened", "Escalated"
-BET_TURN_OPENED, BET_MADE, BETS_AWARDED = "BetTurnOpened", "BetMade", "BetsAwarded"  # D-BET
-MIDDLE_CARD_TURNED, OFFER_OPENED, OFFER_ANSWERED = "MiddleCardTurned", "OfferOpened", "OfferAnswered"
-TRUMP_CHOOSER_NAMED, TRUMP_OPENED, TRUMP_CHOSEN = "TrumpChooserNamed", "TrumpOpened", "TrumpChosen"
-PLAY_OPENED, CARD_PLAYED, TRICK_WON = "PlayOpened", "CardPlayed", "TrickWon"
-NOBODY_OPENED, OPENERS_SHOWN, POTS_AWARDED = "NobodyOpened", "OpenersShown", "PotsAwarded"  # D-IT-02/03
+# The type names, for code that filters stored events by type: aliases of the classes' own names.
+TABLE_OPENED = TableOpened.TYPE
+PLAYER_SEATED = PlayerSeated.TYPE
+STACK_TOPPED_UP = StackToppedUp.TYPE
+PLAYER_LEFT = PlayerLeft.TYPE
+TABLE_CLOSED = TableClosed.TYPE
+PLAYER_SAT_OUT = PlayerSatOut.TYPE
+PLAYER_SAT_IN = PlayerSatIn.TYPE
+DEAL_STARTED = DealStarted.TYPE
+STAGE_STARTED = StageStarted.TYPE
+STEP_STARTED = StepStarted.TYPE
+ANTES_POSTED = AntesPosted.TYPE
+CARDS_DEALT = CardsDealt.TYPE
+BOARD_DEALT = BoardDealt.TYPE
+GHOST_DEALT = GhostDealt.TYPE
+FORCED_IN = ForcedIn.TYPE
+DECLARE_OPENED = DeclareOpened.TYPE
+DECLARED = Declared.TYPE
+DECLARE_TIMED_OUT = DeclareTimedOut.TYPE
+DECLARES_REVEALED = DeclaresRevealed.TYPE
+PASS_OPENED = PassOpened.TYPE
+CARD_PASSED = CardPassed.TYPE
+CARDS_EXCHANGED = CardsExchanged.TYPE
+SHOWDOWN_HELD = ShowdownHeld.TYPE
+DECK_COMPARED = DeckCompared.TYPE
+POT_SETTLED = PotSettled.TYPE
+LEG_AWARDED = LegAwarded.TYPE
+POT_AWARDED = PotAwarded.TYPE
+DEAL_ENDED = DealEnded.TYPE
+GAME_ENDED = GameEnded.TYPE
+BID_OPENED = BidOpened.TYPE
+BID_MADE = BidMade.TYPE
+OPEN_HAND_BOUGHT = OpenHandBought.TYPE
+EXCHANGE_OPENED = ExchangeOpened.TYPE
+CARDS_DRAWN = CardsDrawn.TYPE
+STOCK_RESHUFFLED = StockReshuffled.TYPE
+ESCALATION_OPENED = EscalationOpened.TYPE
+ESCALATED = Escalated.TYPE
+BET_TURN_OPENED = BetTurnOpened.TYPE
+BET_MADE = BetMade.TYPE
+BETS_AWARDED = BetsAwarded.TYPE
+MIDDLE_CARD_TURNED = MiddleCardTurned.TYPE
+OFFER_OPENED = OfferOpened.TYPE
+OFFER_ANSWERED = OfferAnswered.TYPE
+TRUMP_CHOOSER_NAMED = TrumpChooserNamed.TYPE
+TRUMP_OPENED = TrumpOpened.TYPE
+TRUMP_CHOSEN = TrumpChosen.TYPE
+PLAY_OPENED = PlayOpened.TYPE
+CARD_PLAYED = CardPlayed.TYPE
+TRICK_WON = TrickWon.TYPE
+NOBODY_OPENED = NobodyOpened.TYPE
+OPENERS_SHOWN = OpenersShown.TYPE
+POTS_AWARDED = PotsAwarded.TYPE
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})  # the program's position, nothing else
 
 
 def parse(type_name: str, data: Mapping[str, Any]) -> Event:
     """The typed event for stored (type, data)."""
-    cls = BY_TYPE.get(type_name)
+    cls = REGISTRY.get(type_name)
     if cls is None:
         return Unknown(type_name, dict(data))
     return cls.from_json(data)

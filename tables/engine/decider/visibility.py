@@ -1,7 +1,8 @@
 """The one visibility rule: may this viewer see this fact now? (DESIGN §2.6)
 
 A table event may carry *secret facts*: top-level keys of its data that some reader may not see
-yet. `secret_keys` names them (the service passes them to the store, which seals them with a salt
+yet. Its class declares them (`SECRET`, `secret_keys(data)`) and who sees them (`AUDIENCE`);
+`secret_keys` here reads the declaration (the service passes them to the store, which seals them with a salt
 so that the public hash chain covers only salted commitments, see ledger.hashing); `may_see` says
 who sees them and when; `redact_event` applies both. The salt is a secret fact too: it is shown
 exactly with the values it seals, never without them (a salt beside a commitment would turn two
@@ -17,7 +18,6 @@ hole cards back into 2,652 guesses).
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
 | BetMade, open    | openers (IT-07, D-IT-03)       | the opener; everyone by OpenersShown at the end |
-| StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
 | StockReshuffled  | cards (and salts, schema 2)    | nobody; auditors once the deal is over          |
 | DeckCommitted    | cards, salts                   | nobody: the proof opens each card to its viewers |
 | SeedContributed  | client_seed                    | the player (its DealStarted publishes them all) |
@@ -43,7 +43,7 @@ belongs to nobody (GH-02): nobody sees it until a showdown it takes part in show
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +51,6 @@ from tables.engine.decider import events as ev
 
 ROLES = ("player", "admin", "auditor")
 SALT = "salt"  # ledger.hashing.SALT_KEY: the store's name for an event's salt
-_EXCHANGED = ("cards", "gave", "received")
-_DRAWN = ("cards", "discarded", "drawn")  # EXC-01/02: the count drawn is public
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,66 +59,41 @@ class Viewer:
     role: str = "player"  # "player" | "admin" | "auditor"
 
 
-# Tournaments: the seating seed is sealed at creation and revealed by TournamentStarted.
-TOURNAMENT_CREATED = "TournamentCreated"
-
-
 def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
-    """The keys of `data` that hold facts some reader may not see yet (empty: a public event)."""
-    if event_type == TOURNAMENT_CREATED:
-        return ("seating_seed",) if data.get("seating_seed") is not None else ()
-    if event_type == ev.TABLE_OPENED:
-        return ("stacked_decks",) if data.get("stacked_decks") else ()
-    if event_type == ev.DEAL_STARTED:
-        return ("seed",) if data.get("seed") is not None else ()
-    if event_type == ev.CARDS_DEALT:
-        return ("cards",) if data.get("face", "down") != "up" else ()
-    if event_type == ev.GHOST_DEALT:
-        return ("cards",) if data.get("face", "down") != "up" else ()  # MCA-05: face up
-    if event_type == ev.CARD_PASSED:
-        return ("card",)
-    if event_type == ev.CARDS_EXCHANGED:
-        return tuple(key for key in _EXCHANGED if key in data)
-    if event_type == ev.CARDS_DRAWN:
-        return tuple(key for key in _DRAWN if key in data)
-    if event_type == ev.STOCK_RESHUFFLED:
-        return ("cards",)
-    if event_type == ev.BET_MADE:
-        return ("openers",) if data.get("openers") is not None else ()
-        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
-    if event_type == ev.DECK_COMMITTED:
-        return ("cards", "salts")
-    if event_type == ev.SEED_CONTRIBUTED:
-        return ("client_seed",)
-    if event_type == ev.DECLARED:
-        return ("choice",) if data.get("sealed") else ()
-    if event_type == ev.SHOWDOWN_HELD:
-        return ("hands",) if data.get("private") else ()
-    if event_type == ev.TRUMP_CHOOSER_NAMED:
-        return ("ranking",) if data.get("ranking") is not None else ()
-    return ()
+    """The keys of `data` that hold facts some reader may not see yet (empty: a public event), as
+    the event's class declares them (`Event.SECRET`, `Event.secret_keys`)."""
+    cls = ev.REGISTRY.get(event_type)
+    return cls.secret_keys(data) if cls is not None else ()
 
 
 def may_see(event_type: str, data: dict[str, Any], viewer: Viewer, *, deal_over: bool) -> bool:
     """Whether `viewer` may see the secret facts of this event now (`deal_over`: has its deal
-    ended). True for an event without secrets."""
-    if not secret_keys(event_type, data):
+    ended), by the audience its class declares (`Event.AUDIENCE`). True for an event without
+    secrets."""
+    cls = ev.REGISTRY.get(event_type)
+    if cls is None or not cls.secret_keys(data):
         return True
-    if event_type in (ev.TABLE_OPENED, TOURNAMENT_CREATED, ev.DECK_COMMITTED):
-        return False
-    if event_type == ev.DEAL_STARTED:
-        return deal_over
-    if event_type in (ev.GHOST_DEALT, ev.TRUMP_CHOOSER_NAMED):
-        return viewer.role == "auditor" and deal_over
-    if event_type == ev.SHOWDOWN_HELD:
-        compared = {hand["player"] for hand in data.get("hands") or ()}
-        return viewer.player_id in compared or (viewer.role == "auditor" and deal_over)
-    own = viewer.player_id is not None and viewer.player_id == data.get("player")
-    if event_type == ev.DECLARED:
-        return own or deal_over
-    if event_type == ev.SEED_CONTRIBUTED:
-        return own
-    return own or (viewer.role == "auditor" and deal_over)
+    return _AUDIENCES[cls.AUDIENCE](data, viewer, deal_over)
+
+
+def _is_holder(data: dict[str, Any], viewer: Viewer) -> bool:
+    return viewer.player_id is not None and viewer.player_id == data.get("player")
+
+
+def _compared(data: dict[str, Any], viewer: Viewer) -> bool:
+    return viewer.player_id in {hand["player"] for hand in data.get("hands") or ()}
+
+
+_Audience = Callable[[dict[str, Any], Viewer, bool], bool]
+_AUDIENCES: dict[str, _Audience] = {
+    ev.HOLDER: lambda data, viewer, over: _is_holder(data, viewer) or (viewer.role == "auditor" and over),
+    ev.HOLDER_THEN_ALL: lambda data, viewer, over: _is_holder(data, viewer) or over,
+    ev.HOLDER_ONLY: lambda data, viewer, over: _is_holder(data, viewer),
+    ev.ALL_AFTER_DEAL: lambda data, viewer, over: over,
+    ev.AUDITORS_AFTER_DEAL: lambda data, viewer, over: viewer.role == "auditor" and over,
+    ev.COMPARED: lambda data, viewer, over: _compared(data, viewer) or (viewer.role == "auditor" and over),
+    ev.NOBODY: lambda data, viewer, over: False,
+}
 
 
 def sees_cards(
