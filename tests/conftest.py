@@ -73,3 +73,13 @@ def close_notify_publisher() -> Iterator[None]:
     from ledger.notify import close_publisher
 
     close_publisher()
+
+
+@pytest.fixture(autouse=True)
+def forget_noted_checkpoints() -> None:
+    """The inline projectors note their checkpoints in process memory (ledger.projections), which
+    a test's rollback does not undo: a position noted by one test must not be written into the
+    next, whose event positions may have restarted (reset sequences)."""
+    from ledger.projections import _checkpoints
+
+    _checkpoints.forget()

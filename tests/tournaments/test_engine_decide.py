@@ -272,7 +272,7 @@ def test_the_last_player_standing_completes_and_the_pool_is_paid_out() -> None:
     assert done.winner == a[3]
     prizes = {r["player"]: r["prize"] for r in done.results}
     assert prizes == {a[3]: 200, a[2]: 120, a[0]: 40, a[1]: 40}  # 2nd alone, 3rd/4th tie
-    assert sum(t["amount"] for t in done.transfers) == 400
+    assert sum(t.amount for t in done.transfers) == 400
 
 
 def test_plan_holds_the_idle_tables_while_the_partner_plays() -> None:
@@ -332,7 +332,7 @@ def test_before_any_elimination_a_cancel_refunds_every_buy_in_and_fee() -> None:
     assert done.settlement == "refund"
     by_reason: dict[str, int] = {}
     for t in done.transfers:
-        by_reason[t["reason"]] = by_reason.get(t["reason"], 0) + t["amount"]
+        by_reason[t.reason] = by_reason.get(t.reason, 0) + t.amount
     assert by_reason == {"tournament_buy_in_refund": 1200, "tournament_fee_refund": 120}
 
 
@@ -348,7 +348,7 @@ def test_after_an_elimination_the_pool_is_chopped_by_chips_odd_chips_from_the_de
     prizes = {r["player"]: r["prize"] for r in done.results}
     # 300 in the pool, 1000 and 2000 chips: 100 and 200, no odd chip
     assert prizes == {a[0]: 0, a[1]: 100, a[2]: 200}
-    assert sum(t["amount"] for t in done.transfers if t["from"] == "prizepool:t1") == 300
+    assert sum(t.amount for t in done.transfers if t.source == "prizepool:t1") == 300
 
 
 def test_the_refund_rule_and_kept_fees_are_recorded_at_creation() -> None:

@@ -73,13 +73,13 @@ def settle(state: TournamentState, by_id: dict[str, cmd.TableSeen]) -> ev.Tourna
         settlement = "chip_chop"
         results, paid = chip_chop(state, by_id)
     transfers = [
-        Transfer(pool, player_account(p), amount, reason, UNIT_CHIPS).to_json()
+        Transfer(pool, player_account(p), amount, reason, UNIT_CHIPS)
         for p, amount, reason in paid
         if amount > 0
     ]
     if rules.cancel_fees == "refund" and rules.fee > 0:
         transfers += [
-            Transfer(HOUSE, player_account(p), rules.fee, "tournament_fee_refund", UNIT_CHIPS).to_json()
+            Transfer(HOUSE, player_account(p), rules.fee, "tournament_fee_refund", UNIT_CHIPS)
             for p in state.entrants
         ]
     return ev.TournamentCancelled(state.cancel_reason or "admin", transfers, settlement, results)

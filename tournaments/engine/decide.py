@@ -100,11 +100,7 @@ def register(state: TournamentState, player: str, now: datetime) -> list[ev.Even
         raise DomainError("registration_closed", "registration is closed")
     if len(state.entrants) >= state.rules.max_entrants:
         raise DomainError("tournament_full", f"{state.rules.max_entrants} entrants are registered")
-    return [
-        ev.EntrantRegistered(
-            player, state.status == "running", [t.to_json() for t in money(state, player, refund=False)]
-        )
-    ]
+    return [ev.EntrantRegistered(player, state.status == "running", money(state, player, refund=False))]
 
 
 def unregister(state: TournamentState, player: str) -> list[ev.Event]:
@@ -113,7 +109,7 @@ def unregister(state: TournamentState, player: str) -> list[ev.Event]:
         raise DomainError("not_registered", f"{player} is not registered", player=player)
     if state.status != "registering":
         raise DomainError("registration_closed", "the tournament has started: no refunds")
-    return [ev.EntrantUnregistered(player, [t.to_json() for t in money(state, player, refund=True)])]
+    return [ev.EntrantUnregistered(player, money(state, player, refund=True))]
 
 
 def cancel(state: TournamentState, reason: str, now: datetime) -> list[ev.Event]:
@@ -124,7 +120,7 @@ def cancel(state: TournamentState, reason: str, now: datetime) -> list[ev.Event]
         return [ev.TournamentCancelRequested(reason, iso(now))]
     if state.status == "cancelling":
         return []
-    transfers = [t.to_json() for p in state.entrants for t in money(state, p, refund=True)]
+    transfers = [t for p in state.entrants for t in money(state, p, refund=True)]
     return [ev.TournamentCancelled(reason, transfers)]
 
 
@@ -298,7 +294,7 @@ def completed(state: TournamentState) -> ev.TournamentCompleted:
             prize[p.player],
             "tournament_prize",
             UNIT_CHIPS,
-        ).to_json()
+        )
         for group in by_place
         for p in group
         if prize.get(p.player, 0) > 0

@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ledger.accounts import Transfer
 from tables.engine.decider.events import NOBODY, REGISTRY
 from tables.engine.decider.events import Event as Event  # the one base, re-exported
 
-Transfers = list[dict[str, Any]]
+Transfers = list[Transfer]  # JSON: a list of `Transfer.to_json()` dicts
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ def evolve(state: TournamentState, event: ev.Event) -> TournamentState:
         case ev.TournamentCancelled():
             pool = prizepool_account(state.tournament_id)
             paid = tuple(
-                (t["to"].removeprefix("player:"), t["amount"]) for t in event.transfers if t["from"] == pool
+                (t.target.removeprefix("player:"), t.amount) for t in event.transfers if t.source == pool
             )
             return state.with_(
                 status="cancelled",

@@ -44,7 +44,7 @@ def close_table_events(state: TableState) -> ev.TableClosed:
         final = seat.stack + shares.get(seat.player, 0)
         cash_outs[seat.player] = final
         transfers += cash_out_transfers(state, seat.player, final)
-    return ev.TableClosed(shares=shares, cash_outs=cash_outs, transfers=[t.to_json() for t in transfers])
+    return ev.TableClosed(shares=shares, cash_outs=cash_outs, transfers=list(transfers))
 
 
 def pay_in_order(

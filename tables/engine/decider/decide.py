@@ -100,10 +100,10 @@ def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
         moves = ev.transfers_of(event)
         if moves:
             for move in moves:
-                for account in (move["from"], move["to"]):
+                for account in (move.source, move.target):
                     if account_kind(account) not in _TABLE_KINDS and account != bank:
                         raise ValueError(f"{event.type} moves a tournament's chips to {account}")
-            event = replace(event, transfers=[{**move, "unit": unit} for move in moves])  # type: ignore[call-arg]
+            event = replace(event, transfers=[replace(move, unit=unit) for move in moves])  # type: ignore[call-arg]
         stamped.append(event)
     return stamped
 

@@ -5,8 +5,8 @@ the store keeps, `parse(type, data)` reads it back (keys it does not know, such 
 ``secret`` and ``salt``, are ignored; an unknown type becomes `Unknown`, which folds to nothing).
 Data is plain JSON: lists, not tuples; times ISO-8601 UTC; cards as strings ("As").
 
-Every chip movement is in ``transfers`` (`Transfer.to_json()` dicts); an event's transfers are
-its whole money effect, and `evolve` applies them for every event type alike.
+Every chip movement is in ``transfers`` (`ledger.accounts.Transfer`s, stored as their JSON); an
+event's transfers are its whole money effect, and `evolve` applies them for every event type alike.
 
 Hidden facts (hole cards, the ghost hand, sealed declares, passed cards, the seed, private
 comparisons) are declared by their class: `SECRET` names the keys, `secret_keys(data)` the ones an
@@ -21,7 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
-Transfers = list[dict[str, Any]]
+from ledger.accounts import Transfer
+
+Transfers = list[Transfer]  # JSON: a list of `Transfer.to_json()` dicts
 E = TypeVar("E", bound="Event")
 
 # Who may see an event's secret facts, and when (`visibility.may_see` holds the rule for each).
@@ -33,6 +35,7 @@ AUDITORS_AFTER_DEAL = "auditors_after_deal"  # auditors once the deal is over
 COMPARED = "compared"  # the players compared; auditors once the deal is over
 NOBODY = "nobody"  # no reader (revealed, if ever, by a later event of its own)
 
+TRANSFERS = "transfers"  # the money field: `Transfer`s in the event, their JSON in the store
 REGISTRY: dict[str, type[Event]] = {}  # every event class by type name, filled as classes are made
 
 
@@ -83,12 +86,15 @@ class Event:
                 continue
             if f.name == "at_step" and value is None:
                 continue
-            out[f.name] = value
+            out[f.name] = [move.to_json() for move in value] if f.name == TRANSFERS else value
         return out
 
     @classmethod
     def from_json(cls: builtins.type[E], data: Mapping[str, Any]) -> E:
-        made: E = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        given = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        if TRANSFERS in given:
+            given[TRANSFERS] = [Transfer.from_json(move) for move in given[TRANSFERS]]
+        made: E = cls(**given)
         return made
 
 

@@ -10,9 +10,10 @@ existed are walked by `legacy`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
+from ledger.accounts import Transfer
 from tables.engine.decider import events as ev
 from tables.engine.decider import fair, legacy
 from tables.engine.decider.state import DealState, Seat, TableState, copy_with, initial_state, with_seats
@@ -230,7 +231,7 @@ def _with_ante(state: TableState, ante: int) -> TableState:
     return copy_with(state, options=options, next_ante=None)
 
 
-def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -> TableState:
+def apply_transfers(state: TableState, transfers: Iterable[Transfer]) -> TableState:
     """Move chips between this table's accounts; outside accounts (player:, cashier, house) are
     not table state."""
     seat_prefix = f"seat:{state.table_id}:"
@@ -239,8 +240,8 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
     deltas: dict[str, int] = {}
     pot, reserve, bets = state.pot, state.reserve, state.bets
     for transfer in transfers:
-        amount = transfer["amount"]
-        for account, sign in ((transfer["from"], -1), (transfer["to"], 1)):
+        amount = transfer.amount
+        for account, sign in ((transfer.source, -1), (transfer.target, 1)):
             if account == pot_name:
                 pot += sign * amount
             elif account == reserve_name:

@@ -135,7 +135,7 @@ def _sit_down(state: TableState, c: cmd.SitDown, now: datetime) -> list[ev.Event
     transfer = Transfer(
         player_account(c.player_id), seat_account(state.table_id, c.player_id), amount, "buy_in"
     )
-    return [ev.PlayerSeated(player=c.player_id, seat=free[0], buy_in=amount, transfers=[transfer.to_json()])]
+    return [ev.PlayerSeated(player=c.player_id, seat=free[0], buy_in=amount, transfers=[transfer])]
 
 
 def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
@@ -152,7 +152,7 @@ def _top_up(state: TableState, c: cmd.TopUp, now: datetime) -> list[ev.Event]:
     transfer = Transfer(
         player_account(c.player_id), seat_account(state.table_id, c.player_id), amount, "top_up"
     )
-    return [ev.StackToppedUp(player=c.player_id, amount=amount, transfers=[transfer.to_json()])]
+    return [ev.StackToppedUp(player=c.player_id, amount=amount, transfers=[transfer])]
 
 
 def check_leave(state: TableState, player: str) -> Seat:
@@ -168,9 +168,7 @@ def check_leave(state: TableState, player: str) -> Seat:
 def _leave(state: TableState, c: cmd.Leave, now: datetime) -> list[ev.Event]:
     seat = check_leave(state, c.player_id)
     transfers = cash_out_transfers(state, c.player_id, seat.stack)
-    return [
-        ev.PlayerLeft(player=c.player_id, cash_out=seat.stack, transfers=[t.to_json() for t in transfers])
-    ]
+    return [ev.PlayerLeft(player=c.player_id, cash_out=seat.stack, transfers=list(transfers))]
 
 
 def _close_table(state: TableState, c: cmd.CloseTable, now: datetime) -> list[ev.Event]:

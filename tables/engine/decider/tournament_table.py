@@ -80,7 +80,7 @@ def _seat_entrant(state: TableState, c: cmd.SeatEntrant, now: datetime) -> list[
     chips = check_amount(c.chips)
     bank = chipbank_account(state.tournament_id)
     transfer = Transfer(bank, seat_account(state.table_id, c.player_id), chips, "tournament_chips")
-    return [ev.EntrantSeated(player=c.player_id, seat=seat, chips=chips, transfers=[transfer.to_json()])]
+    return [ev.EntrantSeated(player=c.player_id, seat=seat, chips=chips, transfers=[transfer])]
 
 
 def _move_entrant_out(state: TableState, c: cmd.MoveEntrantOut, now: datetime) -> list[ev.Event]:
@@ -104,7 +104,7 @@ def _move_entrant_out(state: TableState, c: cmd.MoveEntrantOut, now: datetime) -
             player=c.player_id,
             to_table=str(c.to_table_id),
             chips=seat.stack,
-            transfers=[t.to_json() for t in moves],
+            transfers=list(moves),
         )
     ]
 
@@ -124,7 +124,7 @@ def _remove_entrant(state: TableState, c: cmd.RemoveEntrant, now: datetime) -> l
         if seat.stack > 0
         else []
     )
-    return [ev.EntrantRemoved(player=c.player_id, chips=seat.stack, transfers=[t.to_json() for t in back])]
+    return [ev.EntrantRemoved(player=c.player_id, chips=seat.stack, transfers=list(back))]
 
 
 def _break_table(state: TableState, c: cmd.BreakTable, now: datetime) -> list[ev.Event]:
@@ -143,7 +143,7 @@ def _break_table(state: TableState, c: cmd.BreakTable, now: datetime) -> list[ev
     else:
         targets = [(bank, total)]
     moves = pay_in_order(_pot_and_reserve(state), targets, "table_broken_share")
-    return [ev.TableBroken(shares=shares, transfers=[t.to_json() for t in moves])]
+    return [ev.TableBroken(shares=shares, transfers=list(moves))]
 
 
 def _finish_table(state: TableState, c: cmd.FinishTable, now: datetime) -> list[ev.Event]:
@@ -159,7 +159,7 @@ def _finish_table(state: TableState, c: cmd.FinishTable, now: datetime) -> list[
         stack = seat.stack + (total if winner is not None and seat.player == winner.player else 0)
         if stack > 0:
             moves.append(Transfer(seat_account(table, seat.player), bank, stack, "tournament_chips_back"))
-    return [ev.TableFinished(winner=c.winner_id, transfers=[t.to_json() for t in moves])]
+    return [ev.TableFinished(winner=c.winner_id, transfers=list(moves))]
 
 
 def _pot_and_reserve(state: TableState) -> list[tuple[str, int]]:

@@ -479,8 +479,8 @@ def test_every_event_conserves_chips_and_the_pots_sum_to_the_contributions() -> 
     for event in session.events:
         ledger.post(event)
     awarded = one(session.events, POTS_AWARDED)
-    paid = sum(t["amount"] for t in awarded.transfers)
-    bets = sum(t["amount"] for e in of_type(session.events, BET_MADE) for t in e.transfers)
+    paid = sum(t.amount for t in awarded.transfers)
+    bets = sum(t.amount for e in of_type(session.events, BET_MADE) for t in e.transfers)
     assert paid == 40 + bets == sum(p["amount"] for p in awarded.pots) + 0
     for account in ("pot:t1", "bets:t1"):
         assert ledger.balances[account] == 0

@@ -93,7 +93,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
             ante=ante,
             paid=paid,
             sat_out=sat_out,
-            transfers=[t.to_json() for t in transfers],
+            transfers=list(transfers),
             exempt=excused or None,
         )
     ]

@@ -76,7 +76,7 @@ def _sold(ctx: Ctx, player: str, bid: int) -> ev.OpenHandBought:
         bid=bid,
         gave=list(deal.hand_of(player)),
         received=list(deal.ghost),
-        transfers=[transfer.to_json()],
+        transfers=[transfer],
     )
 
 

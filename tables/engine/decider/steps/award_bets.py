@@ -29,11 +29,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
             for player, share in zip(winners, split_evenly(amount, winners), strict=True)
             if share > 0
         ]
-    return [
-        ev.BetsAwarded(
-            deal_no=deal.deal_no, winners=winners, amount=amount, transfers=[t.to_json() for t in transfers]
-        )
-    ]
+    return [ev.BetsAwarded(deal_no=deal.deal_no, winners=winners, amount=amount, transfers=list(transfers))]
 
 
 KIND = StepKind(name="award_bets", schema={}, run=run)

@@ -29,7 +29,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
             deal_no=ctx.deal.deal_no,
             player=player,
             legs=ctx.params["legs"],
-            transfers=[t.to_json() for t in transfers],
+            transfers=list(transfers),
         )
     ]
 

@@ -310,9 +310,7 @@ def bet_events(
     an open carries the cards that qualified it (D-IT-03), a stake of the whole stack is all in."""
     table = state.table_id
     transfers = (
-        [Transfer(seat_account(table, player), bets_account(table), amount, action).to_json()]
-        if amount > 0
-        else []
+        [Transfer(seat_account(table, player), bets_account(table), amount, action)] if amount > 0 else []
     )
     deal = state.live
     shown = None

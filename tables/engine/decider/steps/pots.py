@@ -119,7 +119,7 @@ def _best(eligible: list[str], values: Mapping[str, HandValue]) -> list[str]:
 
 def _transfers(
     state: TableState, pots: list[dict[str, Any]], returned: tuple[str, int] | None
-) -> list[dict[str, Any]]:
+) -> list[Transfer]:
     """Every share paid from the pot (the main pot's chips carried or anted) and then the bets
     account; the uncalled bet first, back from the bets account."""
     table = state.table_id
@@ -137,7 +137,7 @@ def _transfers(
             for source, chips in ((pot_account(table), from_pot), (bets_account(table), share - from_pot)):
                 if chips > 0:
                     moves.append(Transfer(source, seat_account(table, player), chips, reason))
-    return [move.to_json() for move in moves]
+    return moves
 
 
 def fold_awarded(state: TableState, e: ev.PotsAwarded) -> TableState:

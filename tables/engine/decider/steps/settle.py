@@ -60,7 +60,7 @@ def settled_event(deal_no: int, result: Settlement) -> ev.PotSettled:
         outcome=result.outcome,
         winners=list(result.winners),
         matchers=list(result.matchers),
-        transfers=[t.to_json() for t in result.transfers],
+        transfers=list(result.transfers),
         pot=result.pot,
         reserve=result.reserve,
         ante_exempt=list(result.ante_exempt) or None,
