@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.close import close_table_events
@@ -140,7 +141,7 @@ def _folded(state: TableState, events: list[ev.Event], into: list[ev.Event]) -> 
     return state
 
 
-def current_ctx(state: TableState, now: datetime) -> Ctx | None:
+def current_ctx(state: TableState, now: datetime) -> Ctx[Any] | None:
     """The live deal's current step at work (None between steps, deals or stages)."""
     deal, step = state.live, state.current_step()
     if deal is None or step is None:

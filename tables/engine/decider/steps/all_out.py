@@ -10,14 +10,14 @@ StepStarted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.decider import events as ev
 from tables.engine.decider.all_out import REDECLARE
 from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps import passing
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, next_cards, swap_passed
+from tables.engine.decider.steps.base import Ctx, StepKind, deadline, next_cards, swap_passed
 from tables.engine.deck import STANDARD_PACK
 
 
@@ -25,22 +25,22 @@ def _pack_serves_a_round(deal: DealState) -> bool:
     return deal.dealt + len(deal.order) <= len(STANDARD_PACK)
 
 
-def done(ctx: Ctx) -> bool:
-    rule, deal = ctx.params["rule"], ctx.deal
+def done(ctx: Ctx[AllOutParams]) -> bool:
+    rule, deal = ctx.params.rule, ctx.deal
     if deal.in_players() or rule not in REDECLARE:
         return True
     return rule == "extra_card" and not _pack_serves_a_round(deal)
 
 
-def _back_to_declare(ctx: Ctx) -> ev.StepStarted:
+def _back_to_declare(ctx: Ctx[AllOutParams]) -> ev.StepStarted:
     steps = ctx.state.rules.stages[ctx.stage - 1].steps
     index = max(i for i in range(ctx.step) if steps[i].kind == "declare")
     return ev.StepStarted(deal_no=ctx.deal.deal_no, stage=ctx.stage, step=index, kind="declare")
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[AllOutParams]) -> list[ev.Event]:
     deal = ctx.deal
-    if ctx.params["rule"] == "extra_card":  # AO-07
+    if ctx.params.rule == "extra_card":  # AO-07
         cards = next_cards(ctx, len(deal.order))
         dealt: list[ev.Event] = [
             ev.CardsDealt(
@@ -56,7 +56,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return [*swap_passed(deal, +1), _back_to_declare(ctx)]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[AllOutParams], player: str) -> list[dict[str, Any]]:
     return passing.offers(ctx, player, None)
 
 
@@ -64,7 +64,7 @@ def phase(deal: DealState) -> str:
     return passing.phase(deal, "all_out")
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: AllOutParams) -> DealState:
     return deal._replace(passing=False, passed=())
 
 
@@ -100,9 +100,16 @@ def fold_cards_exchanged(state: TableState, e: ev.CardsExchanged) -> TableState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class AllOutParams:
+    """The all out step's parameters."""
+
+    rule: str = "carry"
+
+
 KIND = StepKind(
     name="all_out",
-    schema={"rule": Param((str,), "carry")},
+    params=AllOutParams,
     run=run,
     interactive=True,
     done=done,

@@ -11,7 +11,7 @@ taken by its deadline is a pass. Bids and the swap are public: the open hand is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.accounts import Transfer, pot_account, seat_account
@@ -23,9 +23,9 @@ from tables.engine.decider.guards import check_acting, check_amount
 from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps.base import (
     Ctx,
-    Param,
     StepKind,
     deadline,
+    param,
     slot_of,
     turn_fields,
     with_slot,
@@ -43,17 +43,17 @@ def auction_of(deal: DealState) -> AuctionSlot:
     return slot_of(deal, NAME, _EMPTY)
 
 
-def _running(ctx: Ctx) -> bool:
-    return ctx.params["rule"] == ghost.AUCTION and bool(ctx.deal.ghost)
+def _running(ctx: Ctx[AuctionParams]) -> bool:
+    return ctx.params.rule == ghost.AUCTION and bool(ctx.deal.ghost)
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[AuctionParams]) -> bool:
     """Over when no auction is played, or a full turn passed with no bid."""
     auction = auction_of(ctx.deal)
     return not _running(ctx) or (auction.high_bidder is None and auction.bid_passes >= len(ctx.deal.order))
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[AuctionParams]) -> list[ev.Event]:
     deal = ctx.deal
     if deal.awaiting:
         return []
@@ -66,7 +66,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def _sold(ctx: Ctx, player: str, bid: int) -> ev.OpenHandBought:
+def _sold(ctx: Ctx[AuctionParams], player: str, bid: int) -> ev.OpenHandBought:
     """D-MC-04: the high bidder pays his bid into the pot and swaps hands with the open hand."""
     deal, table = ctx.deal, ctx.state.table_id
     transfer = Transfer(seat_account(table, player), pot_account(table), bid, "open_hand_bid")
@@ -92,7 +92,7 @@ def bid_range(state: TableState, player: str) -> tuple[int, int | None]:
     return auction_of(deal).high_bid + 1, None if allow_debt else state.stack_of(player)
 
 
-def check_bid(ctx: Ctx, c: cmd.Bid) -> None:
+def check_bid(ctx: Ctx[AuctionParams], c: cmd.Bid) -> None:
     """MCA-04, D-MC-04: the player's turn in the open hand's auction; a bid is whole chips above
     the standing bid that his stack can pay (None: a pass)."""
     state = ctx.state
@@ -111,18 +111,18 @@ def check_bid(ctx: Ctx, c: cmd.Bid) -> None:
         raise DomainError("insufficient_stack", "the stack cannot pay this bid", needed=c.amount, stack=high)
 
 
-def bid(ctx: Ctx, c: cmd.Bid, checked: None) -> list[ev.Event]:
+def bid(ctx: Ctx[AuctionParams], c: cmd.Bid, checked: None) -> list[ev.Event]:
     return [ev.BidMade(deal_no=c.deal_no, player=c.player_id, amount=c.amount, timed_out=False)]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[AuctionParams]) -> list[ev.Event]:
     """MCA-04: a bid not made in time is a pass."""
     return [
         ev.BidMade(deal_no=ctx.deal.deal_no, player=p, amount=None, timed_out=True) for p in ctx.deal.awaiting
     ]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[AuctionParams], player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if player not in deal.awaiting:
         return []
@@ -153,7 +153,7 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
 # --- folds ---------------------------------------------------------------------------------------------
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: AuctionParams) -> DealState:
     return _new_round(deal)
 
 
@@ -184,9 +184,16 @@ def fold_bought(state: TableState, e: ev.OpenHandBought) -> TableState:
     return state._replace(deal=_new_round(deal._replace(hands=hands, ghost=tuple(e.gave))))
 
 
+@dataclass(frozen=True, slots=True)
+class AuctionParams:
+    """The auction step's parameters."""
+
+    rule: str = param(ghost.NONE, choices=ghost.RULES)
+
+
 KIND = StepKind(
     name=NAME,
-    schema={"rule": Param((str,), ghost.NONE, choices=ghost.RULES)},
+    params=AuctionParams,
     run=run,
     interactive=True,
     done=done,

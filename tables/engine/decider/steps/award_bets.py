@@ -12,10 +12,10 @@ from __future__ import annotations
 from ledger.accounts import Transfer, bets_account, pot_account, seat_account
 from tables.engine.decider import events as ev
 from tables.engine.decider.money import split_evenly
-from tables.engine.decider.steps.base import Ctx, StepKind
+from tables.engine.decider.steps.base import Ctx, NoParams, StepKind
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[NoParams]) -> list[ev.Event]:
     state, deal = ctx.state, ctx.deal
     amount, table = state.bets, state.table_id
     if amount <= 0:
@@ -32,4 +32,4 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return [ev.BetsAwarded(deal_no=deal.deal_no, winners=winners, amount=amount, transfers=list(transfers))]
 
 
-KIND = StepKind(name="award_bets", schema={}, run=run)
+KIND = StepKind(name="award_bets", run=run)

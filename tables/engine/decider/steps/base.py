@@ -1,7 +1,10 @@
-"""What a step kind is (DESIGN §2.2): its parameter schema, `run`, `done`, `start` and the folds
-of its own events. Each kind is one module of this package; `steps.KINDS` is the registry.
+"""What a step kind is (DESIGN §2.2): its parameters, `run`, `done`, `start` and the folds of its
+own events. Each kind is one module of this package; `steps.KINDS` is the registry.
 
-- `schema` is checked when a variant is built (`check_step`), so a bad program fails at import.
+- `params` is the kind's parameters as a frozen dataclass: each field's type, default (none:
+  required) and allowed values (`param(choices=...)`). The `schema` derived from it is checked
+  when a variant is built (`check_step`), so a bad program fails at import; a step at work gets
+  its parameters resolved into an instance (`ctx.params.unit`).
 - `run(ctx)` decides the step's next events at `ctx.now` ([] = it waits for players).
 - `interactive` kinds wait for players: the interpreter asks `done(ctx)` before each `run`.
   Automatic kinds run exactly once, then the program moves on.
@@ -36,10 +39,12 @@ of its own events. Each kind is one module of this package; `steps.KINDS` is the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import events as ev
@@ -62,7 +67,7 @@ class Param:
     types: tuple[type, ...]
     default: Any = None
     required: bool = False
-    choices: tuple[Any, ...] = ()
+    choices: tuple[str, ...] = ()
 
     def check(self, where: str, value: Any) -> None:
         if isinstance(value, bool) and bool not in self.types:
@@ -76,37 +81,79 @@ class Param:
         return " or ".join(t.__name__ for t in self.types)
 
 
+def param(default: Any = MISSING, *, choices: tuple[Any, ...] = ()) -> Any:
+    """A field of a kind's parameters: its default (none: the parameter is required) and the
+    values it allows (none: any of its type)."""
+    return field(default=default, metadata={"choices": choices})
+
+
 @dataclass(frozen=True, slots=True)
-class Ctx:
+class NoParams:
+    """The parameters of a kind that takes none."""
+
+
+def _accepted(hint: Any) -> tuple[type, ...]:
+    """The runtime types a parameter's annotation accepts as written in a program (a sequence:
+    a tuple or a list)."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return tuple(t for arg in typing.get_args(hint) for t in _accepted(arg))
+    if hint is None or hint is type(None):
+        return (type(None),)
+    origin = typing.get_origin(hint) or hint
+    if origin in (tuple, list, Sequence):
+        return (tuple, list)
+    assert isinstance(origin, type), f"a parameter's type is a class: {hint!r}"
+    return (origin,)
+
+
+def schema_of(params: type) -> dict[str, Param]:
+    """The check of each parameter, from the dataclass that declares them."""
+    hints = typing.get_type_hints(params)
+    return {
+        f.name: Param(
+            _accepted(hints[f.name]),
+            None if f.default is MISSING else f.default,
+            required=f.default is MISSING,
+            choices=tuple(f.metadata.get("choices", ())),
+        )
+        for f in fields(params)
+    }
+
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx(Generic[P]):
     """A step at work: the state, the live deal, the step's resolved parameters, where it is."""
 
     state: TableState
     deal: DealState
-    params: Mapping[str, Any]
+    params: P
     stage: int  # 1-based
     step: int  # 0-based within the stage
     now: datetime
 
 
-def _no_change(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def _no_change(deal: DealState, params: Any) -> DealState:
     return deal
 
 
-def _always(ctx: Ctx) -> bool:
+def _always(ctx: Ctx[Any]) -> bool:
     return True
 
 
-def _never(ctx: Ctx) -> bool:
+def _never(ctx: Ctx[Any]) -> bool:
     return False
 
 
-Check = Callable[[Ctx, Any], Any]
-Handle = Callable[[Ctx, Any, Any], list[ev.Event]]
-Offers = Callable[[Ctx, str], list[dict[str, Any]]]
+Check = Callable[[Ctx[Any], Any], Any]
+Handle = Callable[[Ctx[Any], Any, Any], list[ev.Event]]
+Offers = Callable[[Ctx[Any], str], list[dict[str, Any]]]
 View = Callable[[TableState, DealState, Viewer], dict[str, Any]]
 
 
-def _no_offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def _no_offers(ctx: Ctx[Any], player: str) -> list[dict[str, Any]]:
     return []
 
 
@@ -114,42 +161,44 @@ def _no_view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, An
     return {}
 
 
-def _once(params: Mapping[str, Any]) -> int:
+def _once(params: Any) -> int:
     return 1
 
 
-def _nothing_owed(params: Mapping[str, Any], opts: Mapping[str, Any]) -> int:
+def _nothing_owed(params: Any, opts: Mapping[str, Any]) -> int:
     return 0
 
 
-def _no_cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+def _no_cards(params: Any, per_player: int) -> tuple[int, int]:
     return 0, 0
 
 
 @dataclass(frozen=True, slots=True)
 class StepKind:
     name: str
-    schema: Mapping[str, Param]
-    run: Callable[[Ctx], list[ev.Event]]
+    run: Callable[[Ctx[Any]], list[ev.Event]]
+    params: type = NoParams
     interactive: bool = False
-    done: Callable[[Ctx], bool] = _always
-    start: Callable[[DealState, Mapping[str, Any]], DealState] = _no_change
+    done: Callable[[Ctx[Any]], bool] = _always
+    start: Callable[[DealState, Any], DealState] = _no_change
     folds: Mapping[type[ev.Event], Fold] = field(default_factory=dict)
-    ends_deal: Callable[[Ctx], bool] = _never
+    ends_deal: Callable[[Ctx[Any]], bool] = _never
     commands: Mapping[type, tuple[Check, Handle]] = field(default_factory=dict)
     offers: Offers = _no_offers
-    expire: Callable[[Ctx], list[ev.Event]] | None = None
+    expire: Callable[[Ctx[Any]], list[ev.Event]] | None = None
     view: View = _no_view
     phase: Callable[[DealState], str] | None = None
-    pot_multiple: Callable[[Mapping[str, Any]], int] = _once
-    owed_when_in: Callable[[Mapping[str, Any], Mapping[str, Any]], int] = _nothing_owed
+    pot_multiple: Callable[[Any], int] = _once
+    owed_when_in: Callable[[Any, Mapping[str, Any]], int] = _nothing_owed
     declares: bool = False
-    due_before_deal: Callable[[TableState, Mapping[str, Any]], bool] | None = None
-    cards: Callable[[Mapping[str, Any], int], tuple[int, int]] = _no_cards
+    due_before_deal: Callable[[TableState, Any], bool] | None = None
+    cards: Callable[[Any, int], tuple[int, int]] = _no_cards
     owes: Callable[[DealState], Mapping[str, int]] | None = None
     slot: type | None = None
+    schema: Mapping[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", schema_of(self.params))
         if self.interactive and self.expire is None:
             raise ValueError(f"step kind {self.name}: an interactive kind says how its turns time out")
 
@@ -201,16 +250,13 @@ def check_step(kind: StepKind, variant: str, raw: Mapping[str, Any], options: Ma
             param.check(where, value)
 
 
-def resolve(kind: StepKind, step: Step, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The step's parameters with "$option" references resolved and defaults filled in."""
-    given = dict(step.params)
-    out: dict[str, Any] = {}
-    for name, param in kind.schema.items():
-        value = given.get(name, param.default)
-        if isinstance(value, str) and value.startswith("$"):
-            value = options[value[1:]]
-        out[name] = value
-    return out
+def resolve(kind: StepKind, step: Step, options: Mapping[str, Any]) -> Any:
+    """The step's parameters (an instance of its kind's `params`), "$option" references resolved
+    and defaults filled in."""
+    given: dict[str, Any] = {}
+    for name, value in step.params:
+        given[name] = options[value[1:]] if isinstance(value, str) and value.startswith("$") else value
+    return kind.params(**given)
 
 
 def iso(moment: datetime) -> str:
@@ -222,7 +268,7 @@ def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def deadline(ctx: Ctx) -> str:
+def deadline(ctx: Ctx[Any]) -> str:
     return iso(ctx.now + timedelta(seconds=ctx.state.opts.get("declare_timeout", 30)))
 
 
@@ -241,7 +287,7 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
     return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
 
 
-def next_cards(ctx: Ctx, count: int) -> list[str]:
+def next_cards(ctx: Ctx[Any], count: int) -> list[str]:
     """The next `count` cards of the deck, after every card dealt so far in this deal."""
     start = ctx.deal.dealt
     return [str(card) for card in deck_for(ctx.state, ctx.deal).peek(start + count)[start:]]

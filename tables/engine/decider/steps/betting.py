@@ -36,7 +36,8 @@ cannot cover in full is all in; a player with no chips left acts no more; the si
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.accounts import Transfer, bets_account, seat_account
@@ -50,9 +51,9 @@ from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps.base import (
     Ctx,
-    Param,
     StepKind,
     deadline,
+    param,
     slot_of,
     turn_fields,
     with_slot,
@@ -141,11 +142,11 @@ def to_call(deal: DealState, player: str) -> int:
     return max(stakes) - stakes[deal.position(player)]
 
 
-def unit_of(state: TableState, params: Mapping[str, Any]) -> int:
+def unit_of(state: TableState, params: BettingParams) -> int:
     """The bet and raise size: the step's unit, or the table's ante (D-BET), times the round's
     `multiple` under fixed limit (D-IT-02: twice the unit in Italian poker's second round)."""
-    unit = int(params["unit"]) or int(state.opts.get("ante", 1))
-    return unit * int(params["multiple"]) if params["limit"] == "fixed" else unit
+    unit = int(params.unit) or int(state.opts.get("ante", 1))
+    return unit * int(params.multiple) if params.limit == "fixed" else unit
 
 
 def amount_of(deal: DealState, player: str, action: str, unit: int) -> int:
@@ -171,20 +172,20 @@ def free_chips(state: TableState, player: str) -> int | None:
     return stack - loser_cost(state.pot, terms_of(state.opts))
 
 
-def can_open(state: TableState, params: Mapping[str, Any], player: str) -> bool:
+def can_open(state: TableState, params: BettingParams, player: str) -> bool:
     """IT-07, IT-08: the player holds jacks or better."""
     deal = state.live
     assert deal is not None
-    return openers(deal.hand_of(player), params["ranking"], len(deal.order)) is not None
+    return openers(deal.hand_of(player), params.ranking, len(deal.order)) is not None
 
 
-def bet_ranges(state: TableState, params: Mapping[str, Any], player: str) -> dict[str, tuple[int, int]]:
+def bet_ranges(state: TableState, params: BettingParams, player: str) -> dict[str, tuple[int, int]]:
     """The actions `player` may take now, each with the least and the most chips it may move
     (equal under fixed limit). The caller has checked it is his turn."""
     deal = state.live
     assert deal is not None
-    unit, owed, jacks = unit_of(state, params), to_call(deal, player), params["opens"] == "jacks"
-    pot_limit, pot = params["limit"] == "pot", state.pot + state.bets
+    unit, owed, jacks = unit_of(state, params), to_call(deal, player), params.opens == "jacks"
+    pot_limit, pot = params.limit == "pot", state.pot + state.bets
     wanted: dict[str, tuple[int, int]] = {}
     if high(deal) == 0:
         wanted["check"] = (0, 0)
@@ -196,10 +197,10 @@ def bet_ranges(state: TableState, params: Mapping[str, Any], player: str) -> dic
     else:
         wanted["call" if owed else "check"] = (owed, owed)
         wanted["fold"] = (0, 0)
-        if betting_of(deal).raises < params["raises"]:
+        if betting_of(deal).raises < params.raises:
             least = owed + unit
             wanted["raise"] = (least, owed + max(unit, pot + owed) if pot_limit else least)
-    if params["all_in"]:
+    if params.all_in:
         return _all_in_ranges(wanted, state.stack_of(player), owed)
     free = free_chips(state, player)
     return {
@@ -221,57 +222,58 @@ def _all_in_ranges(wanted: dict[str, tuple[int, int]], stack: int, owed: int) ->
     return out
 
 
-def betting_choices(state: TableState, params: Mapping[str, Any], player: str) -> dict[str, int]:
+def betting_choices(state: TableState, params: BettingParams, player: str) -> dict[str, int]:
     """The actions `player` may take now, each with the (least) chips it moves."""
     return {action: low for action, (low, _) in bet_ranges(state, params, player).items()}
 
 
-def current(state: TableState) -> Mapping[str, Any] | None:
+def current(state: TableState) -> BettingParams | None:
     """The open betting step's parameters, or None when no betting round is current."""
     step = state.current_step()
     if step is None or step.kind != NAME:
         return None
-    return step.resolved(state.opts)
+    params: BettingParams = step.resolved(state.opts)
+    return params
 
 
-def all_in(state: TableState, params: Mapping[str, Any], player: str) -> bool:
+def all_in(state: TableState, params: BettingParams, player: str) -> bool:
     """Under poker table stakes a player with no chips left acts no more (his pots are side pots)."""
-    return bool(params["all_in"]) and state.stack_of(player) <= 0
+    return bool(params.all_in) and state.stack_of(player) <= 0
 
 
 def _owes_action(deal: DealState, player: str) -> bool:
     return player not in betting_of(deal).bet_acted or to_call(deal, player) > 0
 
 
-def _to_act(ctx: Ctx) -> list[str]:
+def _to_act(ctx: Ctx[BettingParams]) -> list[str]:
     """The players still in the betting who must act before the round is over."""
     deal, params = ctx.deal, ctx.params
-    left = contenders(deal, params["who"])
+    left = contenders(deal, params.who)
     acting = [p for p in left if not all_in(ctx.state, params, p)]
-    opened = high(deal) > 0 or betting_of(deal).opener is not None or params["opens"] != "jacks"
+    opened = high(deal) > 0 or betting_of(deal).opener is not None or params.opens != "jacks"
     if opened and len(acting) <= 1 and not any(to_call(deal, p) for p in acting):
         return []  # nobody left to bet against: the rest are all in
     return [p for p in acting if _owes_action(deal, p)]
 
 
-def _unopened(ctx: Ctx) -> bool:
+def _unopened(ctx: Ctx[BettingParams]) -> bool:
     """IT-11: a round that must be opened with jacks or better, over with nobody opening."""
     bets = betting_of(ctx.deal)
-    return ctx.params["opens"] == "jacks" and bets.opener is None and not bets.no_open
+    return ctx.params.opens == "jacks" and bets.opener is None and not bets.no_open
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[BettingParams]) -> bool:
     """Over when fewer than two are left in the betting, or each has acted and matched (or is
     all in); IT-11: a round nobody opened is over once NobodyOpened says so."""
     deal = ctx.deal
     if betting_of(deal).no_open:
         return True
-    if len(contenders(deal, ctx.params["who"])) < 2:
+    if len(contenders(deal, ctx.params.who)) < 2:
         return True
     return not _to_act(ctx) and not _unopened(ctx)
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[BettingParams]) -> list[ev.Event]:
     """Open the next turn, clockwise from the last player to act (the dealer's left first, or the
     opener, IT-17); IT-11: nobody opened, the deal is passed and the pot stays."""
     deal = ctx.deal
@@ -304,7 +306,7 @@ def bet_events(
     amount: int,
     *,
     timed_out: bool = False,
-    params: Mapping[str, Any] | None = None,
+    params: BettingParams | None = None,
 ) -> list[ev.Event]:
     """The player's action as a BetMade, with the transfer of his chips to the bets account;
     an open carries the cards that qualified it (D-IT-03), a stake of the whole stack is all in."""
@@ -315,8 +317,8 @@ def bet_events(
     deal = state.live
     shown = None
     if action == "open" and params is not None and deal is not None:
-        shown = list(openers(deal.hand_of(player), params["ranking"], len(deal.order)) or ())
-    went_all_in = bool(params and params["all_in"] and amount > 0 and amount >= state.stack_of(player))
+        shown = list(openers(deal.hand_of(player), params.ranking, len(deal.order)) or ())
+    went_all_in = bool(params and params.all_in and amount > 0 and amount >= state.stack_of(player))
     return [
         ev.BetMade(
             deal_no=state.deal_no,
@@ -331,7 +333,7 @@ def bet_events(
     ]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[BettingParams]) -> list[ev.Event]:
     """D-BET, D-IT-02: a player whose turn expired checks if he can, else folds."""
     deal = ctx.deal
     return [
@@ -346,7 +348,7 @@ def expire(ctx: Ctx) -> list[ev.Event]:
 # --- the players' command: Bet (D-BET, D-IT-02) -----------------------------------------------------
 
 
-def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
+def check_bet(ctx: Ctx[BettingParams], c: cmd.Bet) -> int:
     """D-BET: it is the player's turn in the betting round and the round offers `action` now
     (fixed limit or pot limit, at most `raises` raises, within his stack by D-GEN-06 or all in);
     `amount`, if given, is the chips the action moves. Returns those chips."""
@@ -364,7 +366,7 @@ def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
         size = f"{low}" if low == most else f"{low} to {most}"
         raise DomainError(
             "invalid_amount",
-            f"{action} moves {size} chips, not {c.amount!r} ({params['limit']} limit)",
+            f"{action} moves {size} chips, not {c.amount!r} ({params.limit} limit)",
             action=action,
             amount=low,
             most=most,
@@ -372,17 +374,15 @@ def check_bet(ctx: Ctx, c: cmd.Bet) -> int:
     return low if c.amount is None else c.amount
 
 
-def _refuse_bet(state: TableState, params: Mapping[str, Any], player: str, action: str) -> None:
+def _refuse_bet(state: TableState, params: BettingParams, player: str, action: str) -> None:
     """Why the round does not offer `action`: the raise cap, the openers, the stack, or the
     situation."""
     deal = state.live
     assert deal is not None
     owed, unit, raises = to_call(deal, player), unit_of(state, params), betting_of(deal).raises
-    opened, jacks = high(deal) > 0, params["opens"] == "jacks"
-    if action == "raise" and opened and raises >= params["raises"]:
-        raise DomainError(
-            "raise_limit", f"at most {params['raises']} raises per round (D-BET)", raises=raises
-        )
+    opened, jacks = high(deal) > 0, params.opens == "jacks"
+    if action == "raise" and opened and raises >= params.raises:
+        raise DomainError("raise_limit", f"at most {params.raises} raises per round (D-BET)", raises=raises)
     if action == "open" and jacks and not opened and not can_open(state, params, player):
         raise DomainError("cannot_open", "opening needs jacks or better (IT-07, IT-08)")
     fits = {
@@ -411,12 +411,12 @@ def _refuse_bet(state: TableState, params: Mapping[str, Any], player: str, actio
     )
 
 
-def bet(ctx: Ctx, c: cmd.Bet, chips: int) -> list[ev.Event]:
+def bet(ctx: Ctx[BettingParams], c: cmd.Bet, chips: int) -> list[ev.Event]:
     """A bet is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
     return bet_events(ctx.state, c.player_id, c.action, chips, params=ctx.params)
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[BettingParams], player: str) -> list[dict[str, Any]]:
     """D-BET: the player's turn in the betting round: each action he may take with the chips it
     moves (`amounts`; under pot limit the least, and `most` the most), what he must call, the
     bet/raise size and the raises left."""
@@ -431,12 +431,12 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
         "amounts": {action: low for action, (low, _) in ranges.items()},
         "to_call": to_call(deal, player),
         "unit": unit_of(ctx.state, params),
-        "raises_left": max(params["raises"] - betting_of(deal).raises, 0),
+        "raises_left": max(params.raises - betting_of(deal).raises, 0),
         **turn_fields(deal, ctx.now),
     }
-    if params["limit"] == "pot" or params["all_in"]:
+    if params.limit == "pot" or params.all_in:
         offer["most"] = {action: most for action, (_, most) in ranges.items()}
-        offer["limit"] = params["limit"]
+        offer["limit"] = params.limit
     return [offer]
 
 
@@ -511,7 +511,7 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
             {
                 "opener": bets.opener,
                 "passed": bets.no_open,
-                "round": int(params["multiple"]) if params is not None else None,
+                "round": int(params.multiple) if params is not None else None,
                 "limit": state.opts.get("limit", "fixed"),
                 "all_in": [p for p in deal.order if state.stack_of(p) <= 0 and p not in deal.folded],
                 "pots": None if deal.over else side_pots(state, deal),
@@ -523,18 +523,18 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
 def _poker_params(state: TableState) -> bool:
     """Whether the table's betting is poker betting with all-ins (its pots are side pots)."""
     game = state.game
-    return game is not None and any(s.kind == NAME and s.resolved(state.opts)["all_in"] for s in game.program)
+    return game is not None and any(s.kind == NAME and s.resolved(state.opts).all_in for s in game.program)
 
 
 # --- folds ---------------------------------------------------------------------------------------------
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: BettingParams) -> DealState:
     """A new round: fresh stakes and raises; the deal's totals and the opener stay; IT-17: the
     second round starts with the opener (the next player still in to his left if he folded)."""
     zeros = (0,) * len(deal.order)
     prev = betting_of(deal)
-    turn = deal.position(prev.opener) if params["first"] == "opener" and prev.opener else 0
+    turn = deal.position(prev.opener) if params.first == "opener" and prev.opener else 0
     slot = prev._replace(
         bet_round=zeros, bet_total=prev.bet_total or zeros, raises=0, bet_acted=(), bet_turn=turn
     )
@@ -583,19 +583,24 @@ def fold_nobody_opened(state: TableState, e: ev.NobodyOpened) -> TableState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class BettingParams:
+    """The betting step's parameters."""
+
+    unit: int = 0
+    raises: int = RAISES
+    who: str = param("in_players", choices=("in_players", "all"))  # Italian: all
+    opens: str = param("any", choices=("any", "jacks"))  # IT-07..11
+    ranking: str = param("poker", choices=tuple(RANKINGS))  # judges openers
+    multiple: int = 1  # D-IT-02
+    first: str = param("dealer_left", choices=("dealer_left", "opener"))  # IT-17
+    limit: str = param("fixed", choices=("fixed", "pot"))  # D-IT-02
+    all_in: bool = False
+
+
 KIND = StepKind(
     name=NAME,
-    schema={
-        "unit": Param((int,), 0),
-        "raises": Param((int,), RAISES),
-        "who": Param((str,), "in_players", choices=("in_players", "all")),  # Italian: all
-        "opens": Param((str,), "any", choices=("any", "jacks")),  # IT-07..11
-        "ranking": Param((str,), "poker", choices=tuple(RANKINGS)),  # judges openers
-        "multiple": Param((int,), 1),  # D-IT-02
-        "first": Param((str,), "dealer_left", choices=("dealer_left", "opener")),  # IT-17
-        "limit": Param((str,), "fixed", choices=("fixed", "pot")),  # D-IT-02
-        "all_in": Param((bool,), False),
-    },  # D-IT-02
+    params=BettingParams,  # D-IT-02
     run=run,
     interactive=True,
     done=done,

@@ -11,21 +11,20 @@ Starting a deal step hides earlier shown hands again: they have new cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 from tables.engine.decider import events as ev
 from tables.engine.decider import ghost
 from tables.engine.decider.state import DealState, TableState, set_at
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
+from tables.engine.decider.steps.base import Ctx, StepKind, next_cards, param
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
-    deal, count, face, to = ctx.deal, ctx.params["count"], ctx.params["face"], ctx.params["to"]
+def run(ctx: Ctx[DealParams]) -> list[ev.Event]:
+    deal, count, face, to = ctx.deal, ctx.params.count, ctx.params.face, ctx.params.to
     if to == "board":
         return [ev.BoardDealt(deal_no=deal.deal_no, cards=next_cards(ctx, count))]
     recipients = list(deal.order) if to == "all" else list(deal.in_players())
-    with_ghost = to == "all" and ghost.dealt(ctx.params["ghost"])
+    with_ghost = to == "all" and ghost.dealt(ctx.params.ghost)
     n = len(recipients) + (1 if with_ghost else 0)  # D-GH-03: the ghost last in each round
     if not recipients:
         return []
@@ -41,21 +40,21 @@ def run(ctx: Ctx) -> list[ev.Event]:
             ev.GhostDealt(
                 deal_no=deal.deal_no,
                 cards=[*deal.ghost, *new],
-                face="up" if ghost.face_up(ctx.params["ghost"]) else "down",
+                face="up" if ghost.face_up(ctx.params.ghost) else "down",
             )
         )
     return events
 
 
-def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+def cards(params: DealParams, per_player: int) -> tuple[int, int]:
     """D-GEN-02: (cards per player, other cards: the board, the ghost hand) this step deals."""
-    count = params["count"]
-    if params["to"] == "board":
+    count = params.count
+    if params.to == "board":
         return 0, count
-    return count, count if params["to"] == "all" and ghost.dealt(params["ghost"]) else 0
+    return count, count if params.to == "all" and ghost.dealt(params.ghost) else 0
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: DealParams) -> DealState:
     return deal._replace(shown=(), compared=())
 
 
@@ -90,14 +89,19 @@ def fold_board_dealt(state: TableState, e: ev.BoardDealt) -> TableState:
     return state.with_deal(board=(*deal.board, *e.cards), dealt=deal.dealt + len(e.cards))
 
 
+@dataclass(frozen=True, slots=True)
+class DealParams:
+    """The deal step's parameters."""
+
+    count: int
+    face: str = param("down", choices=("down", "up"))
+    to: str = param("all", choices=("all", "in_players", "board"))
+    ghost: str = param(ghost.NONE, choices=ghost.RULES)
+
+
 KIND = StepKind(
     name="deal",
-    schema={
-        "count": Param((int,), required=True),
-        "face": Param((str,), "down", choices=("down", "up")),
-        "to": Param((str,), "all", choices=("all", "in_players", "board")),
-        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
-    },
+    params=DealParams,
     run=run,
     start=start,
     folds={ev.CardsDealt: fold_cards_dealt, ev.GhostDealt: fold_ghost_dealt, ev.BoardDealt: fold_board_dealt},

@@ -14,6 +14,7 @@ Each declare step starts with its own choices.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.decider import commands as cmd
@@ -22,17 +23,17 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import check_acting
 from tables.engine.decider.liability import in_cost
 from tables.engine.decider.state import DealState, TableState, copy_with, with_seats
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, turn_fields
+from tables.engine.decider.steps.base import Ctx, StepKind, deadline, param, turn_fields
 from tables.engine.decider.visibility import Viewer
 
 NAME = "declare"
 MODES = ("sequential", "simultaneous")
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: DeclareParams) -> DealState:
     """Fresh choices; with ``who=in_players`` only the "in" players declare: the others stay
     "out", and a player who folded in a betting round (D-BET, 43-07) stays "in" without declaring."""
-    keep_in = params["who"] == "in_players"
+    keep_in = params.who == "in_players"
     choices = tuple(
         None if not keep_in or (c == "in" and p not in deal.folded) else c if c == "in" else "out"
         for p, c in zip(deal.order, deal.choices, strict=True)
@@ -42,18 +43,18 @@ def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
     )
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[DeclareParams]) -> bool:
     return not ctx.deal.sealed and None not in ctx.deal.choices
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[DeclareParams]) -> list[ev.Event]:
     """Open the next turn or the window, force the dealer in (G2-10), or reveal (SIM-04)."""
     deal = ctx.deal
     if deal.awaiting:
         return []
-    if ctx.params["compulsory"] and deal.opens_game and all(c is None for c in deal.choices):
+    if ctx.params.compulsory and deal.opens_game and all(c is None for c in deal.choices):
         return [ev.ForcedIn(deal_no=deal.deal_no, players=list(deal.order), rule="CFR-01")]
-    mode = ctx.params["mode"]
+    mode = ctx.params.mode
     if mode == "simultaneous":
         if deal.sealed:  # everyone has declared or timed out: reveal together (SIM-04)
             return [
@@ -67,7 +68,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     nxt = deal.choices.index(None)
     player = deal.order[nxt]
     others_out = all(c == "out" for c in deal.choices[:nxt])
-    if nxt == len(deal.order) - 1 and others_out and ctx.params["dealer_forced_in"]:
+    if nxt == len(deal.order) - 1 and others_out and ctx.params.dealer_forced_in:
         return [
             ev.Declared(deal_no=deal.deal_no, player=player, choice="in", sealed=False, forced=True)
         ]  # G2-10, D-G2-05
@@ -77,7 +78,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
 # --- the players' command: Declare (G2-08, SIM-01..05, 43-03) ----------------------------------------
 
 
-def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
+def check_declare(ctx: Ctx[DeclareParams], c: cmd.Declare) -> None:
     state, player, choice = ctx.state, c.player_id, c.choice
     deal = check_acting(state, player, c.deal_no)
     if c.stage is not None and c.stage != deal.stage:
@@ -88,7 +89,7 @@ def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
         raise DomainError("not_your_turn", f"{player} is not dealt into deal {c.deal_no}")
     if deal.choice_of(player) is not None:
         raise DomainError("already_declared", f"{player} has declared", player=player)
-    allowed = tuple(ctx.params["choices"])
+    allowed = tuple(ctx.params.choices)
     if player not in deal.awaiting or not allowed:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to declare", player=player)
     if choice not in allowed:
@@ -106,11 +107,11 @@ def check_declare(ctx: Ctx, c: cmd.Declare) -> None:
         )
 
 
-def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
+def declare(ctx: Ctx[DeclareParams], c: cmd.Declare, checked: None) -> list[ev.Event]:
     """A declare is accepted until the timeout is recorded (ExpireDeclare), even a little late.
     In a sequential declare it opens the next player's turn, unless the dealer is forced in
     (G2-10) or nobody is left."""
-    sealed = ctx.params["mode"] == "simultaneous"
+    sealed = ctx.params.mode == "simultaneous"
     turn = None if sealed else _next_turn(ctx, c.player_id, c.choice)
     return [
         ev.Declared(
@@ -125,7 +126,7 @@ def declare(ctx: Ctx, c: cmd.Declare, checked: None) -> list[ev.Event]:
     ]
 
 
-def _next_turn(ctx: Ctx, player: str, choice: str) -> str | None:
+def _next_turn(ctx: Ctx[DeclareParams], player: str, choice: str) -> str | None:
     """Whose sequential turn follows `player`'s `choice`: the next undeclared player, unless he is
     the dealer and everyone before him is out (G2-10: run forces him in)."""
     deal = ctx.deal
@@ -133,21 +134,17 @@ def _next_turn(ctx: Ctx, player: str, choice: str) -> str | None:
     if None not in choices:
         return None
     nxt = choices.index(None)
-    if (
-        nxt == len(deal.order) - 1
-        and ctx.params["dealer_forced_in"]
-        and all(c == "out" for c in choices[:nxt])
-    ):
+    if nxt == len(deal.order) - 1 and ctx.params.dealer_forced_in and all(c == "out" for c in choices[:nxt]):
         return None
     return deal.order[nxt]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[DeclareParams]) -> list[ev.Event]:
     """The awaited players time out: the step's ``timeout`` choice (43-03's High/Low/Both declare
     has no "out"), else the table's ``timeout_effect``; option sit_out_after sits a player out
     after K timeouts in a row (never at a tournament table: he stays dealt in, timed out)."""
     deal, state = ctx.deal, ctx.state
-    effect = str(ctx.params["timeout"] or state.opts.get("timeout_effect", "out"))
+    effect = str(ctx.params.timeout or state.opts.get("timeout_effect", "out"))
     timed_out = ev.DeclareTimedOut(deal_no=deal.deal_no, players=list(deal.awaiting), effect=effect)
     limit = state.opts.get("sit_out_after", 0)
     if not limit or state.tournament_id is not None:
@@ -163,11 +160,11 @@ def expire(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[DeclareParams], player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if player not in deal.awaiting:
         return []
-    choices = [c for c in ctx.params["choices"] if _allowed(ctx, cmd.Declare(player, deal.deal_no, c))]
+    choices = [c for c in ctx.params.choices if _allowed(ctx, cmd.Declare(player, deal.deal_no, c))]
     if not choices:
         return []
     return [
@@ -182,7 +179,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def _allowed(ctx: Ctx, c: cmd.Declare) -> bool:
+def _allowed(ctx: Ctx[DeclareParams], c: cmd.Declare) -> bool:
     try:
         check_declare(ctx, c)
     except DomainError:
@@ -256,16 +253,21 @@ def fold_revealed(state: TableState, e: ev.DeclaresRevealed) -> TableState:
     return state.with_deal(choices=_set_choices(deal, e.choices), sealed=False, awaiting=(), deadline=None)
 
 
+@dataclass(frozen=True, slots=True)
+class DeclareParams:
+    """The declare step's parameters."""
+
+    mode: str = param(choices=MODES)
+    choices: tuple[str, ...] = ("in", "out")
+    who: str = param("all", choices=("all", "in_players"))
+    dealer_forced_in: bool = False
+    compulsory: bool = False
+    timeout: str | None = None
+
+
 KIND = StepKind(
     name=NAME,
-    schema={
-        "mode": Param((str,), required=True, choices=MODES),
-        "choices": Param((tuple, list), ("in", "out")),
-        "who": Param((str,), "all", choices=("all", "in_players")),
-        "dealer_forced_in": Param((bool,), False),
-        "compulsory": Param((bool,), False),
-        "timeout": Param((str, type(None)), None),
-    },
+    params=DeclareParams,
     run=run,
     interactive=True,
     done=done,

@@ -20,7 +20,7 @@ any draw: the cards are private to the drawer, the count public (D-IT-05).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.decider import commands as cmd
@@ -29,7 +29,7 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import check_acting
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps import betting
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, deadline, deck_for, turn_fields
+from tables.engine.decider.steps.base import Ctx, StepKind, deadline, deck_for, turn_fields
 from tables.engine.decider.steps.exchange import card_in_hand, timeout_events
 from tables.engine.deck import Deck
 
@@ -52,7 +52,7 @@ def owed(deal: DealState, player: str) -> int:
     return HAND - len(deal.hand_of(player))
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[DrawParams]) -> bool:
     deal = ctx.deal
     if _nothing_to_draw(deal):
         return True
@@ -60,7 +60,7 @@ def done(ctx: Ctx) -> bool:
     return all(p in deal.exchanged for p in players) and not any(owed(deal, p) for p in players)
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[DrawParams]) -> list[ev.Event]:
     """Open the next player's draw; once everyone has drawn, deal what each draw still owes."""
     deal = ctx.deal
     if deal.awaiting:
@@ -73,14 +73,14 @@ def run(ctx: Ctx) -> list[ev.Event]:
                 deal_no=deal.deal_no,
                 player=waiting[0],
                 deadline=deadline(ctx),
-                most=min(ctx.params["max"], HAND),
+                most=min(ctx.params.max, HAND),
             )
         ]
     player = next(p for p in players if owed(deal, p))
     return _serve(ctx.state, player, [], owed(deal, player), deferred=True)
 
 
-def check_draw(ctx: Ctx, c: cmd.Exchange) -> list[str]:
+def check_draw(ctx: Ctx[DrawParams], c: cmd.Exchange) -> list[str]:
     """IT-12, IT-13: the exchange's checks (his turn, distinct cards of his hand, at most four);
     IT-16, D-IT-03: the opener discards openers only when he says so, nobody else says so."""
     player = c.player_id
@@ -91,7 +91,7 @@ def check_draw(ctx: Ctx, c: cmd.Exchange) -> list[str]:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to draw", player=player)
     if not isinstance(c.discards, list | tuple):
         raise DomainError("invalid_discards", "discards is a list of cards")
-    most = min(ctx.params["max"], HAND)
+    most = min(ctx.params.max, HAND)
     discards = [card_in_hand(deal.hand_of(player), card) for card in c.discards]
     if len(set(discards)) != len(discards) or len(discards) > most:
         raise DomainError(
@@ -108,7 +108,7 @@ def check_draw(ctx: Ctx, c: cmd.Exchange) -> list[str]:
     return discards
 
 
-def draw(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
+def draw(ctx: Ctx[DrawParams], c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     """IT-15: a four-card draw gets three now; the rest waits until everyone else has drawn."""
     now = FIRST_OF_FOUR if len(discards) == 4 else len(discards)
     return _serve(ctx.state, c.player_id, discards, now, split=c.split_openers)
@@ -173,7 +173,7 @@ def _reshuffle_pool(deal: DealState, *, last_resort: bool) -> list[str]:
     return [*deal.discards, *(c for c in apart if c not in deal.discards and c not in reshuffled)]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[DrawParams], player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if player not in deal.awaiting or player in deal.exchanged:
         return []
@@ -182,7 +182,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
         "action": "exchange",
         "deal_no": deal.deal_no,
         "min": 0,
-        "max": min(ctx.params["max"], HAND),
+        "max": min(ctx.params.max, HAND),
         "choices": list(deal.hand_of(player)),
         **turn_fields(deal, ctx.now),
     }
@@ -191,18 +191,25 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     return [offer]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[DrawParams]) -> list[ev.Event]:
     """A draw not made in time stands pat."""
     return timeout_events(ctx.state)
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: DrawParams) -> DealState:
     return deal._replace(exchanged=(), awaiting=(), deadline=None)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawParams:
+    """The draw step's parameters."""
+
+    max: int = 4
 
 
 KIND = StepKind(
     name=NAME,
-    schema={"max": Param((int,), 4)},
+    params=DrawParams,
     run=run,
     interactive=True,
     done=done,

@@ -24,7 +24,8 @@ accepted. A timeout never raises what a player risks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.decider import commands as cmd
@@ -35,7 +36,6 @@ from tables.engine.decider.money import loser_cost, terms_of
 from tables.engine.decider.state import DealState, TableState, is_in, set_at
 from tables.engine.decider.steps.base import (
     Ctx,
-    Param,
     StepKind,
     deadline,
     slot_of,
@@ -66,7 +66,7 @@ def _active(deal: DealState) -> list[int]:
     ]
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[EscalationParams]) -> bool:
     """Over when fewer than two remain, or each remaining player has had a turn and accepted the
     current level (Q-T38-02, D-T38-01)."""
     deal = ctx.deal
@@ -89,7 +89,7 @@ def next_turn(deal: DealState) -> int:
     raise AssertionError("escalation has nobody to act")  # done() is checked first
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[EscalationParams]) -> list[ev.Event]:
     deal = ctx.deal
     if deal.awaiting:
         return []
@@ -105,10 +105,10 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[EscalationParams]) -> list[ev.Event]:
     """The overdue player accepts when that costs him nothing more, else folds (see above)."""
     deal, esc = ctx.deal, escalation_of(ctx.deal)
-    names = tuple(ctx.params["levels"])
+    names = tuple(ctx.params.levels)
     out: list[ev.Event] = []
     for player in deal.awaiting:
         accepted = esc.accepted[deal.position(player)]
@@ -132,13 +132,13 @@ def expire(ctx: Ctx) -> list[ev.Event]:
 # --- the players' command: Escalate (T38-03/04, D-T38-01) ----------------------------------------
 
 
-def check_escalate(ctx: Ctx, c: cmd.Escalate) -> int:
+def check_escalate(ctx: Ctx[EscalationParams], c: cmd.Escalate) -> int:
     """T38-03/04: the player's turn in the open escalation; `action` names a level at or above the
     pot's current one (accept or raise; the last level is the maximum) or folds. Returns the level
     he stands at after it (for a fold, the level he pays at)."""
     state, player, action = ctx.state, c.player_id, c.action
     deal = check_acting(state, player, c.deal_no)
-    names, esc = tuple(ctx.params["levels"]), escalation_of(deal)
+    names, esc = tuple(ctx.params.levels), escalation_of(deal)
     if player not in deal.awaiting:
         raise DomainError("not_your_turn", f"it is not {player}'s turn to escalate", player=player)
     accepted = esc.accepted[deal.position(player)]
@@ -168,18 +168,18 @@ def check_escalate(ctx: Ctx, c: cmd.Escalate) -> int:
     return level
 
 
-def escalate(ctx: Ctx, c: cmd.Escalate, level: int) -> list[ev.Event]:
+def escalate(ctx: Ctx[EscalationParams], c: cmd.Escalate, level: int) -> list[ev.Event]:
     """Accepted until the timeout is recorded (ExpireDeclare), like a declare."""
     return [ev.Escalated(deal_no=c.deal_no, player=c.player_id, action=c.action, level=level)]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[EscalationParams], player: str) -> list[dict[str, Any]]:
     """The escalate action: the levels he may name (accept the current one or raise) and fold,
     with what each risks in chips (`risks`: losing at that level; for fold, what he pays)."""
     deal, esc = ctx.deal, escalation_of(ctx.deal)
     if player not in deal.awaiting:
         return []
-    names = tuple(ctx.params["levels"])
+    names = tuple(ctx.params.levels)
     choices = [c for c in (*names, FOLD) if _allowed(ctx, cmd.Escalate(player, deal.deal_no, c))]
     if not choices:
         return []
@@ -197,7 +197,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def _allowed(ctx: Ctx, c: cmd.Escalate) -> bool:
+def _allowed(ctx: Ctx[EscalationParams], c: cmd.Escalate) -> bool:
     try:
         check_escalate(ctx, c)
     except DomainError:
@@ -240,7 +240,7 @@ def _level_names(state: TableState) -> tuple[str, ...] | None:
 # --- folds ---------------------------------------------------------------------------------------------
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: EscalationParams) -> DealState:
     """Every "in" player has accepted the first level (EX-08's derived note)."""
     slot = EscalationSlot(esc_level=1, accepted=tuple(1 if is_in(c) else 0 for c in deal.choices))
     return with_slot(deal._replace(awaiting=(), deadline=None), KIND_NAME, slot)
@@ -267,9 +267,9 @@ def fold_escalated(state: TableState, e: ev.Escalated) -> TableState:
 # --- what the rest of the decider asks of it -------------------------------------------------------
 
 
-def pot_multiple(params: Mapping[str, Any]) -> int:
+def pot_multiple(params: EscalationParams) -> int:
     """D-GEN-06: the highest multiple of the pot this escalation can reach (what "in" can cost)."""
-    return len(params["levels"])
+    return len(params.levels)
 
 
 def level_cost(state: TableState, level: int) -> int:
@@ -303,9 +303,16 @@ def owed(deal: DealState) -> dict[str, int]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class EscalationParams:
+    """The escalation step's parameters."""
+
+    levels: tuple[str, ...] = LEVELS
+
+
 KIND = StepKind(
     name=KIND_NAME,
-    schema={"levels": Param((tuple, list), LEVELS)},
+    params=EscalationParams,
     run=run,
     interactive=True,
     done=done,

@@ -24,7 +24,8 @@ cards a player draws is public.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.cards import CardError, parse_card
@@ -37,10 +38,10 @@ from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps import passing
 from tables.engine.decider.steps.base import (
     Ctx,
-    Param,
     StepKind,
     deadline,
     deck_for,
+    param,
     slot_of,
     swap_passed,
     turn_fields,
@@ -54,24 +55,24 @@ RULES = ("none", "draw", "pass_left")
 _EMPTY = ExchangeSlot()
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: ExchangeParams) -> DealState:
     return deal._replace(exchanged=(), passing=False, passed=(), awaiting=(), deadline=None)
 
 
-def drawers(deal: DealState, params: Mapping[str, Any]) -> tuple[str, ...]:
+def drawers(deal: DealState, params: ExchangeParams) -> tuple[str, ...]:
     """Who exchanges: everyone dealt in, or only the "in" players (JP-09)."""
-    return deal.in_players() if params["who"] == "in_players" else deal.order
+    return deal.in_players() if params.who == "in_players" else deal.order
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[ExchangeParams]) -> bool:
     deal = ctx.deal
-    return ctx.params["rule"] == "none" or all(p in deal.exchanged for p in drawers(deal, ctx.params))
+    return ctx.params.rule == "none" or all(p in deal.exchanged for p in drawers(deal, ctx.params))
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[ExchangeParams]) -> list[ev.Event]:
     """Open the next player's draw, or the sealed pass window; swap the passed cards (EXC-03)."""
     deal = ctx.deal
-    if ctx.params["rule"] == "draw":
+    if ctx.params.rule == "draw":
         if deal.awaiting:
             return []
         player = next(p for p in drawers(deal, ctx.params) if p not in deal.exchanged)
@@ -80,7 +81,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
                 deal_no=deal.deal_no,
                 player=player,
                 deadline=deadline(ctx),
-                most=most_for(deal, player, ctx.params["max"]),
+                most=most_for(deal, player, ctx.params.max),
             )
         ]
     if not deal.passing:
@@ -100,18 +101,18 @@ def most_for(deal: DealState, player: str, limit: int) -> int:
     return min(limit, held) if limit else held
 
 
-def open_draw(ctx: Ctx) -> int | None:
+def open_draw(ctx: Ctx[ExchangeParams]) -> int | None:
     """The most cards the awaited player may replace, if a draw turn is open (else None)."""
     deal = ctx.deal
-    if ctx.params["rule"] != "draw" or not deal.awaiting:
+    if ctx.params.rule != "draw" or not deal.awaiting:
         return None
-    return most_for(deal, deal.awaiting[0], ctx.params["max"])
+    return most_for(deal, deal.awaiting[0], ctx.params.max)
 
 
 # --- the players' commands: Exchange (EXC-01/02) and, for pass_left, PassCard (EXC-03) -------------
 
 
-def check_exchange(ctx: Ctx, c: cmd.Exchange) -> list[str]:
+def check_exchange(ctx: Ctx[ExchangeParams], c: cmd.Exchange) -> list[str]:
     """EXC-01/02: it is the player's draw and `discards` are distinct cards of his hand, at most
     as many as the draw allows; returns them normalised."""
     player = c.player_id
@@ -141,12 +142,12 @@ def card_in_hand(hand: tuple[str, ...], card: Any) -> str:
     return text
 
 
-def exchange(ctx: Ctx, c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
+def exchange(ctx: Ctx[ExchangeParams], c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     """A draw is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
     return draw_events(ctx.state, c.player_id, discards, salts=c.salts)
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[ExchangeParams], player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if deal.passing:
         return passing.offers(ctx, player, "left")  # EXC-03
@@ -165,7 +166,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[ExchangeParams]) -> list[ev.Event]:
     """A pass not chosen in time passes the first card (EXC-03); a draw not made stands pat."""
     return passing.timeout(ctx) if ctx.deal.passing else timeout_events(ctx.state)
 
@@ -174,9 +175,9 @@ def phase(deal: DealState) -> str:
     return passing.phase(deal, NAME)
 
 
-def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+def cards(params: ExchangeParams, per_player: int) -> tuple[int, int]:
     """D-GEN-02: one player's whole draw must be servable (max 0: all he holds)."""
-    return (0, params["max"] or per_player) if params["rule"] == "draw" else (0, 0)
+    return (0, params.max or per_player) if params.rule == "draw" else (0, 0)
 
 
 def draw_events(
@@ -253,13 +254,18 @@ def fold_reshuffled(state: TableState, e: ev.StockReshuffled) -> TableState:
     return state.with_deal(reshuffles=(*deal.reshuffles, tuple(e.cards)), discards=())
 
 
+@dataclass(frozen=True, slots=True)
+class ExchangeParams:
+    """The exchange step's parameters."""
+
+    rule: str = param("none", choices=RULES)
+    max: int = 0
+    who: str = param("all", choices=("all", "in_players"))
+
+
 KIND = StepKind(
     name=NAME,
-    schema={
-        "rule": Param((str,), "none", choices=RULES),
-        "max": Param((int,), 0),
-        "who": Param((str,), "all", choices=("all", "in_players")),
-    },  # JP-09
+    params=ExchangeParams,  # JP-09
     run=run,
     interactive=True,
     done=done,

@@ -18,11 +18,12 @@ pot. Everyone
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine import RANKINGS, showdown
 from tables.engine.decider import events as ev
-from tables.engine.decider.steps.base import Ctx, Param, StepKind
+from tables.engine.decider.steps.base import Ctx, StepKind, param
 from tables.engine.decider.steps.showdown import hand_value
 from tables.engine.hand_value import HandValue
 
@@ -79,7 +80,7 @@ def _hand(
     }
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[HighLowShowdownParams]) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
     in_players = tuple(p for p in deal.in_players() if p not in deal.folded)  # D-BET: not shown
     if len(in_players) < 2:  # G2-11 or all out: no contest
@@ -89,15 +90,15 @@ def run(ctx: Ctx) -> list[ev.Event]:
                 deal_no=deal.deal_no, reason=reason, hands=[], winners=list(in_players), losers=[]
             )
         ]
-    wild = tuple(params["wild"])
+    wild = tuple(params.wild)
     declared = {p: str(deal.choice_of(p)) for p in in_players}
     high = {
-        p: hand_value(deal.hand_of(p), params["high"], wild=wild)
+        p: hand_value(deal.hand_of(p), params.high, wild=wild)
         for p in in_players
         if declared[p] in (HIGH, BOTH)
     }
     low = {
-        p: hand_value(deal.hand_of(p), params["low"], wild=wild)
+        p: hand_value(deal.hand_of(p), params.low, wild=wild)
         for p in in_players
         if declared[p] in (LOW, BOTH)
     }
@@ -118,12 +119,18 @@ def run(ctx: Ctx) -> list[ev.Event]:
 
 _NAMES = tuple(RANKINGS)
 
+
+@dataclass(frozen=True, slots=True)
+class HighLowShowdownParams:
+    """The high low showdown step's parameters."""
+
+    high: str = param("poker", choices=_NAMES)
+    low: str = param("low_a5", choices=_NAMES)
+    wild: tuple[int, ...] = ()
+
+
 KIND = StepKind(
     name="high_low_showdown",
-    schema={
-        "high": Param((str,), "poker", choices=_NAMES),
-        "low": Param((str,), "low_a5", choices=_NAMES),
-        "wild": Param((tuple, list), ()),
-    },
+    params=HighLowShowdownParams,
     run=run,
 )

@@ -14,6 +14,7 @@ GH-07, MCA-05): nothing happens here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine import RANKINGS
@@ -23,7 +24,7 @@ from tables.engine.decider import ghost
 from tables.engine.decider.money import Book, Round, affordable, loser_cost, terms_of
 from tables.engine.decider.settlement import settle_match_pot_each
 from tables.engine.decider.state import TableState, copy_with
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, next_cards
+from tables.engine.decider.steps.base import Ctx, StepKind, next_cards, param
 from tables.engine.decider.steps.settle import settled_event
 from tables.engine.decider.steps.showdown import hand_value
 from tables.engine.hand_value import HandValue
@@ -32,18 +33,18 @@ from tables.engine.rankings.guts import GUTS3_ORDERS, evaluate_guts3_short
 RULES = ("takes_pot", "earns_leg", "vs_deck")
 
 
-def _lone(ctx: Ctx) -> str | None:
+def _lone(ctx: Ctx[LoneInParams]) -> str | None:
     players = ctx.deal.in_players()
-    if len(players) != 1 or ghost.plays(ctx.params["ghost"], 1):
+    if len(players) != 1 or ghost.plays(ctx.params.ghost, 1):
         return None
     return players[0]
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[LoneInParams]) -> list[ev.Event]:
     player = _lone(ctx)
     if player is None:
         return []
-    rule, deal, state = ctx.params["rule"], ctx.deal, ctx.state
+    rule, deal, state = ctx.params.rule, ctx.deal, ctx.state
     if rule == "earns_leg":
         seat = state.seat_of(player)
         legs = (seat.legs if seat is not None else 0) + 1
@@ -53,7 +54,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return _versus_deck(ctx, player)
 
 
-def _round(ctx: Ctx, winners: tuple[str, ...] = ()) -> Round:
+def _round(ctx: Ctx[LoneInParams], winners: tuple[str, ...] = ()) -> Round:
     state, deal = ctx.state, ctx.deal
     return Round(
         table=state.table_id,
@@ -67,14 +68,14 @@ def _round(ctx: Ctx, winners: tuple[str, ...] = ()) -> Round:
     )
 
 
-def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
+def _versus_deck(ctx: Ctx[LoneInParams], player: str) -> list[ev.Event]:
     """42X-03, D-42X-04."""
     params, deal = ctx.params, ctx.deal
     cards = list(deal.hand_of(player))
-    deck_cards = next_cards(ctx, params["count"])
-    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None else {}
-    mine = hand_value(cards, params["ranking"], wild=params["wild"], options=options)
-    theirs = _deck_value(deck_cards, params["ranking"], params["wild"], options)
+    deck_cards = next_cards(ctx, params.count)
+    options = {"ace_low": params.ace_low} if params.ace_low is not None else {}
+    mine = hand_value(cards, params.ranking, wild=params.wild, options=options)
+    theirs = _deck_value(deck_cards, params.ranking, params.wild, options)
     won = mine.beats(theirs)
     compared = ev.DeckCompared(
         deal_no=deal.deal_no,
@@ -92,7 +93,7 @@ def _versus_deck(ctx: Ctx, player: str) -> list[ev.Event]:
         result = book.close("beat_the_deck", (player,), (), r.reserve, r.terms)
     else:
         book.to_pot(player, affordable(loser_cost(r.pot, r.terms), r.stacks[player], r.terms), "pot_matched")
-        exempt = (player,) if params["loser_skips_ante"] else ()
+        exempt = (player,) if params.loser_skips_ante else ()
         result = book.close("deck_won", (), (player,), r.reserve, r.terms, exempt)
     return [compared, settled_event(deal.deal_no, result)]
 
@@ -104,13 +105,13 @@ def _deck_value(cards: list[str], ranking: str, wild: Sequence[int], options: Ma
     return hand_value(cards, ranking, wild=wild, options=options)
 
 
-def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+def cards(params: LoneInParams, per_player: int) -> tuple[int, int]:
     """D-GEN-02, 42X-03: the deck's cards a lone player is compared against."""
-    return (0, params["count"]) if params["rule"] == "vs_deck" else (0, 0)
+    return (0, params.count) if params.rule == "vs_deck" else (0, 0)
 
 
-def ends_deal(ctx: Ctx) -> bool:
-    return ctx.params["rule"] != "earns_leg" and _lone(ctx) is not None
+def ends_deal(ctx: Ctx[LoneInParams]) -> bool:
+    return ctx.params.rule != "earns_leg" and _lone(ctx) is not None
 
 
 def fold_leg(state: TableState, e: ev.LegAwarded) -> TableState:
@@ -129,17 +130,22 @@ def fold_deck(state: TableState, e: ev.DeckCompared) -> TableState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LoneInParams:
+    """The lone in step's parameters."""
+
+    rule: str = param(choices=RULES)
+    count: int = 4
+    ranking: str = "four_card"
+    wild: tuple[int, ...] = (2,)
+    ace_low: bool | None = None
+    loser_skips_ante: bool = False
+    ghost: str = param(ghost.NONE, choices=ghost.RULES)
+
+
 KIND = StepKind(
     name="lone_in",
-    schema={
-        "rule": Param((str,), required=True, choices=RULES),
-        "count": Param((int,), 4),
-        "ranking": Param((str,), "four_card"),
-        "wild": Param((tuple, list), (2,)),
-        "ace_low": Param((bool, type(None)), None),
-        "loser_skips_ante": Param((bool,), False),
-        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
-    },
+    params=LoneInParams,
     run=run,
     ends_deal=ends_deal,
     folds={ev.LegAwarded: fold_leg, ev.DeckCompared: fold_deck},

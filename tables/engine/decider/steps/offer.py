@@ -16,7 +16,6 @@ A turn not taken by its deadline leaves the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from tables.engine.decider import commands as cmd
@@ -26,6 +25,7 @@ from tables.engine.decider.guards import check_acting
 from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps.base import (
     Ctx,
+    NoParams,
     StepKind,
     deadline,
     held_card,
@@ -53,12 +53,12 @@ def _round(deal: DealState, slot: OfferSlot) -> int:
     return len(deal.order) - (1 if slot.giver >= 0 else 0)
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[NoParams]) -> bool:
     slot = offer_of(ctx.deal)
     return slot.middle is not None and slot.declined >= _round(ctx.deal, slot)
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[NoParams]) -> list[ev.Event]:
     deal, slot = ctx.deal, offer_of(ctx.deal)
     if slot.middle is None:
         return [ev.MiddleCardTurned(deal_no=deal.deal_no, card=next_cards(ctx, 1)[0])]  # BF-02
@@ -71,7 +71,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def check_offer(ctx: Ctx, c: cmd.Offer) -> str | None:
+def check_offer(ctx: Ctx[NoParams], c: cmd.Offer) -> str | None:
     """BF-03: the player's turn; take names a card of his hand (returned normalised), leave none."""
     deal = check_acting(ctx.state, c.player_id, c.deal_no)
     if c.player_id not in deal.awaiting:
@@ -89,13 +89,13 @@ def check_offer(ctx: Ctx, c: cmd.Offer) -> str | None:
     return held_card(deal.hand_of(c.player_id), c.card)
 
 
-def answer(ctx: Ctx, c: cmd.Offer, gave: str | None) -> list[ev.Event]:
+def answer(ctx: Ctx[NoParams], c: cmd.Offer, gave: str | None) -> list[ev.Event]:
     middle = offer_of(ctx.deal).middle
     assert middle is not None
     return [ev.OfferAnswered(deal_no=c.deal_no, player=c.player_id, action=c.action, card=middle, gave=gave)]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[NoParams], player: str) -> list[dict[str, Any]]:
     deal, slot = ctx.deal, offer_of(ctx.deal)
     if player not in deal.awaiting or slot.middle is None:
         return []
@@ -110,7 +110,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[NoParams]) -> list[ev.Event]:
     """A turn not taken in time leaves the card."""
     deal, slot = ctx.deal, offer_of(ctx.deal)
     assert slot.middle is not None
@@ -137,7 +137,7 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: NoParams) -> DealState:
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, _EMPTY)
 
 
@@ -171,14 +171,13 @@ def fold_answered(state: TableState, e: ev.OfferAnswered) -> TableState:
     return state._replace(deal=with_slot(moved, NAME, slot._replace(next_at=after)))
 
 
-def cards(params: Mapping[str, Any], per_player: int) -> tuple[int, int]:
+def cards(params: NoParams, per_player: int) -> tuple[int, int]:
     """D-GEN-02: the middle card comes from the stock."""
     return 0, 1
 
 
 KIND = StepKind(
     name=NAME,
-    schema={},
     run=run,
     interactive=True,
     done=done,

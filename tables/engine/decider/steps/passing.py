@@ -15,7 +15,7 @@ from tables.engine.decider.state import DealState
 from tables.engine.decider.steps.base import Check, Ctx, Handle, turn_fields
 
 
-def check_pass(ctx: Ctx, c: cmd.PassCard) -> str:
+def check_pass(ctx: Ctx[Any], c: cmd.PassCard) -> str:
     """AO-06: the player is in the open pass window and holds the card; returns it normalised."""
     state, player = ctx.state, c.player_id
     check_open(state)
@@ -34,14 +34,14 @@ def check_pass(ctx: Ctx, c: cmd.PassCard) -> str:
     return text
 
 
-def pass_card(ctx: Ctx, c: cmd.PassCard, card: str) -> list[ev.Event]:
+def pass_card(ctx: Ctx[Any], c: cmd.PassCard, card: str) -> list[ev.Event]:
     return [ev.CardPassed(deal_no=c.deal_no, player=c.player_id, card=card, timed_out=False)]
 
 
 COMMANDS: dict[type, tuple[Check, Handle]] = {cmd.PassCard: (check_pass, pass_card)}
 
 
-def timeout(ctx: Ctx) -> list[ev.Event]:
+def timeout(ctx: Ctx[Any]) -> list[ev.Event]:
     """AO-06, EXC-03: whoever has not chosen passes his first card."""
     deal = ctx.deal
     return [
@@ -50,7 +50,7 @@ def timeout(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def offers(ctx: Ctx, player: str, direction: str | None) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[Any], player: str, direction: str | None) -> list[dict[str, Any]]:
     """The pass action: the cards he may pass, and which way (left for EXC-03)."""
     deal = ctx.deal
     if not deal.passing or player not in deal.awaiting:

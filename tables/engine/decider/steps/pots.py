@@ -16,6 +16,7 @@ are empty after. IT-11 (nobody opened): nothing here; the pot stays.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.accounts import Transfer, bets_account, pot_account, seat_account
@@ -24,13 +25,13 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.money import split_evenly
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps import betting
-from tables.engine.decider.steps.base import Ctx, Param, StepKind
+from tables.engine.decider.steps.base import Ctx, StepKind, param
 from tables.engine.hand_value import HandValue
 
 NAME = "pots"
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[PotsParams]) -> list[ev.Event]:
     state, deal = ctx.state, ctx.deal
     if betting.passed(deal):
         return []  # IT-11: the pot stays
@@ -100,14 +101,14 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return events
 
 
-def _values(deal: DealState, live: tuple[str, ...], params: Mapping[str, Any]) -> dict[str, HandValue]:
+def _values(deal: DealState, live: tuple[str, ...], params: PotsParams) -> dict[str, HandValue]:
     """IT-18..40: each hand still in under the ranking, the tie preset and the deal's pack."""
-    ranking = params["ranking"]
+    ranking = params.ranking
     options: dict[str, Any] = {}
     if "players" in RANKINGS[ranking].options:
         options["players"] = len(deal.order)  # D-IT-01: the pack of this deal
     if "tie_rule" in RANKINGS[ranking].options:
-        options["tie_rule"] = params["ties"]  # IT-38..40, D-IT-04
+        options["tie_rule"] = params.ties  # IT-38..40, D-IT-04
     return {p: evaluate(list(deal.hand_of(p)), ranking, **options) for p in live}
 
 
@@ -144,16 +145,21 @@ def fold_awarded(state: TableState, e: ev.PotsAwarded) -> TableState:
     return state.with_deal(outcome=e.reason)
 
 
-def ends_deal(ctx: Ctx) -> bool:
+def ends_deal(ctx: Ctx[PotsParams]) -> bool:
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class PotsParams:
+    """The pots step's parameters."""
+
+    ranking: str = param("italian", choices=tuple(RANKINGS))
+    ties: str = param("default", choices=("default", "fantini"))
 
 
 KIND = StepKind(
     name=NAME,
-    schema={
-        "ranking": Param((str,), "italian", choices=tuple(RANKINGS)),
-        "ties": Param((str,), "default", choices=("default", "fantini")),
-    },  # D-IT-04
+    params=PotsParams,  # D-IT-04
     run=run,
     folds={ev.PotsAwarded: fold_awarded},
     ends_deal=ends_deal,

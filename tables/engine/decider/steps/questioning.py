@@ -10,13 +10,12 @@ already taken it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 from tables.engine import RANKINGS
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.steps.base import Ctx, Param, StepKind, slot_of, with_slot
+from tables.engine.decider.steps.base import Ctx, StepKind, param, slot_of, with_slot
 from tables.engine.decider.steps.showdown import hand_value
 from tables.engine.decider.steps.slots.questioning import QuestioningSlot
 
@@ -31,12 +30,12 @@ def chooser_of(deal: DealState) -> str | None:
     return slot_of(deal, NAME, _EMPTY).chooser
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[QuestioningParams]) -> list[ev.Event]:
     deal = ctx.deal
     players = deal.in_players()
     if len(players) < 2:
         return []
-    values = [(hand_value(deal.hand_of(p), ctx.params["ranking"]), p) for p in players]
+    values = [(hand_value(deal.hand_of(p), ctx.params.ranking), p) for p in players]
     best = max(value for value, _ in values)
     chooser = next(p for value, p in values if value == best)  # in order: the dealer's left first
     ranked = sorted(values, key=lambda vp: (vp[0], -players.index(vp[1])), reverse=True)
@@ -49,7 +48,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     ]
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: QuestioningParams) -> DealState:
     return with_slot(deal, NAME, _EMPTY)
 
 
@@ -59,9 +58,16 @@ def fold(state: TableState, e: ev.TrumpChooserNamed) -> TableState:
     return state._replace(deal=with_slot(deal, NAME, QuestioningSlot(chooser=e.chooser)))
 
 
+@dataclass(frozen=True, slots=True)
+class QuestioningParams:
+    """The questioning step's parameters."""
+
+    ranking: str = param("poker", choices=tuple(RANKINGS))
+
+
 KIND = StepKind(
     name=NAME,
-    schema={"ranking": Param((str,), "poker", choices=tuple(RANKINGS))},
+    params=QuestioningParams,
     run=run,
     start=start,
     folds={ev.TrumpChooserNamed: fold},

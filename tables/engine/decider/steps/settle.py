@@ -10,18 +10,20 @@ ante step of the next deal skips them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tables.engine.decider import all_out
 from tables.engine.decider import events as ev
 from tables.engine.decider.money import Round, Settlement, terms_of
 from tables.engine.decider.settlement import RULES
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps.ante import antes_every_deal
-from tables.engine.decider.steps.base import Ctx, Param, StepKind
+from tables.engine.decider.steps.base import Ctx, StepKind, param
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[SettleParams]) -> list[ev.Event]:
     state, deal = ctx.state, ctx.deal
-    result = RULES[ctx.params["rule"]](
+    result = RULES[ctx.params.rule](
         Round(
             table=state.table_id,
             order=deal.order,
@@ -31,7 +33,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
             reserve=state.reserve,
             stacks={s.player: s.stack for s in state.seats},
             terms=terms_of(state.opts),
-            all_out=ctx.params["all_out"],
+            all_out=ctx.params.all_out,
             hands=dict(zip(deal.order, deal.hands, strict=True)),
             antes_every_deal=antes_every_deal(state),
             worst=deal.worst,
@@ -73,12 +75,17 @@ def fold(state: TableState, e: ev.PotSettled) -> TableState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SettleParams:
+    """The settle step's parameters."""
+
+    rule: str = param(choices=tuple(RULES))
+    all_out: str = param("carry", choices=all_out.RULES)
+
+
 KIND = StepKind(
     name="settle",
-    schema={
-        "rule": Param((str,), required=True, choices=tuple(RULES)),
-        "all_out": Param((str,), "carry", choices=all_out.RULES),
-    },
+    params=SettleParams,
     run=run,
     folds={ev.PotSettled: fold},
 )

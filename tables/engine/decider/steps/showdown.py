@@ -21,6 +21,7 @@ ranks three cards by the table's Table 3C preset); ``ace_low`` only reaches a ra
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -30,7 +31,7 @@ from tables.engine.decider import all_out, ghost
 from tables.engine.decider import events as ev
 from tables.engine.decider.settlement import NEEDS_WORST, RULES
 from tables.engine.decider.state import DealState, TableState
-from tables.engine.decider.steps.base import Ctx, Param, StepKind
+from tables.engine.decider.steps.base import Ctx, StepKind, param
 from tables.engine.hand_value import HandValue
 
 
@@ -54,16 +55,16 @@ def hand_value(
     return max(evaluate(list(combo), ranking, **extra) for combo in combinations(cards, size))
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[ShowdownParams]) -> list[ev.Event]:
     deal, params = ctx.deal, ctx.params
     in_players = tuple(p for p in deal.in_players() if p not in deal.folded)  # D-BET: folders lose
-    rule = params["all_out"]
-    ranking, wild = params["ranking"], tuple(params["wild"])
+    rule = params.all_out
+    ranking, wild = params.ranking, tuple(params.wild)
     shown: tuple[str, ...] = ()
-    board: tuple[str, ...] = deal.board if params["board"] else ()
-    if params["wild_board"]:  # JP-03, JP-05: the piss card's rank
+    board: tuple[str, ...] = deal.board if params.board else ()
+    if params.wild_board:  # JP-03, JP-05: the piss card's rank
         wild = (*wild, *(parse_card(card).rank for card in deal.board))
-    against_ghost = ghost.plays(params["ghost"], len(in_players))
+    against_ghost = ghost.plays(params.ghost, len(in_players))
     if against_ghost:  # GH-04, GH-07, GH-08
         reason, shown = "contested", in_players
     elif len(in_players) == 1:  # G2-11: no need to show
@@ -77,15 +78,15 @@ def run(ctx: Ctx) -> list[ev.Event]:
             (ranking, wild), board = judged, ()
     else:
         reason = "all_out"
-    best = params["best"]
-    if params["grown_ranking"] is not None and _grown(deal, shown, ranking):
-        ranking, best = params["grown_ranking"], 0  # D-AO-03: AO-07's extra cards
+    best = params.best
+    if params.grown_ranking is not None and _grown(deal, shown, ranking):
+        ranking, best = params.grown_ranking, 0  # D-AO-03: AO-07's extra cards
     accepts_ace_low = "ace_low" in RANKINGS[ranking].options
-    options = {"ace_low": params["ace_low"]} if params["ace_low"] is not None and accepts_ace_low else {}
+    options = {"ace_low": params.ace_low} if params.ace_low is not None and accepts_ace_low else {}
     hands: list[dict[str, Any]] = []
     winners: list[str] = list(in_players) if reason == "uncontested" else []
     losers: list[str] = []
-    named = params["worst"] or params["settle"] in NEEDS_WORST
+    named = params.worst or params.settle in NEEDS_WORST
     worst: list[str] | None = [] if named else None
     ghost_hand: dict[str, Any] | None = None
     if shown:
@@ -119,7 +120,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
             hands=hands,
             winners=winners,
             losers=losers,
-            private=bool(params["private"] and shown),
+            private=bool(params.private and shown),
             worst=worst,
             ghost=ghost_hand,
         )
@@ -153,22 +154,27 @@ def fold(state: TableState, e: ev.ShowdownHeld) -> TableState:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ShowdownParams:
+    """The showdown step's parameters."""
+
+    ranking: str = param(choices=tuple(RANKINGS))
+    wild: tuple[int, ...] = ()
+    best: int = 0
+    board: bool = False
+    private: bool = False
+    all_out: str = param("carry", choices=all_out.RULES)
+    ace_low: bool | None = None
+    worst: bool = False
+    ghost: str = param(ghost.NONE, choices=ghost.RULES)
+    settle: str = param("match_pot_each", choices=tuple(RULES))
+    grown_ranking: str | None = param(None, choices=(None, *RANKINGS))
+    wild_board: bool = False
+
+
 KIND = StepKind(
     name="showdown",
-    schema={
-        "ranking": Param((str,), required=True, choices=tuple(RANKINGS)),
-        "wild": Param((tuple, list), ()),
-        "best": Param((int,), 0),
-        "board": Param((bool,), False),
-        "private": Param((bool,), False),
-        "all_out": Param((str,), "carry", choices=all_out.RULES),
-        "ace_low": Param((bool, type(None)), None),
-        "worst": Param((bool,), False),
-        "ghost": Param((str,), ghost.NONE, choices=ghost.RULES),
-        "settle": Param((str,), "match_pot_each", choices=tuple(RULES)),
-        "grown_ranking": Param((str, type(None)), None, choices=(None, *RANKINGS)),
-        "wild_board": Param((bool,), False),
-    },  # JP-05
+    params=ShowdownParams,  # JP-05
     run=run,
     folds={ev.ShowdownHeld: fold},
 )

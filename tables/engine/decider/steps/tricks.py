@@ -20,7 +20,8 @@ trick (WL-12, D-WL-06).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.cards import SUITS, parse_card
@@ -32,7 +33,6 @@ from tables.engine.decider.state import DealState, TableState, set_at
 from tables.engine.decider.steps import questioning
 from tables.engine.decider.steps.base import (
     Ctx,
-    Param,
     StepKind,
     deadline,
     held_card,
@@ -71,7 +71,7 @@ def won(deal: DealState) -> dict[str, int]:
     return counts
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[TricksParams]) -> bool:
     return not _players(ctx.deal) or len(tricks_of(ctx.deal).finished) == TRICKS
 
 
@@ -92,7 +92,7 @@ def to_play(deal: DealState) -> str:
     return players[(start + len(playing)) % len(players)]
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[TricksParams]) -> list[ev.Event]:
     deal = ctx.deal
     if deal.awaiting:
         return []
@@ -150,7 +150,7 @@ def lowest(cards: Sequence[str], trump: str | None) -> str:
 # --- the players' command: PlayCard ---------------------------------------------------------------
 
 
-def check_play(ctx: Ctx, c: cmd.PlayCard) -> str:
+def check_play(ctx: Ctx[TricksParams], c: cmd.PlayCard) -> str:
     """Its turn, a card of his hand, a trump if he holds one (D-WL-04); returns it normalised."""
     deal = check_acting(ctx.state, c.player_id, c.deal_no)
     if c.player_id not in deal.awaiting:
@@ -168,7 +168,7 @@ def check_play(ctx: Ctx, c: cmd.PlayCard) -> str:
     return card
 
 
-def play(ctx: Ctx, c: cmd.PlayCard, card: str) -> list[ev.Event]:
+def play(ctx: Ctx[TricksParams], c: cmd.PlayCard, card: str) -> list[ev.Event]:
     return [
         ev.CardPlayed(
             deal_no=c.deal_no, player=c.player_id, trick=len(tricks_of(ctx.deal).finished) + 1, card=card
@@ -176,7 +176,7 @@ def play(ctx: Ctx, c: cmd.PlayCard, card: str) -> list[ev.Event]:
     ]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[TricksParams], player: str) -> list[dict[str, Any]]:
     """The play action with exactly the cards the server would accept."""
     deal = ctx.deal
     if player not in deal.awaiting:
@@ -191,7 +191,7 @@ def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
     ]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[TricksParams]) -> list[ev.Event]:
     """A turn not taken in time plays the lowest legal card."""
     deal = ctx.deal
     trick, trump = len(tricks_of(deal).finished) + 1, trump_of(deal)
@@ -228,8 +228,8 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
 # --- folds ------------------------------------------------------------------------------------------
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
-    slot = TricksSlot(no_trick_double=bool(params["no_trick_double"]))
+def start(deal: DealState, params: TricksParams) -> DealState:
+    slot = TricksSlot(no_trick_double=bool(params.no_trick_double))
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, slot)
 
 
@@ -271,14 +271,21 @@ def owes(deal: DealState) -> dict[str, int]:
     return {p: 2 if slot.no_trick_double and n == 0 else 1 for p, n in won(deal).items()}
 
 
-def pot_multiple(params: Mapping[str, Any]) -> int:
+def pot_multiple(params: TricksParams) -> int:
     """D-GEN-06: what "in" can cost: twice the pot under WL-12."""
-    return 2 if params["no_trick_double"] else 1
+    return 2 if params.no_trick_double else 1
+
+
+@dataclass(frozen=True, slots=True)
+class TricksParams:
+    """The tricks step's parameters."""
+
+    no_trick_double: bool = False
 
 
 KIND = StepKind(
     name=NAME,
-    schema={"no_trick_double": Param((bool,), False)},
+    params=TricksParams,
     run=run,
     interactive=True,
     done=done,

@@ -9,7 +9,6 @@ plain game, which favours no suit the chooser may hold: an interpretation).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from tables.engine.cards import SUITS
@@ -21,6 +20,7 @@ from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps import questioning
 from tables.engine.decider.steps.base import (
     Ctx,
+    NoParams,
     StepKind,
     deadline,
     slot_of,
@@ -44,11 +44,11 @@ def trump_of(deal: DealState) -> str | None:
     return slot_of(deal, NAME, _EMPTY).trump
 
 
-def done(ctx: Ctx) -> bool:
+def done(ctx: Ctx[NoParams]) -> bool:
     return questioning.chooser_of(ctx.deal) is None or trump_of(ctx.deal) is not None
 
 
-def run(ctx: Ctx) -> list[ev.Event]:
+def run(ctx: Ctx[NoParams]) -> list[ev.Event]:
     deal = ctx.deal
     chooser = questioning.chooser_of(deal)
     if deal.awaiting or chooser is None:
@@ -56,7 +56,7 @@ def run(ctx: Ctx) -> list[ev.Event]:
     return [ev.TrumpOpened(deal_no=deal.deal_no, player=chooser, deadline=deadline(ctx))]
 
 
-def check_trump(ctx: Ctx, c: cmd.ChooseTrump) -> str:
+def check_trump(ctx: Ctx[NoParams], c: cmd.ChooseTrump) -> str:
     deal = check_acting(ctx.state, c.player_id, c.deal_no)
     if c.player_id not in deal.awaiting:
         raise DomainError(
@@ -69,18 +69,18 @@ def check_trump(ctx: Ctx, c: cmd.ChooseTrump) -> str:
     return c.trump
 
 
-def choose(ctx: Ctx, c: cmd.ChooseTrump, trump: str) -> list[ev.Event]:
+def choose(ctx: Ctx[NoParams], c: cmd.ChooseTrump, trump: str) -> list[ev.Event]:
     return [ev.TrumpChosen(deal_no=c.deal_no, player=c.player_id, trump=trump)]
 
 
-def offers(ctx: Ctx, player: str) -> list[dict[str, Any]]:
+def offers(ctx: Ctx[NoParams], player: str) -> list[dict[str, Any]]:
     deal = ctx.deal
     if player not in deal.awaiting:
         return []
     return [{"action": "trump", "choices": list(CHOICES), **turn_fields(deal, ctx.now)}]
 
 
-def expire(ctx: Ctx) -> list[ev.Event]:
+def expire(ctx: Ctx[NoParams]) -> list[ev.Event]:
     deal = ctx.deal
     return [
         ev.TrumpChosen(deal_no=deal.deal_no, player=p, trump=ON_TIMEOUT, timed_out=True)
@@ -94,7 +94,7 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
     return {"trump": trump_of(deal), "trump_chooser": chooser}
 
 
-def start(deal: DealState, params: Mapping[str, Any]) -> DealState:
+def start(deal: DealState, params: NoParams) -> DealState:
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, _EMPTY)
 
 
@@ -111,7 +111,6 @@ def fold_chosen(state: TableState, e: ev.TrumpChosen) -> TableState:
 
 KIND = StepKind(
     name=NAME,
-    schema={},
     run=run,
     interactive=True,
     done=done,

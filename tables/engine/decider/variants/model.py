@@ -93,9 +93,10 @@ class Step:
 
     def param(self, name: str, options: Mapping[str, Any]) -> Any:
         """The parameter's value (resolved, its kind's default if not given)."""
-        return resolve(KINDS[self.kind], self, options)[name]
+        return getattr(resolve(KINDS[self.kind], self, options), name)
 
-    def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def resolved(self, options: Mapping[str, Any]) -> Any:
+        """The parameters at work: an instance of the kind's `params`."""
         return resolve(KINDS[self.kind], self, options)
 
     @property
