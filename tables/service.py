@@ -90,16 +90,8 @@ TableCommand = (
     | cmd.SitIn
     | cmd.CloseTable
     | cmd.StartDeal
-    | cmd.Declare
-    | cmd.PassCard
-    | cmd.Bid
-    | cmd.Exchange
-    | cmd.Escalate
-    | cmd.Bet  # D-BET
-    | cmd.Offer
-    | cmd.ChooseTrump
-    | cmd.PlayCard
-)  # BF-03, WL-06/07
+    | cmd.StepCommand  # a kind's command inside the deal: declare, bet, draw, ...
+)
 
 AfterCommit = Callable[[str, list[StoredEvent]], None]
 _after_commit: list[AfterCommit] = []

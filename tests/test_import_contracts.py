@@ -26,7 +26,6 @@ PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 CONTRACT_TYPES: dict[str, type[Contract]] = {
     cls.type_name: cls for cls in (ForbiddenContract, ProtectedContract, AcyclicSiblingsContract)
 }
-SLOT_KINDS = ("auction", "escalation", "betting", "exchange", "offer", "questioning", "trump", "tricks")
 CONTRACT_IDS = (
     "pure-engine",
     "pure-tournament-engine",
@@ -34,7 +33,6 @@ CONTRACT_IDS = (
     "tables-below-tournaments",
     "no-cycles",
     "http-at-the-edge",
-    *(f"slot-{kind}" for kind in SLOT_KINDS),
 )
 DJANGO_HTTP = re.compile(r"\bdjango\.http\b|from django import .*\bhttp\b")
 
@@ -136,26 +134,6 @@ def test_the_store_and_the_projections_do_not_import_each_other(
 ) -> None:
     assert graph.direct_import_exists(importer="ledger.projections", imported="ledger.store")
     assert not kept(config, graph, "no-cycles", ("ledger.store", "ledger.projections"))
-
-
-@pytest.mark.parametrize("kind", SLOT_KINDS)
-@pytest.mark.parametrize(
-    "reader",
-    [
-        "tables.engine.decider.view",
-        "tables.engine.decider.decide",
-        "tables.engine.decider.steps.declare",
-        "tables.projections",
-    ],
-)
-def test_only_a_kind_imports_its_state_slot(
-    config: dict[str, Any], graph: grimp.ImportGraph, kind: str, reader: str
-) -> None:
-    """DESIGN §2.2: a kind's slot is read and written by its own module alone."""
-    assert graph.direct_import_exists(
-        importer=f"tables.engine.decider.steps.{kind}", imported=f"tables.engine.decider.steps.slots.{kind}"
-    )
-    assert not kept(config, graph, f"slot-{kind}", (reader, f"tables.engine.decider.steps.slots.{kind}"))
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Commands: what a caller asks the table to do. Plain dataclasses; `decide` checks them."""
+"""Commands: what a caller asks the table to do. Plain dataclasses; `decide` checks them. The
+players' commands inside a deal are `StepCommand`s, dispatched to the current step's kind."""
 
 from __future__ import annotations
 
@@ -63,70 +64,61 @@ class StartDeal:
 
 
 @dataclass(frozen=True)
-class Declare:
+class StepCommand:
+    """A player's command inside a deal: the kind of the deal's current step takes it (its
+    `commands`), so a new kind may define its command in its own module, beside its handler."""
+
     player_id: str
     deal_no: int
+
+
+@dataclass(frozen=True)
+class Declare(StepCommand):
     choice: str  # one of the open declare step's choices ("in" | "out")
     stage: int | None = None  # if given, must be the open declare's stage (wrong_stage)
 
 
 @dataclass(frozen=True)
-class PassCard:
-    player_id: str
-    deal_no: int
+class PassCard(StepCommand):
     card: str  # AO-06: to the player on his right; EXC-03: on his left
 
 
 @dataclass(frozen=True)
-class Exchange:
-    player_id: str
-    deal_no: int
+class Exchange(StepCommand):
     discards: list[str]  # EXC-01/02: the cards to replace from the stock ([] stands pat)
     split_openers: bool = False  # IT-16, D-IT-03: the opener says he discards openers
     salts: tuple[str, ...] = ()  # drawn by the service: a reshuffled stock's new slots (D-GEN-02)
 
 
 @dataclass(frozen=True)
-class Bid:
-    player_id: str
-    deal_no: int
+class Bid(StepCommand):
     amount: int | None  # MCA-04, D-MC-04: chips bid for the open hand; None = pass
 
 
 @dataclass(frozen=True)
-class Escalate:
-    player_id: str
-    deal_no: int
+class Escalate(StepCommand):
     action: str  # T38-03/04: single | double | triple (accept or raise to it) | fold
 
 
 @dataclass(frozen=True)
-class Bet:
-    player_id: str
-    deal_no: int
+class Bet(StepCommand):
     action: str  # D-BET: check | bet | call | raise | fold; IT-07: open
     amount: int | None = None  # if given, must be the chips the action moves (fixed limit)
 
 
 @dataclass(frozen=True)
-class Offer:
-    player_id: str
-    deal_no: int
+class Offer(StepCommand):
     action: str  # BF-03: take (the middle card, giving `card`) | leave
     card: str | None = None  # take: the card of his hand he puts face up in its place
 
 
 @dataclass(frozen=True)
-class ChooseTrump:
-    player_id: str
-    deal_no: int
+class ChooseTrump(StepCommand):
     trump: str  # WL-06, D-WL-05: c | d | h | s | no_trump | reverse
 
 
 @dataclass(frozen=True)
-class PlayCard:
-    player_id: str
-    deal_no: int
+class PlayCard(StepCommand):
     card: str  # WL-07: a card of his hand to the current trick (D-WL-04)
 
 
@@ -199,15 +191,7 @@ Command = (
     | SitIn
     | CloseTable
     | StartDeal
-    | Declare
-    | PassCard
-    | Bid
-    | Exchange
-    | Escalate
-    | Bet
-    | Offer
-    | ChooseTrump
-    | PlayCard
+    | StepCommand
     | ExpireDeclare
     | TournamentCommand
     | ContributeSeed

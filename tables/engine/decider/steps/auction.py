@@ -12,7 +12,7 @@ taken by its deadline is a pass. Bids and the swap are public: the open hand is 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.accounts import Transfer, pot_account, seat_account
 from tables.engine.decider import commands as cmd
@@ -30,8 +30,18 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.auction import AuctionSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class AuctionSlot(NamedTuple):
+    """The open hand's auction: the standing bid (0: none), its bidder, the passes in a row since
+    the last bid (or the start) and whose turn comes next (an index in `order`)."""
+
+    high_bid: int = 0
+    high_bidder: str | None = None
+    bid_passes: int = 0
+    bid_turn: int = 0
+
 
 NAME = "auction"
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.accounts import Transfer, bets_account, seat_account
 from tables.engine import RANKINGS, evaluate
@@ -58,8 +58,25 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.betting import BettingSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class BettingSlot(NamedTuple):
+    """The deal's bets, aligned with `order`: each player's stake in the current round and in the
+    whole deal; the raises of the round (after its bet), who has acted since the round's last bet
+    or raise, and the index in `order` from which the next turn is sought; in poker betting
+    (Italian poker) who opened, on what, and whether nobody did."""
+
+    bet_round: tuple[int, ...] = ()
+    bet_total: tuple[int, ...] = ()
+    raises: int = 0
+    bet_acted: tuple[str, ...] = ()
+    bet_turn: int = 0
+    opener: str | None = None  # IT-07: who opened the first round (poker betting)
+    openers: tuple[str, ...] = ()  # D-IT-03: the cards that qualified him (secret)
+    opener_hand: tuple[str, ...] = ()  # his hand when he opened (his discards are kept apart)
+    no_open: bool = False  # IT-11: everyone checked; the deal is passed
+
 
 NAME = "betting"
 ACTIONS = ("check", "bet", "open", "call", "raise", "fold")

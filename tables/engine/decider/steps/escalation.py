@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
@@ -42,8 +42,19 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.escalation import EscalationSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class EscalationSlot(NamedTuple):
+    """The pot's level now (a multiple of the pot; 0: no escalation ran), the highest level each
+    player (aligned with `order`) accepted, who has had a turn, and the index in `order` of the
+    last to act (-1: nobody yet)."""
+
+    esc_level: int = 0
+    accepted: tuple[int, ...] = ()
+    acted: tuple[str, ...] = ()
+    esc_last: int = -1
+
 
 KIND_NAME = "escalation"
 LEVELS = ("single", "double", "triple")  # T38-03: keep, double, triple the pot

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.cards import CardError, parse_card
 from tables.engine.decider import commands as cmd
@@ -47,8 +47,15 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.exchange import ExchangeSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class ExchangeSlot(NamedTuple):
+    """How many cards each player has drawn in the deal, aligned with `order` (public: EXC-01/02,
+    D-IT-05; the cards themselves are private)."""
+
+    drew: tuple[int, ...] = ()
+
 
 NAME = "exchange"
 RULES = ("none", "draw", "pass_left")

@@ -16,7 +16,7 @@ A turn not taken by its deadline leaves the card.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
@@ -34,8 +34,20 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.offer import OfferSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class OfferSlot(NamedTuple):
+    """The middle card (None before it is turned), the index in `order` of the next player to be
+    offered it, how many have declined it in a row, who put it there (-1: the stock), and every
+    take so far as (player, took, gave)."""
+
+    middle: str | None = None
+    next_at: int = 0
+    declined: int = 0
+    giver: int = -1
+    swaps: tuple[tuple[str, str, str], ...] = ()
+
 
 NAME = "offer"
 TAKE, LEAVE = "take", "leave"

@@ -11,13 +11,20 @@ already taken it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tables.engine import RANKINGS
 from tables.engine.decider import events as ev
 from tables.engine.decider.state import DealState, TableState
 from tables.engine.decider.steps.base import Ctx, StepKind, param, slot_of, with_slot
 from tables.engine.decider.steps.showdown import hand_value
-from tables.engine.decider.steps.slots.questioning import QuestioningSlot
+
+
+class QuestioningSlot(NamedTuple):
+    """The trump chooser the questioning named (None: not asked)."""
+
+    chooser: str | None = None
+
 
 NAME = "questioning"
 

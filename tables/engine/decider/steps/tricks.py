@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.cards import SUITS, parse_card
 from tables.engine.decider import commands as cmd
@@ -40,9 +40,20 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.tricks import Play, TricksSlot
 from tables.engine.decider.steps.trump import REVERSE, trump_of
 from tables.engine.decider.visibility import Viewer
+
+Play = tuple[str, str]  # (player, card)
+
+
+class TricksSlot(NamedTuple):
+    """The trick being played (its plays so far), every finished trick as (winner, plays), and
+    whether a player without a trick pays double (WL-12, the step's parameter)."""
+
+    playing: tuple[Play, ...] = ()
+    finished: tuple[tuple[str, tuple[Play, ...]], ...] = ()
+    no_trick_double: bool = False
+
 
 NAME = "tricks"
 TRICKS = 5  # WL-07

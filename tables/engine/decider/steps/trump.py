@@ -9,7 +9,7 @@ plain game, which favours no suit the chooser may hold: an interpretation).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.engine.cards import SUITS
 from tables.engine.decider import commands as cmd
@@ -27,8 +27,14 @@ from tables.engine.decider.steps.base import (
     turn_fields,
     with_slot,
 )
-from tables.engine.decider.steps.slots.trump import TrumpSlot
 from tables.engine.decider.visibility import Viewer
+
+
+class TrumpSlot(NamedTuple):
+    """The trump chosen (None: not yet, or no tricks in this deal)."""
+
+    trump: str | None = None
+
 
 NAME = "trump"
 NO_TRUMP, REVERSE = "no_trump", "reverse"
