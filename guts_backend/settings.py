@@ -199,8 +199,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Every closed set is a named enum (tables.engine.decider.vocabulary names the table's words).
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,  # the values are the words; no "* `in` - in" lists
     "ENUM_NAME_OVERRIDES": {
-        "ProblemCode": "guts_backend.api.errors.ProblemCode",
+        "ProblemCode": "guts_backend.api.errors.PROBLEM_CODES",
         "TableStatus": "tables.engine.decider.vocabulary.TABLE_STATUSES",
         "TablePhase": "tables.engine.decider.vocabulary.PHASES",
         "DealOutcome": "tables.engine.decider.vocabulary.OUTCOMES",
@@ -223,7 +224,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "cashier", "description": "Deposits and withdrawals of a player's bankroll."},
         {"name": "statements", "description": "A player's balance and statement."},
         {"name": "auth", "description": "Tokens: log in, log out, who am I."},
-        {"name": "audit", "description": "Hand histories, proofs, replays, event feeds and the ledger's checks."},
+        {
+            "name": "audit",
+            "description": "Hand histories, proofs, replays, event feeds and the ledger's checks.",
+        },
         {"name": "disputes", "description": "Disputes of a deal or a cashier transaction, and their holds."},
     ],
     "SORT_OPERATIONS": "guts_backend.api.schema.operation_order",

@@ -199,6 +199,8 @@ class ProblemCode(StrEnum):
     UNKNOWN_CHECKPOINT = "unknown_checkpoint", 404, "No checkpoint 12."
 
 
+PROBLEM_CODES = tuple(code.value for code in ProblemCode)  # the schema's ProblemCode enum
+
 # code -> (HTTP status, an example detail for the OpenAPI problem catalogue), derived.
 PROBLEM_STATUS: dict[str, tuple[int, str]] = {code: (code.status, code.example) for code in ProblemCode}
 
@@ -259,9 +261,7 @@ class ProblemSerializer(serializers.Serializer):
     type = serializers.CharField()
     title = serializers.CharField()
     status = serializers.IntegerField()
-    code = serializers.ChoiceField(
-        choices=[code.value for code in ProblemCode], help_text="Stable machine-readable error code."
-    )
+    code = serializers.ChoiceField(choices=PROBLEM_CODES, help_text="Stable machine-readable error code.")
     detail = serializers.CharField()
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),

@@ -35,7 +35,9 @@ def operation_order(endpoint: tuple[str, str, str, Any]) -> tuple[int, Any]:
     return rank, alpha_operation_sorter(endpoint)
 
 
-def placeholders_as_code(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+def placeholders_as_code(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """Postprocessing hook: every `<placeholder>` in a description or summary, outside a code
     span, becomes code (`player:<id>`), so both viewers show it."""
     _walk(result)
@@ -45,7 +47,8 @@ def placeholders_as_code(result: dict[str, Any], generator: Any, request: Any, p
 def as_code(text: str) -> str:
     parts = _CODE_SPAN.split(text)
     return "".join(
-        part if part.startswith("`") else _PLACEHOLDER.sub(lambda m: f"`{m.group(0)}`", part) for part in parts
+        part if part.startswith("`") else _PLACEHOLDER.sub(lambda m: f"`{m.group(0)}`", part)
+        for part in parts
     )
 
 

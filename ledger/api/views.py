@@ -569,6 +569,7 @@ class StatementApi(APIView):
                                 "version": 2,
                                 "type": "DepositMade",
                             },
+                            "dispute": None,
                         },
                         {
                             "amount": -200,
@@ -582,6 +583,7 @@ class StatementApi(APIView):
                                 "version": 3,
                                 "type": "WithdrawalMade",
                             },
+                            "dispute": None,
                         },
                     ],
                 },

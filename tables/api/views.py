@@ -225,9 +225,7 @@ class VariantsApi(APIView):
         tags=["tables"],
         responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
         examples=[
-            OpenApiExample(
-                "Two-card Guts", value=[examples.VARIANT], response_only=True, status_codes=["200"]
-            )
+            OpenApiExample("Two-card Guts", value=examples.VARIANT, response_only=True, status_codes=["200"])
         ],
     )
     def get(self, request: Request) -> Response:
