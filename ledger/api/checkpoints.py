@@ -73,7 +73,12 @@ class KeysApi(APIView):
         class Meta:
             ref_name = "CheckpointKeys"
 
-    @extend_schema(operation_id="audit_keys_retrieve", tags=TAGS, responses={200: OutputSerializer})
+    @extend_schema(
+        operation_id="audit_keys_retrieve",
+        summary="Get the checkpoint signing keys",
+        tags=TAGS,
+        responses={200: OutputSerializer},
+    )
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer({"keys": keys()}).data)
 
@@ -93,13 +98,17 @@ class CheckpointCollectionApi(APIView):
         return [IsClubAdmin()] if self.request.method == "POST" else [AllowAny()]
 
     @extend_schema(
-        operation_id="audit_checkpoints_list", tags=TAGS, responses={200: CheckpointSerializer(many=True)}
+        operation_id="audit_checkpoints_list",
+        summary="List the signed checkpoints",
+        tags=TAGS,
+        responses={200: CheckpointSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         return Response(CheckpointSerializer(checkpoint_list(), many=True).data)
 
     @extend_schema(
         operation_id="audit_checkpoints_create",
+        summary="Publish a checkpoint now",
         tags=TAGS,
         request=None,
         responses={
@@ -122,6 +131,7 @@ class CheckpointDetailApi(APIView):
 
     @extend_schema(
         operation_id="audit_checkpoints_retrieve",
+        summary="Get a checkpoint",
         tags=TAGS,
         responses={200: CheckpointSerializer, **problem_responses("unknown_checkpoint")},
     )
@@ -145,6 +155,7 @@ class ConsistencyApi(APIView):
 
     @extend_schema(
         operation_id="audit_checkpoints_consistency_retrieve",
+        summary="Prove a checkpoint's log only grew",
         tags=TAGS,
         parameters=[ConsistencyQuerySerializer],
         responses={

@@ -112,6 +112,7 @@ class DisputeCollectionApi(APIView):
 
     @extend_schema(
         operation_id="disputes_list",
+        summary="List the disputes you may see",
         tags=TAGS,
         parameters=[QuerySerializer],
         responses={
@@ -128,6 +129,7 @@ class DisputeCollectionApi(APIView):
 
     @extend_schema(
         operation_id="disputes_create",
+        summary="Open a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -182,6 +184,7 @@ class DisputeDetailApi(APIView):
 
     @extend_schema(
         operation_id="disputes_retrieve",
+        summary="Get a dispute",
         tags=TAGS,
         responses={200: DisputeSerializer, **problem_responses(*SEE)},
     )
@@ -206,6 +209,7 @@ class DisputeHoldApi(APIView):
 
     @extend_schema(
         operation_id="disputes_hold_create",
+        summary="Hold chips for a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -258,6 +262,7 @@ class DisputeNoteApi(APIView):
 
     @extend_schema(
         operation_id="disputes_notes_create",
+        summary="Add a note to a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -310,6 +315,7 @@ class DisputeDecideApi(APIView):
 
     @extend_schema(
         operation_id="disputes_decide_create",
+        summary="Decide a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -365,6 +371,7 @@ class DisputeWithdrawApi(APIView):
 
     @extend_schema(
         operation_id="disputes_withdraw_create",
+        summary="Withdraw a dispute",
         tags=TAGS,
         request=None,
         responses={

@@ -87,6 +87,7 @@ class TokenApi(APIView):
 
     @extend_schema(
         operation_id="auth_token_create",
+        summary="Log in: exchange a password for a token",
         tags=["auth"],
         auth=[],
         request=InputSerializer,
@@ -124,6 +125,7 @@ class LogoutApi(APIView):
 
     @extend_schema(
         operation_id="auth_logout_create",
+        summary="Log out (revoke this token)",
         tags=["auth"],
         request=None,
         responses={
@@ -142,6 +144,7 @@ class MeApi(APIView):
 
     @extend_schema(
         operation_id="me_retrieve",
+        summary="Who am I",
         tags=["auth"],
         responses={200: MeOutputSerializer, **problem_responses("not_authenticated")},
         examples=[
@@ -201,6 +204,7 @@ class PlayerCollectionApi(APIView):
 
     @extend_schema(
         operation_id="players_list",
+        summary="List players",
         tags=["players"],
         parameters=PAGE_PARAMETERS,
         responses={
@@ -223,6 +227,7 @@ class PlayerCollectionApi(APIView):
 
     @extend_schema(
         operation_id="players_create",
+        summary="Register a player",
         tags=["players"],
         request=InputSerializer,
         responses={
@@ -257,6 +262,7 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(
         operation_id="players_retrieve",
+        summary="Get a player",
         tags=["players"],
         responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
@@ -279,6 +285,7 @@ class PlayerRevokeTokensApi(APIView):
 
     @extend_schema(
         operation_id="players_revoke_tokens_create",
+        summary="Sign a player out everywhere",
         tags=["players"],
         request=None,
         responses={
@@ -365,6 +372,7 @@ class DepositApi(APIView):
 
     @extend_schema(
         operation_id="players_deposits_create",
+        summary="Deposit chips into a player's bankroll",
         tags=["cashier"],
         request=CashierInputSerializer,
         responses={
@@ -396,6 +404,7 @@ class WithdrawalApi(APIView):
 
     @extend_schema(
         operation_id="players_withdrawals_create",
+        summary="Withdraw chips from a player's bankroll",
         tags=["cashier"],
         request=CashierInputSerializer,
         responses={
@@ -441,6 +450,7 @@ class BalanceApi(APIView):
 
     @extend_schema(
         operation_id="players_balance_retrieve",
+        summary="Get a player's balance",
         tags=["statements"],
         responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[
@@ -534,6 +544,7 @@ class StatementApi(APIView):
 
     @extend_schema(
         operation_id="players_statement_list",
+        summary="Get a player's statement",
         tags=["statements"],
         parameters=[QuerySerializer],
         responses={

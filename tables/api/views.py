@@ -222,6 +222,7 @@ class VariantsApi(APIView):
 
     @extend_schema(
         operation_id="variants_list",
+        summary="List the variants (games) a table can play",
         tags=["tables"],
         responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
         examples=[
@@ -269,6 +270,7 @@ class TableCollectionApi(APIView):
 
     @extend_schema(
         operation_id="tables_list",
+        summary="List tables",
         tags=["tables"],
         parameters=[TableListQuerySerializer],
         responses={
@@ -316,6 +318,7 @@ class TableDetailApi(APIView):
 
     @extend_schema(
         operation_id="tables_retrieve",
+        summary="Get a table as you may see it",
         tags=["tables"],
         parameters=[
             OpenApiParameter(
@@ -462,6 +465,7 @@ class DealsApi(TableCommandApi):
 
     @extend_schema(
         operation_id="tables_deals_list",
+        summary="List a table's finished deals",
         tags=["deals"],
         parameters=PAGE_PARAMETERS,
         responses={
@@ -850,6 +854,7 @@ class PlayerDealsApi(APIView):
 
     @extend_schema(
         operation_id="players_deals_list",
+        summary="List the deals a player was dealt into",
         tags=["deals"],
         parameters=PAGE_PARAMETERS,
         responses={

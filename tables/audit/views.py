@@ -97,6 +97,7 @@ class TableEventsApi(APIView):
 
     @extend_schema(
         operation_id="tables_events_list",
+        summary="List a table's events",
         tags=TAGS,
         parameters=[TABLE_ID, *FEED_PARAMETERS],
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *TABLE)},
@@ -119,6 +120,7 @@ class AuditEventsApi(APIView):
 
     @extend_schema(
         operation_id="audit_events_list",
+        summary="List the whole event log",
         tags=TAGS,
         parameters=FEED_PARAMETERS,
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *AUTH)},
@@ -161,6 +163,7 @@ class TableStreamApi(APIView):
 
     @extend_schema(
         operation_id="tables_stream",
+        summary="Stream a table's events (Server-Sent Events)",
         tags=TAGS,
         parameters=[
             TABLE_ID,
@@ -226,6 +229,7 @@ class StreamTicketApi(APIView):
 
     @extend_schema(
         operation_id="tables_stream_tickets_create",
+        summary="Get a ticket that opens a table's stream",
         tags=TAGS,
         parameters=[TABLE_ID],
         request=None,
@@ -261,6 +265,7 @@ class DealReplayApi(APIView):
 
     @extend_schema(
         operation_id="tables_deals_replay",
+        summary="Replay a deal event by event",
         tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO, ReplayQuerySerializer],
         responses={200: ReplaySerializer, **problem_responses("invalid_query", *DEAL, "version_not_in_deal")},
@@ -280,6 +285,7 @@ class DealProofApi(APIView):
 
     @extend_schema(
         operation_id="tables_deals_proof",
+        summary="Get a deal's fairness proof",
         tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO],
         responses={200: ProofSerializer, **problem_responses(*DEAL, "deal_not_finished")},
@@ -302,6 +308,7 @@ class LedgerVerifyApi(APIView):
 
     @extend_schema(
         operation_id="audit_verify",
+        summary="Verify the log and the money",
         tags=TAGS,
         responses={200: VerifyReportSerializer, **problem_responses(*AUTH)},
         examples=[
@@ -319,6 +326,7 @@ class AccountStatementApi(APIView):
 
     @extend_schema(
         operation_id="audit_accounts_statement",
+        summary="Get any account's statement",
         tags=TAGS,
         parameters=[
             OpenApiParameter(
@@ -380,6 +388,7 @@ class DealHistoryApi(APIView):
 
     @extend_schema(
         operation_id="tables_deals_history",
+        summary="Get a deal's hand history (JSON)",
         tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
         responses={**HISTORY_RESPONSES, **problem_responses(*DEAL, "not_acceptable")},
@@ -406,6 +415,7 @@ class TableHistoryApi(APIView):
 
     @extend_schema(
         operation_id="tables_history",
+        summary="Download a table's hand histories (JSON)",
         tags=TAGS,
         parameters=[TABLE_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
         responses={**HISTORY_RESPONSES, **problem_responses(*TABLE, "not_acceptable")},
