@@ -214,6 +214,9 @@ SPECTACULAR_SETTINGS = {
         "BetLimit": "tables.engine.decider.vocabulary.BET_LIMITS",
         "OfferChoice": "tables.engine.decider.vocabulary.OFFER_CHOICES",
         "TrumpChoice": "tables.engine.decider.vocabulary.TRUMP_CHOICES",
+        "TournamentStatus": "tournaments.selectors.STATUSES",
+        "CancelSettlement": "tournaments.engine.config.CANCEL_SETTLEMENTS",
+        "CancelFees": "tournaments.engine.config.CANCEL_FEES",
     },
     # The order of the docs' sections (Swagger UI and ReDoc open on the first): tables first.
     "TAGS": [

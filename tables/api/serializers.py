@@ -464,7 +464,7 @@ class TableSummarySerializer(serializers.Serializer):
     pot = serializers.IntegerField()
     reserve = serializers.IntegerField()
     dealer = serializers.RegexField(
-        r"^[0-9]*$", allow_blank=True, help_text='The dealer\'s player id ("7"); "" before the first deal.'
+        r"^[0-9]+$", allow_blank=True, help_text='The dealer\'s player id ("7"); "" before the first deal.'
     )
     turn = players_field(help_text="Whose turn is awaited.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="Deadline of the open turn or window.")
