@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.fields import JsonObjectField
 from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated, validated_query
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsClubAdmin
@@ -37,8 +38,8 @@ class CheckpointSerializer(serializers.Serializer):
     size = serializers.IntegerField(help_text="How many events of the log (in log order) it covers.")
     position = serializers.IntegerField(help_text="The position of the last event it covers.")
     log_root = serializers.CharField(help_text="RFC 9162 Merkle root over the events' hashes, hex.")
-    balances = serializers.JSONField(help_text="Per unit: the sum tree's root, sum and leaf count.")
-    issued = serializers.JSONField(help_text="Per unit: what the issuers owe; each sum must equal it.")
+    balances = JsonObjectField(help_text="Per unit: the sum tree's root, sum and leaf count.")
+    issued = JsonObjectField(help_text="Per unit: what the issuers owe; each sum must equal it.")
     issued_at = serializers.DateTimeField()
     key_id = serializers.CharField()
     signature = serializers.CharField(help_text="Ed25519 over the canonical JSON of the other members, hex.")

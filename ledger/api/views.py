@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import ChipAmountField, QueryIntegerField, validated, validated_query
 from guts_backend.api.paging import (
     PAGE_PARAMETERS,
@@ -495,13 +496,13 @@ class VerifiableStatementSerializer(serializers.Serializer):
     player_id = serializers.CharField()
     account = serializers.CharField()
     unit = serializers.CharField()
-    checkpoint = serializers.JSONField(help_text="The checkpoint as signed (GET /audit/checkpoints/{n}).")
-    keys = serializers.JSONField(help_text="The club's public keys (pin them: GET /audit/keys).")
+    checkpoint = JsonObjectField(help_text="The checkpoint as signed (GET /audit/checkpoints/{n}).")
+    keys = JsonObjectListField(help_text="The club's public keys (pin them: GET /audit/keys).")
     balance = serializers.IntegerField(help_text="The posted balance at the checkpoint.")
     salt = serializers.CharField(allow_null=True, help_text="The salt of your sum tree leaf.")
     index = serializers.IntegerField(allow_null=True)
-    path = serializers.JSONField(help_text="Sum tree siblings, leaf first: side, hash, sum.")
-    lines = serializers.JSONField(help_text="Each line with its event (chain form), log index and log path.")
+    path = JsonObjectListField(help_text="Sum tree siblings, leaf first: side, hash, sum.")
+    lines = JsonObjectListField(help_text="Each line with its event (chain form), log index and log path.")
 
     class Meta:
         ref_name = "VerifiableStatement"

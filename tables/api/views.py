@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
@@ -212,10 +213,10 @@ class VariantsApi(APIView):
         min_buy_in_antes = serializers.IntegerField(
             help_text="The smallest buy-in in antes, 0 = no such rule (MC-08: 100)."
         )
-        stages = serializers.JSONField()
-        options = serializers.JSONField()
-        defaults = serializers.JSONField()
-        options_schema = serializers.JSONField()
+        stages = JsonObjectListField()
+        options = JsonObjectListField()
+        defaults = JsonObjectField()
+        options_schema = JsonObjectField()
 
         class Meta:
             ref_name = "Variant"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
 from guts_backend.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
 from tables.api.actions import player_id_field
@@ -52,12 +53,12 @@ class FeedEventSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
     table_id = serializers.CharField(allow_null=True)
     deal_no = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField(
+    data = JsonObjectField(
         help_text="The event's data, redacted for the reader: each secret "
         "key (`data.secret`) the reader may not see yet is null, and "
         "`data.salt` appears only with the values it seals."
     )
-    meta = serializers.JSONField(
+    meta = JsonObjectField(
         help_text="The event's meta as stored and hashed (actor, schema_version, idempotency key, ...)."
     )
     commitments = serializers.DictField(
@@ -112,7 +113,7 @@ class ReplayQuerySerializer(QuerySerializer):
 
 class ReplayStepSerializer(serializers.Serializer):
     event = FeedEventSerializer()
-    state = serializers.JSONField(
+    state = JsonObjectField(
         help_text="The table after this event as the reader may see it: "
         "pot, reserve, seats and stacks, the deal (cards, declares, "
         "whose turn)."
@@ -126,8 +127,8 @@ class ReplaySerializer(serializers.Serializer):
     table_id = serializers.CharField()
     deal_no = serializers.IntegerField()
     finished = serializers.BooleanField()
-    rules = serializers.JSONField(help_text="Variant and options recorded for this table.")
-    before = serializers.JSONField(help_text="The table just before the deal started.")
+    rules = JsonObjectField(help_text="Variant and options recorded for this table.")
+    before = JsonObjectField(help_text="The table just before the deal started.")
     steps = ReplayStepSerializer(many=True)
 
     class Meta:
@@ -296,7 +297,7 @@ class StatementLineSerializer(serializers.Serializer):
     event = StatementEventSerializer()
     table_id = serializers.CharField(allow_null=True)
     deal = DealRefSerializer(allow_null=True, help_text="The deal this transfer belongs to, if any.")
-    dispute = serializers.JSONField(
+    dispute = JsonObjectField(
         allow_null=True,
         help_text=(
             "The dispute whose hold posting or correction this transfer is: its id, the URL and the "
@@ -315,7 +316,7 @@ class StatementPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StatementLineSerializer(many=True)
-    holds = serializers.JSONField(
+    holds = JsonObjectListField(
         help_text=(
             "The account's dispute holds (pending transfers: they move nothing until posted), each with "
             "its dispute, amount, status, deadline and an explanation."
