@@ -41,6 +41,7 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
         {
             "table_id": t,
             "broken": t in state.broken,
+            "closed": t in state.closed,
             "seats": sorted(
                 (
                     {"seat": r["seat"], "player": r["player"], "chips": r["stack"]}
@@ -50,7 +51,7 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
                 key=lambda r: r["seat"],
             ),
         }
-        for t in state.active_tables() + sorted(state.broken - state.closed)
+        for t in state.tables  # every table, in the order opened (a finished tournament's too)
     ]
     return {
         "tournament_id": state.tournament_id,
@@ -61,7 +62,7 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
         "prize_pool": state.pool(),
         "registration_open": registration_open(state, now),
         "level": level,
-        "tables": [t for t in tables if t["seats"] or not t["broken"]],
+        "tables": tables,
         "standings": standings(state, chips),
         "results": list(state.results),
         "payouts": payouts(state),

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.fields import JsonObjectField
 from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated, validated_query
 from guts_backend.api.parsers import JSONParser
 from guts_backend.api.permissions import IsClubAdmin
@@ -37,8 +38,8 @@ class CheckpointSerializer(serializers.Serializer):
     size = serializers.IntegerField(help_text="How many events of the log (in log order) it covers.")
     position = serializers.IntegerField(help_text="The position of the last event it covers.")
     log_root = serializers.CharField(help_text="RFC 9162 Merkle root over the events' hashes, hex.")
-    balances = serializers.JSONField(help_text="Per unit: the sum tree's root, sum and leaf count.")
-    issued = serializers.JSONField(help_text="Per unit: what the issuers owe; each sum must equal it.")
+    balances = JsonObjectField(help_text="Per unit: the sum tree's root, sum and leaf count.")
+    issued = JsonObjectField(help_text="Per unit: what the issuers owe; each sum must equal it.")
     issued_at = serializers.DateTimeField()
     key_id = serializers.CharField()
     signature = serializers.CharField(help_text="Ed25519 over the canonical JSON of the other members, hex.")
@@ -73,7 +74,12 @@ class KeysApi(APIView):
         class Meta:
             ref_name = "CheckpointKeys"
 
-    @extend_schema(operation_id="audit_keys_retrieve", tags=TAGS, responses={200: OutputSerializer})
+    @extend_schema(
+        operation_id="audit_keys_retrieve",
+        summary="Get the checkpoint signing keys",
+        tags=TAGS,
+        responses={200: OutputSerializer},
+    )
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer({"keys": keys()}).data)
 
@@ -93,13 +99,17 @@ class CheckpointCollectionApi(APIView):
         return [IsClubAdmin()] if self.request.method == "POST" else [AllowAny()]
 
     @extend_schema(
-        operation_id="audit_checkpoints_list", tags=TAGS, responses={200: CheckpointSerializer(many=True)}
+        operation_id="audit_checkpoints_list",
+        summary="List the signed checkpoints",
+        tags=TAGS,
+        responses={200: CheckpointSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         return Response(CheckpointSerializer(checkpoint_list(), many=True).data)
 
     @extend_schema(
         operation_id="audit_checkpoints_create",
+        summary="Publish a checkpoint now",
         tags=TAGS,
         request=None,
         responses={
@@ -122,6 +132,7 @@ class CheckpointDetailApi(APIView):
 
     @extend_schema(
         operation_id="audit_checkpoints_retrieve",
+        summary="Get a checkpoint",
         tags=TAGS,
         responses={200: CheckpointSerializer, **problem_responses("unknown_checkpoint")},
     )
@@ -145,6 +156,7 @@ class ConsistencyApi(APIView):
 
     @extend_schema(
         operation_id="audit_checkpoints_consistency_retrieve",
+        summary="Prove a checkpoint's log only grew",
         tags=TAGS,
         parameters=[ConsistencyQuerySerializer],
         responses={

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
@@ -43,7 +44,7 @@ class DisputeSerializer(serializers.Serializer):
 
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=STATUSES)
-    subject = serializers.JSONField(
+    subject = JsonObjectField(
         help_text='{"kind": "deal", "table_id", "deal_no"} or {"kind": "cashier", "position"}'
     )
     label = serializers.CharField()
@@ -54,18 +55,18 @@ class DisputeSerializer(serializers.Serializer):
     positions = serializers.ListField(
         child=serializers.IntegerField(), help_text="The disputed events that moved chips (log positions)."
     )
-    evidence = serializers.JSONField(help_text="References: replay, proof, history, chain of the deal.")
+    evidence = JsonObjectListField(help_text="References: replay, proof, history, chain of the deal.")
     deadline = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
     version = serializers.IntegerField()
-    hold = serializers.JSONField(
+    hold = JsonObjectField(
         allow_null=True,
         help_text=(
             "The pending transfer to hold:<dispute>: amount and account for the held player, auditors and "
             "admins; other parties see only its status."
         ),
     )
-    steps = serializers.JSONField(help_text="Every event of the dispute in order.")
+    steps = JsonObjectListField(help_text="Every event of the dispute in order.")
 
     class Meta:
         ref_name = "Dispute"
@@ -74,7 +75,7 @@ class DisputeSerializer(serializers.Serializer):
 class DisputeSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField(source="dispute_id")
     status = serializers.CharField()
-    subject = serializers.JSONField()
+    subject = JsonObjectField()
     opened_by = serializers.CharField()
     parties = serializers.ListField(child=serializers.CharField())
     opened_at = serializers.DateTimeField()
@@ -95,7 +96,7 @@ class DisputeCollectionApi(APIView):
     parser_classes = (JSONParser,)
 
     class InputSerializer(serializers.Serializer):
-        subject = serializers.JSONField(
+        subject = JsonObjectField(
             help_text='{"kind": "deal", "table_id": "<uuid>", "deal_no": 3} or '
             '{"kind": "cashier", "position": 42}'
         )
@@ -112,6 +113,7 @@ class DisputeCollectionApi(APIView):
 
     @extend_schema(
         operation_id="disputes_list",
+        summary="List the disputes you may see",
         tags=TAGS,
         parameters=[QuerySerializer],
         responses={
@@ -128,6 +130,7 @@ class DisputeCollectionApi(APIView):
 
     @extend_schema(
         operation_id="disputes_create",
+        summary="Open a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -182,6 +185,7 @@ class DisputeDetailApi(APIView):
 
     @extend_schema(
         operation_id="disputes_retrieve",
+        summary="Get a dispute",
         tags=TAGS,
         responses={200: DisputeSerializer, **problem_responses(*SEE)},
     )
@@ -206,6 +210,7 @@ class DisputeHoldApi(APIView):
 
     @extend_schema(
         operation_id="disputes_hold_create",
+        summary="Hold chips for a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -258,6 +263,7 @@ class DisputeNoteApi(APIView):
 
     @extend_schema(
         operation_id="disputes_notes_create",
+        summary="Add a note to a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -310,6 +316,7 @@ class DisputeDecideApi(APIView):
 
     @extend_schema(
         operation_id="disputes_decide_create",
+        summary="Decide a dispute",
         tags=TAGS,
         request=InputSerializer,
         responses={
@@ -365,6 +372,7 @@ class DisputeWithdrawApi(APIView):
 
     @extend_schema(
         operation_id="disputes_withdraw_create",
+        summary="Withdraw a dispute",
         tags=TAGS,
         request=None,
         responses={

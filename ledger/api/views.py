@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import ChipAmountField, QueryIntegerField, validated, validated_query
 from guts_backend.api.paging import (
     PAGE_PARAMETERS,
@@ -87,6 +88,7 @@ class TokenApi(APIView):
 
     @extend_schema(
         operation_id="auth_token_create",
+        summary="Log in: exchange a password for a token",
         tags=["auth"],
         auth=[],
         request=InputSerializer,
@@ -124,6 +126,7 @@ class LogoutApi(APIView):
 
     @extend_schema(
         operation_id="auth_logout_create",
+        summary="Log out (revoke this token)",
         tags=["auth"],
         request=None,
         responses={
@@ -142,6 +145,7 @@ class MeApi(APIView):
 
     @extend_schema(
         operation_id="me_retrieve",
+        summary="Who am I",
         tags=["auth"],
         responses={200: MeOutputSerializer, **problem_responses("not_authenticated")},
         examples=[
@@ -201,6 +205,7 @@ class PlayerCollectionApi(APIView):
 
     @extend_schema(
         operation_id="players_list",
+        summary="List players",
         tags=["players"],
         parameters=PAGE_PARAMETERS,
         responses={
@@ -223,6 +228,7 @@ class PlayerCollectionApi(APIView):
 
     @extend_schema(
         operation_id="players_create",
+        summary="Register a player",
         tags=["players"],
         request=InputSerializer,
         responses={
@@ -257,6 +263,7 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(
         operation_id="players_retrieve",
+        summary="Get a player",
         tags=["players"],
         responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
@@ -279,6 +286,7 @@ class PlayerRevokeTokensApi(APIView):
 
     @extend_schema(
         operation_id="players_revoke_tokens_create",
+        summary="Sign a player out everywhere",
         tags=["players"],
         request=None,
         responses={
@@ -365,6 +373,7 @@ class DepositApi(APIView):
 
     @extend_schema(
         operation_id="players_deposits_create",
+        summary="Deposit chips into a player's bankroll",
         tags=["cashier"],
         request=CashierInputSerializer,
         responses={
@@ -396,6 +405,7 @@ class WithdrawalApi(APIView):
 
     @extend_schema(
         operation_id="players_withdrawals_create",
+        summary="Withdraw chips from a player's bankroll",
         tags=["cashier"],
         request=CashierInputSerializer,
         responses={
@@ -441,6 +451,7 @@ class BalanceApi(APIView):
 
     @extend_schema(
         operation_id="players_balance_retrieve",
+        summary="Get a player's balance",
         tags=["statements"],
         responses={200: OutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
         examples=[
@@ -485,13 +496,13 @@ class VerifiableStatementSerializer(serializers.Serializer):
     player_id = serializers.CharField()
     account = serializers.CharField()
     unit = serializers.CharField()
-    checkpoint = serializers.JSONField(help_text="The checkpoint as signed (GET /audit/checkpoints/{n}).")
-    keys = serializers.JSONField(help_text="The club's public keys (pin them: GET /audit/keys).")
+    checkpoint = JsonObjectField(help_text="The checkpoint as signed (GET /audit/checkpoints/{n}).")
+    keys = JsonObjectListField(help_text="The club's public keys (pin them: GET /audit/keys).")
     balance = serializers.IntegerField(help_text="The posted balance at the checkpoint.")
     salt = serializers.CharField(allow_null=True, help_text="The salt of your sum tree leaf.")
     index = serializers.IntegerField(allow_null=True)
-    path = serializers.JSONField(help_text="Sum tree siblings, leaf first: side, hash, sum.")
-    lines = serializers.JSONField(help_text="Each line with its event (chain form), log index and log path.")
+    path = JsonObjectListField(help_text="Sum tree siblings, leaf first: side, hash, sum.")
+    lines = JsonObjectListField(help_text="Each line with its event (chain form), log index and log path.")
 
     class Meta:
         ref_name = "VerifiableStatement"
@@ -534,6 +545,7 @@ class StatementApi(APIView):
 
     @extend_schema(
         operation_id="players_statement_list",
+        summary="Get a player's statement",
         tags=["statements"],
         parameters=[QuerySerializer],
         responses={
@@ -569,6 +581,7 @@ class StatementApi(APIView):
                                 "version": 2,
                                 "type": "DepositMade",
                             },
+                            "dispute": None,
                         },
                         {
                             "amount": -200,
@@ -582,6 +595,7 @@ class StatementApi(APIView):
                                 "version": 3,
                                 "type": "WithdrawalMade",
                             },
+                            "dispute": None,
                         },
                     ],
                 },

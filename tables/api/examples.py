@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+from tables.engine.decider.commands import OpenTable, SitDown, StartDeal
+from tables.engine.decider.decide import decide
+from tables.engine.decider.state import initial_state
+from tables.engine.decider.view import Viewer
 from tables.engine.variants import GUTS2, validate_options
+from tables.selectors import table_sight
 
 TABLE_ID = "6f1c0c52-8d7e-4c3b-9a51-3d2f0e9b7a10"
 OPTIONS: dict[str, Any] = validate_options("guts2", {"ante": 10, "pot_limit": 1000, "min_buy_in": 200})
@@ -16,78 +22,26 @@ OPEN_TABLE = {
 
 VARIANT = GUTS2.to_json()
 
-TABLE: dict[str, Any] = {
-    "table_id": TABLE_ID,
-    "status": "open",
-    "variant": "guts2",
-    "tournament_id": None,
-    "unit": "chips",
-    "options": OPTIONS,
-    "pot": 30,
-    "reserve": 0,
-    "deal_no": 4,
-    "game_no": 2,
-    "dealer": "9",
-    "phase": "declare",
-    "turn": ["7"],
-    "deadline": "2026-11-29T12:00:30.000000Z",
-    "seats": [
-        {"player": "7", "seat": 0, "stack": 490},
-        {"player": "8", "seat": 1, "stack": 615},
-        {"player": "9", "seat": 2, "stack": 380},
-    ],
-    "deal": {
-        "deal_no": 4,
-        "game_no": 2,
-        "dealer": "9",
-        "over": False,
-        "mode": "sequential",
-        "turn": ["7"],
-        "deadline": "2026-11-29T12:00:30.000000Z",
-        "players": [
-            {
-                "player": "7",
-                "cards": ["As", "Kd"],
-                "card_count": 2,
-                "declared": None,
-                "timed_out": False,
-                "forced_in": False,
-            },
-            {
-                "player": "8",
-                "cards": None,
-                "card_count": 2,
-                "declared": None,
-                "timed_out": False,
-                "forced_in": False,
-            },
-            {
-                "player": "9",
-                "cards": None,
-                "card_count": 2,
-                "declared": None,
-                "timed_out": False,
-                "forced_in": False,
-            },
-        ],
-        "winners": [],
-        "outcome": None,
-        "stacked": False,
-        "commitment": "1f6b2c0e0b5b6a1e1a44b9f3c4f43d3b0a1e9c7f2d5e8a0b6c3d2e1f0a9b8c7d",
-        "seed": None,
-    },
-    "legal_actions": [
-        {
-            "action": "declare",
-            "deal_no": 4,
-            "choices": ["in", "out"],
-            "in_cost": 30,
-            "deadline": "2026-11-29T12:00:30.000000Z",
-            "overdue": False,
-        }
-    ],
-    "version": 57,
-}
+
+def _table_in_a_declare() -> dict[str, Any]:
+    """The table view of the player on his turn to declare, as the engine builds it (so the example
+    has every field the API sends): three players, deal 1 of a seeded guts2 table."""
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    state = initial_state()
+    commands: list[Any] = [
+        OpenTable(TABLE_ID, "guts2", {"ante": 10, "pot_limit": 1000, "min_buy_in": 200}),
+        SitDown("7", 500),
+        SitDown("8", 625),
+        SitDown("9", 390),
+        StartDeal(None, "c0ffee00" * 8),
+    ]
+    for command in commands:
+        state = decide(state, command, now).state
+    turn = state.live.awaiting[0] if state.live is not None else "7"
+    return table_sight(state=state, version=57, viewer=Viewer(turn), now=now).view
+
+
+TABLE: dict[str, Any] = _table_in_a_declare()
 
 TABLE_SUMMARY: dict[str, Any] = {
     "table_id": TABLE_ID,
@@ -110,6 +64,23 @@ TABLE_SUMMARY: dict[str, Any] = {
     "updated_at": "2026-11-29T12:00:00Z",
 }
 
+DEAL_TRANSFERS: list[dict[str, Any]] = [
+    {
+        "from": "pot:" + TABLE_ID,
+        "to": f"seat:{TABLE_ID}:9",
+        "amount": 30,
+        "unit": "chips",
+        "reason": "pot_won",
+    },
+    {
+        "from": f"seat:{TABLE_ID}:7",
+        "to": "pot:" + TABLE_ID,
+        "amount": 30,
+        "unit": "chips",
+        "reason": "pot_matched",
+    },
+]
+
 DEAL: dict[str, Any] = {
     "table_id": TABLE_ID,
     "deal_no": 3,
@@ -117,9 +88,23 @@ DEAL: dict[str, Any] = {
     "dealer": "8",
     "participants": ["9", "7", "8"],
     "hands": [
-        {"player": "9", "cards": ["Qh", "Qc"], "card_count": 2, "declared": "in", "timed_out": False},
-        {"player": "7", "cards": ["As", "2d"], "card_count": 2, "declared": "in", "timed_out": False},
-        {"player": "8", "cards": None, "card_count": 2, "declared": "out", "timed_out": False},
+        {
+            "player": "9",
+            "cards": ["Qh", "Qc"],
+            "face_up": [],
+            "card_count": 2,
+            "declared": "in",
+            "timed_out": False,
+        },
+        {
+            "player": "7",
+            "cards": ["As", "2d"],
+            "face_up": [],
+            "card_count": 2,
+            "declared": "in",
+            "timed_out": False,
+        },
+        {"player": "8", "cards": None, "face_up": [], "card_count": 2, "declared": "out", "timed_out": False},
     ],
     "shown": ["9", "7"],
     "winners": ["9"],
@@ -133,20 +118,40 @@ DEAL: dict[str, Any] = {
     "reserve_before": 0,
     "pot_after": 30,
     "reserve_after": 0,
-    "transfers": [
+    "transfers": DEAL_TRANSFERS,
+    "board": [],
+    "results": [
         {
-            "from": "pot:" + TABLE_ID,
-            "to": f"seat:{TABLE_ID}:9",
-            "amount": 30,
-            "unit": "chips",
-            "reason": "pot_won",
+            "stage": 1,
+            "type": "AntesPosted",
+            "data": {"deal_no": 3, "due": False, "ante": 10, "paid": [], "sat_out": [], "transfers": []},
         },
         {
-            "from": f"seat:{TABLE_ID}:7",
-            "to": "pot:" + TABLE_ID,
-            "amount": 30,
-            "unit": "chips",
-            "reason": "pot_matched",
+            "stage": 1,
+            "type": "ShowdownHeld",
+            "data": {
+                "deal_no": 3,
+                "reason": "contested",
+                "hands": [
+                    {"player": "9", "cards": ["Qh", "Qc"], "value": "pair of queens", "category": "pair"},
+                    {"player": "7", "cards": ["As", "2d"], "value": "ace high", "category": "high_card"},
+                ],
+                "winners": ["9"],
+                "losers": ["7"],
+            },
+        },
+        {
+            "stage": 1,
+            "type": "PotSettled",
+            "data": {
+                "deal_no": 3,
+                "outcome": "won",
+                "winners": ["9"],
+                "matchers": ["7"],
+                "transfers": DEAL_TRANSFERS,
+                "pot": 30,
+                "reserve": 0,
+            },
         },
     ],
     "started_at": "2026-11-29T11:58:00Z",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from tables.api.actions import LEGAL_ACTION_UNION, player_id_field
+from tables.api.results import DEAL_RESULTS, players_field
+from tables.engine.decider import vocabulary
 
 
 class SeatSerializer(serializers.Serializer):
-    player = serializers.CharField(help_text="The player id (user id) as a string.")
+    player = player_id_field(help_text="The player id (user id) as a string.")
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
     legs = serializers.IntegerField(
@@ -23,7 +28,7 @@ class SeatSerializer(serializers.Serializer):
 
 
 class DealPlayerSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = player_id_field()
     cards = serializers.ListField(
         child=serializers.CharField(),
         allow_null=True,
@@ -33,8 +38,11 @@ class DealPlayerSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="The player's face-up cards: public (422-05)."
     )
     card_count = serializers.IntegerField()
-    declared = serializers.CharField(
-        allow_null=True, help_text='"in", "out", "sealed" (declared, not yet revealed) or null.'
+    declared = serializers.ChoiceField(
+        choices=vocabulary.DECLARED,
+        allow_null=True,
+        help_text='"in", "out" (Four-Three: "high", "low", "both"), "sealed" (declared, not yet '
+        "revealed) or null.",
     )
     timed_out = serializers.BooleanField()
     forced_in = serializers.BooleanField()
@@ -66,15 +74,17 @@ class GhostSerializer(serializers.Serializer):
 
 class AuctionSerializer(serializers.Serializer):
     high_bid = serializers.IntegerField(help_text="The standing bid for the open hand, 0 = none.")
-    high_bidder = serializers.CharField(allow_null=True)
+    high_bidder = player_id_field(allow_null=True, help_text="Who bid it; null: nobody yet.")
 
     class Meta:
         ref_name = "TableAuction"
 
 
 class EscalationPlayerSerializer(serializers.Serializer):
-    player = serializers.CharField()
-    accepted = serializers.CharField(allow_null=True, help_text="The highest level he accepted.")
+    player = player_id_field()
+    accepted = serializers.ChoiceField(
+        choices=vocabulary.ESCALATION_LEVELS, allow_null=True, help_text="The highest level he accepted."
+    )
     folded = serializers.BooleanField(help_text="Folded: pays his accepted level (T38-04).")
 
     class Meta:
@@ -82,7 +92,9 @@ class EscalationPlayerSerializer(serializers.Serializer):
 
 
 class EscalationSerializer(serializers.Serializer):
-    level = serializers.CharField(help_text="single | double | triple (T38-03).")
+    level = serializers.ChoiceField(
+        choices=vocabulary.ESCALATION_LEVELS, help_text="single | double | triple (T38-03)."
+    )
     multiple = serializers.IntegerField(help_text="The level as a multiple of the pot.")
     value = serializers.IntegerField(allow_null=True, help_text="The pot at this level; null once settled.")
     players = EscalationPlayerSerializer(many=True)
@@ -92,8 +104,8 @@ class EscalationSerializer(serializers.Serializer):
 
 
 class SidesSerializer(serializers.Serializer):
-    high = serializers.ListField(child=serializers.CharField())
-    low = serializers.ListField(child=serializers.CharField())
+    high = players_field()
+    low = players_field()
 
     class Meta:
         ref_name = "TableSides"
@@ -104,8 +116,8 @@ class PotSerializer(serializers.Serializer):
 
     pot = serializers.IntegerField()
     amount = serializers.IntegerField()
-    contributors = serializers.ListField(child=serializers.CharField())
-    eligible = serializers.ListField(child=serializers.CharField())
+    contributors = players_field()
+    eligible = players_field()
 
     class Meta:
         ref_name = "TablePot"
@@ -126,9 +138,9 @@ class BettingSerializer(serializers.Serializer):
     unit = serializers.IntegerField(
         allow_null=True, help_text="The bet and raise size while the round is open."
     )
-    folded = serializers.ListField(child=serializers.CharField())
+    folded = players_field()
     open = serializers.BooleanField(help_text="The betting round is under way.")
-    opener = serializers.CharField(
+    opener = player_id_field(
         required=False, allow_null=True, help_text="Italian poker: who opened the first round (IT-07)."
     )
     passed = serializers.BooleanField(
@@ -138,9 +150,8 @@ class BettingSerializer(serializers.Serializer):
     round = serializers.IntegerField(
         required=False, allow_null=True, help_text="Italian poker: the open round, 1 or 2 (IT-17)."
     )
-    limit = serializers.ChoiceField(choices=["fixed", "pot"], required=False, help_text="D-IT-02.")
-    all_in = serializers.ListField(
-        child=serializers.CharField(),
+    limit = serializers.ChoiceField(choices=vocabulary.BET_LIMITS, required=False, help_text="D-IT-02.")
+    all_in = players_field(
         required=False,
         help_text="Italian poker: the players all in (D-IT-02).",
     )
@@ -159,7 +170,7 @@ class BettingSerializer(serializers.Serializer):
 
 
 class OfferExchangeSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = player_id_field()
     took = serializers.CharField(help_text="The middle card he took (public).")
     gave = serializers.CharField(help_text="The card of his he put face up in its place (public).")
 
@@ -171,9 +182,7 @@ class OfferSerializer(serializers.Serializer):
     """Buddha's Folly's middle card (BF-02..04, D-BF-01): public."""
 
     middle = serializers.CharField(help_text="The face-up card in the middle now.")
-    turn = serializers.CharField(
-        allow_null=True, help_text="Whose offer it is; null once the offering is over."
-    )
+    turn = player_id_field(allow_null=True, help_text="Whose offer it is; null once the offering is over.")
     declined = serializers.IntegerField(help_text="How many players in a row left the middle card.")
     exchanges = OfferExchangeSerializer(many=True, help_text="Every take so far, in order.")
 
@@ -182,7 +191,7 @@ class OfferSerializer(serializers.Serializer):
 
 
 class TrickCardSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = player_id_field()
     card = serializers.CharField(help_text="Played to the trick: public at once.")
 
     class Meta:
@@ -191,7 +200,7 @@ class TrickCardSerializer(serializers.Serializer):
 
 class TrickSerializer(serializers.Serializer):
     trick = serializers.IntegerField(help_text="1..5 (WL-07).")
-    winner = serializers.CharField(help_text="Who won it (WL-08, WL-09, D-WL-04); he leads the next.")
+    winner = player_id_field(help_text="Who won it (WL-08, WL-09, D-WL-04); he leads the next.")
     cards = TrickCardSerializer(many=True, help_text="The cards in the order played.")
 
     class Meta:
@@ -211,10 +220,18 @@ class TricksSerializer(serializers.Serializer):
         ref_name = "TableTricks"
 
 
+@extend_schema_field(DEAL_RESULTS)
+class DealResultsField(serializers.ListField):
+    """A deal's results, rendered as the engine built them (each item a JSON object), documented
+    as the union of `tables.api.results`."""
+
+    child = serializers.DictField()
+
+
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
-    dealer = serializers.CharField()
+    dealer = player_id_field()
     over = serializers.BooleanField()
     stage = serializers.IntegerField(
         allow_null=True, help_text="The program's stage, 1-based (Three-Five-Seven: 1, 2, 3)."
@@ -222,9 +239,13 @@ class DealSerializer(serializers.Serializer):
     board = serializers.ListField(
         child=serializers.CharField(), help_text="Community cards, face up (423-02)."
     )
-    mode = serializers.CharField(allow_null=True, help_text="sequential | simultaneous while declaring.")
-    turn = serializers.ListField(child=serializers.CharField())
-    deadline = serializers.CharField(
+    mode = serializers.ChoiceField(
+        choices=vocabulary.DECLARE_MODES,
+        allow_null=True,
+        help_text="sequential | simultaneous while declaring.",
+    )
+    turn = players_field()
+    deadline = serializers.DateTimeField(
         allow_null=True,
         help_text=(
             "ISO-8601 UTC deadline of the open declare turn, window or pass; when it passes the timer "
@@ -260,11 +281,12 @@ class DealSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Buddha's Folly's middle card and its offers (BF-02..04); null in other games.",
     )
-    trump = serializers.CharField(
+    trump = serializers.ChoiceField(
+        choices=vocabulary.TRUMP_CHOICES,
         allow_null=True,
         help_text="Wolfie's Lou's trump once chosen: c, d, h, s, no_trump or reverse (WL-06).",
     )
-    trump_chooser = serializers.CharField(
+    trump_chooser = player_id_field(
         allow_null=True,
         help_text='Who chooses trump: the best poker hand among the "in" players (WL-04/05, D-WL-02).',
     )
@@ -272,17 +294,19 @@ class DealSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Wolfie's Lou's tricks once the first card is played (WL-07..11); null otherwise.",
     )
-    winners = serializers.ListField(child=serializers.CharField())
-    outcome = serializers.CharField(allow_null=True)
+    winners = players_field()
+    outcome = serializers.ChoiceField(
+        choices=vocabulary.OUTCOMES, allow_null=True, help_text="How the deal settled; null while played."
+    )
     stacked = serializers.BooleanField()
     commitment = serializers.CharField(allow_null=True, help_text="sha256 of the deal's secret seed.")
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the deal is over.")
-    results = serializers.JSONField(
+    results = DealResultsField(
         help_text=(
             "Every stage's results so far, in order: {stage, type, data} for each AntesPosted, "
-            "ShowdownHeld, DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for "
-            "the "
-            "caller (a private comparison's hands only for the players compared)."
+            "ShowdownHeld (the hands shown and their values), DeckCompared, PotSettled, LegAwarded, "
+            "PotAwarded, BetsAwarded, NobodyOpened, PotsAwarded and OpenersShown, redacted for the caller "
+            "(a private comparison's hands only for the players compared)."
         )
     )
 
@@ -342,7 +366,7 @@ class LegalActionSerializer(serializers.Serializer):
     )
     overdue = serializers.BooleanField(required=False)
     high_bid = serializers.IntegerField(required=False, help_text="bid: the standing bid (MCA-04).")
-    high_bidder = serializers.CharField(required=False, allow_null=True)
+    high_bidder = player_id_field(required=False, allow_null=True)
     level = serializers.CharField(required=False, help_text="escalate: the pot's level now (T38-03).")
     accepted = serializers.CharField(required=False, help_text="escalate: the highest level you accepted.")
     risks = serializers.DictField(
@@ -377,30 +401,48 @@ class LegalActionSerializer(serializers.Serializer):
     )
 
     class Meta:
-        ref_name = "TableLegalAction"
+        ref_name = "TableLegalActionFields"
+
+
+@extend_schema_field(LEGAL_ACTION_UNION)
+class LegalActionsField(serializers.ListField):
+    """The caller's legal actions, rendered by the flat LegalActionSerializer (every field, null
+    when the action lacks it) and documented as the union of `tables.api.actions`."""
+
+    child = LegalActionSerializer()
+
+
+class OptionsField(serializers.DictField):
+    """A table's options by name (see GET /variants for each variant's options and their schema)."""
+
+    child = serializers.JSONField()
 
 
 class TableOutputSerializer(serializers.Serializer):
     """The table as the caller may see it, with the caller's legal actions (DESIGN §2.9)."""
 
-    table_id = serializers.CharField()
-    status = serializers.CharField()
+    table_id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=vocabulary.TABLE_STATUSES)
     variant = serializers.CharField()
-    tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
+    tournament_id = serializers.UUIDField(allow_null=True, help_text="The tournament whose table this is.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
-    options = serializers.JSONField()
+    options = OptionsField()
     pot = serializers.IntegerField()
     reserve = serializers.IntegerField()
     bets = serializers.IntegerField(help_text="The live deal's bets, apart from the pot (D-BET).")
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
-    dealer = serializers.CharField(allow_null=True)
-    phase = serializers.CharField(help_text="between_deals | declare | ... | closed")
-    turn = serializers.ListField(child=serializers.CharField(), help_text="Whose declare is awaited.")
-    deadline = serializers.CharField(allow_null=True, help_text="ISO-8601 UTC deadline of the open turn.")
+    dealer = player_id_field(allow_null=True)
+    phase = serializers.ChoiceField(
+        choices=vocabulary.PHASES,
+        help_text="new | closed | between_deals | dealing | pass | the kind of the live deal's current step "
+        "(declare, betting, draw, ...).",
+    )
+    turn = players_field(help_text="Whose turn is awaited.")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="ISO-8601 UTC deadline of the open turn.")
     seats = SeatSerializer(many=True)
     deal = DealSerializer(allow_null=True)
-    legal_actions = LegalActionSerializer(many=True)
+    legal_actions = LegalActionsField()
     version = serializers.IntegerField(help_text="The table's stream version (also the ETag).")
 
     class Meta:
@@ -410,19 +452,21 @@ class TableOutputSerializer(serializers.Serializer):
 class TableSummarySerializer(serializers.Serializer):
     """A table in a list (from the TableView projection)."""
 
-    table_id = serializers.CharField()
+    table_id = serializers.UUIDField()
     variant = serializers.CharField()
-    tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
+    tournament_id = serializers.UUIDField(allow_null=True, help_text="The tournament whose table this is.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
-    options = serializers.JSONField()
+    options = OptionsField()
     stacked = serializers.BooleanField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=vocabulary.TABLE_STATUSES)
     deal_no = serializers.IntegerField()
-    phase = serializers.CharField()
+    phase = serializers.ChoiceField(choices=vocabulary.PHASES)
     pot = serializers.IntegerField()
     reserve = serializers.IntegerField()
-    dealer = serializers.CharField(allow_blank=True)
-    turn = serializers.JSONField()
+    dealer = serializers.RegexField(
+        r"^[0-9]+$", allow_blank=True, help_text='The dealer\'s player id ("7"); "" before the first deal.'
+    )
+    turn = players_field(help_text="Whose turn is awaited.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="Deadline of the open turn or window.")
     seated = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -450,11 +494,11 @@ TransferSerializer = type(
 
 
 class DealHandSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = player_id_field()
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
     face_up = serializers.ListField(child=serializers.CharField())
     card_count = serializers.IntegerField()
-    declared = serializers.CharField(allow_null=True)
+    declared = serializers.ChoiceField(choices=vocabulary.DECLARED, allow_null=True)
     timed_out = serializers.BooleanField()
 
     class Meta:
@@ -464,16 +508,16 @@ class DealHandSerializer(serializers.Serializer):
 class DealHistorySerializer(serializers.Serializer):
     """One deal of a history, redacted for the caller."""
 
-    table_id = serializers.CharField()
+    table_id = serializers.UUIDField()
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
-    dealer = serializers.CharField()
-    participants = serializers.ListField(child=serializers.CharField())
+    dealer = player_id_field()
+    participants = players_field()
     hands = DealHandSerializer(many=True)
-    shown = serializers.ListField(child=serializers.CharField())
-    winners = serializers.ListField(child=serializers.CharField())
-    losers = serializers.ListField(child=serializers.CharField())
-    outcome = serializers.CharField(allow_null=True)
+    shown = players_field()
+    winners = players_field()
+    losers = players_field()
+    outcome = serializers.ChoiceField(choices=vocabulary.OUTCOMES, allow_null=True)
     over = serializers.BooleanField()
     stacked = serializers.BooleanField()
     commitment = serializers.CharField(allow_null=True)
@@ -484,10 +528,10 @@ class DealHistorySerializer(serializers.Serializer):
     reserve_after = serializers.IntegerField(allow_null=True)
     transfers = TransferSerializer(many=True)
     board = serializers.ListField(child=serializers.CharField(), help_text="Community cards (423-02).")
-    results = serializers.JSONField(
+    results = DealResultsField(
         help_text=(
-            "Every stage's results in order: {stage, type, data} for each AntesPosted, ShowdownHeld, "
-            "DeckCompared, PotSettled, LegAwarded, PotAwarded and BetsAwarded, redacted for the caller "
+            "Every stage's results in order: {stage, type, data} for each result event (ShowdownHeld "
+            "with the hands shown and their values, PotSettled, ...), redacted for the caller "
             "(a private comparison's hands only for the players compared, and auditors after the deal)."
         )
     )

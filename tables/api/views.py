@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from guts_backend.api.conditional import etag
 from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
 from guts_backend.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
 from guts_backend.api.parsers import JSONParser
@@ -212,22 +213,21 @@ class VariantsApi(APIView):
         min_buy_in_antes = serializers.IntegerField(
             help_text="The smallest buy-in in antes, 0 = no such rule (MC-08: 100)."
         )
-        stages = serializers.JSONField()
-        options = serializers.JSONField()
-        defaults = serializers.JSONField()
-        options_schema = serializers.JSONField()
+        stages = JsonObjectListField()
+        options = JsonObjectListField()
+        defaults = JsonObjectField()
+        options_schema = JsonObjectField()
 
         class Meta:
             ref_name = "Variant"
 
     @extend_schema(
         operation_id="variants_list",
+        summary="List the variants (games) a table can play",
         tags=["tables"],
         responses={200: OutputSerializer(many=True), **problem_responses("not_authenticated")},
         examples=[
-            OpenApiExample(
-                "Two-card Guts", value=[examples.VARIANT], response_only=True, status_codes=["200"]
-            )
+            OpenApiExample("Two-card Guts", value=examples.VARIANT, response_only=True, status_codes=["200"])
         ],
     )
     def get(self, request: Request) -> Response:
@@ -271,6 +271,7 @@ class TableCollectionApi(APIView):
 
     @extend_schema(
         operation_id="tables_list",
+        summary="List tables",
         tags=["tables"],
         parameters=[TableListQuerySerializer],
         responses={
@@ -318,6 +319,7 @@ class TableDetailApi(APIView):
 
     @extend_schema(
         operation_id="tables_retrieve",
+        summary="Get a table as you may see it",
         tags=["tables"],
         parameters=[
             OpenApiParameter(
@@ -464,6 +466,7 @@ class DealsApi(TableCommandApi):
 
     @extend_schema(
         operation_id="tables_deals_list",
+        summary="List a table's finished deals",
         tags=["deals"],
         parameters=PAGE_PARAMETERS,
         responses={
@@ -852,6 +855,7 @@ class PlayerDealsApi(APIView):
 
     @extend_schema(
         operation_id="players_deals_list",
+        summary="List the deals a player was dealt into",
         tags=["deals"],
         parameters=PAGE_PARAMETERS,
         responses={

@@ -115,6 +115,7 @@ REPLAY = {
 PROOF = {
     "table_id": TABLE,
     "deal_no": 2,
+    "deck_schema": 1,
     "provable": True,
     "stacked": False,
     "ok": True,
@@ -147,6 +148,10 @@ VERIFY_BROKEN = {
     "conservation_problems": [],
     "projection_problems": [],
     "units": ["chips"],
+    "holds_pending": 0,
+    "hold_problems": [],
+    "checkpoints": 2,
+    "checkpoint_problems": [],
 }
 
 STATEMENT = {

@@ -238,7 +238,8 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append(f"Board: {' '.join(history['board'])}")
     if any(b["action"] == "open" for b in history.get("betting") or ()):  # D-IT-02
         lines += _poker_lines(history, who)
-    elif history.get("betting"):  # D-BET
+    elif history.get("betting"):  # D-BET, after the draw of Jacks and Piss (JP-09)
+        lines += _draw_lines(history.get("draws") or [], who)
         lines.append("Betting (bets apart from the pot):")
         lines += [_bet_line(b, who) for b in history["betting"]]
     elif history.get("draws"):

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
 from guts_backend.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
+from tables.api.actions import player_id_field
+from tables.api.results import players_field
+from tables.api.serializers import DealResultsField
 from tables.audit.feeds import DEFAULT_PAGE
+from tables.engine.decider import vocabulary
 
 
 class FeedQuerySerializer(QuerySerializer):
@@ -48,12 +53,12 @@ class FeedEventSerializer(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
     table_id = serializers.CharField(allow_null=True)
     deal_no = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField(
+    data = JsonObjectField(
         help_text="The event's data, redacted for the reader: each secret "
         "key (`data.secret`) the reader may not see yet is null, and "
         "`data.salt` appears only with the values it seals."
     )
-    meta = serializers.JSONField(
+    meta = JsonObjectField(
         help_text="The event's meta as stored and hashed (actor, schema_version, idempotency key, ...)."
     )
     commitments = serializers.DictField(
@@ -108,7 +113,7 @@ class ReplayQuerySerializer(QuerySerializer):
 
 class ReplayStepSerializer(serializers.Serializer):
     event = FeedEventSerializer()
-    state = serializers.JSONField(
+    state = JsonObjectField(
         help_text="The table after this event as the reader may see it: "
         "pot, reserve, seats and stacks, the deal (cards, declares, "
         "whose turn)."
@@ -122,8 +127,8 @@ class ReplaySerializer(serializers.Serializer):
     table_id = serializers.CharField()
     deal_no = serializers.IntegerField()
     finished = serializers.BooleanField()
-    rules = serializers.JSONField(help_text="Variant and options recorded for this table.")
-    before = serializers.JSONField(help_text="The table just before the deal started.")
+    rules = JsonObjectField(help_text="Variant and options recorded for this table.")
+    before = JsonObjectField(help_text="The table just before the deal started.")
     steps = ReplayStepSerializer(many=True)
 
     class Meta:
@@ -292,7 +297,7 @@ class StatementLineSerializer(serializers.Serializer):
     event = StatementEventSerializer()
     table_id = serializers.CharField(allow_null=True)
     deal = DealRefSerializer(allow_null=True, help_text="The deal this transfer belongs to, if any.")
-    dispute = serializers.JSONField(
+    dispute = JsonObjectField(
         allow_null=True,
         help_text=(
             "The dispute whose hold posting or correction this transfer is: its id, the URL and the "
@@ -311,7 +316,7 @@ class StatementPageSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = StatementLineSerializer(many=True)
-    holds = serializers.JSONField(
+    holds = JsonObjectListField(
         help_text=(
             "The account's dispute holds (pending transfers: they move nothing until posted), each with "
             "its dispute, amount, status, deadline and an explanation."
@@ -320,3 +325,149 @@ class StatementPageSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "AuditStatementPage"
+
+
+# --- hand histories (tables.audit.export.deal_history) -------------------------------------------
+
+
+class HistorySeatSerializer(serializers.Serializer):
+    player = player_id_field()
+    seat = serializers.IntegerField()
+    stack = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "HistorySeat"
+
+
+class HistoryTableSerializer(serializers.Serializer):
+    pot = serializers.IntegerField()
+    reserve = serializers.IntegerField()
+    seats = HistorySeatSerializer(many=True)
+
+    class Meta:
+        ref_name = "HistoryTable"
+
+
+class HistoryHandSerializer(serializers.Serializer):
+    player = player_id_field()
+    cards = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="null: hidden from you."
+    )
+    face_up = serializers.ListField(child=serializers.CharField())
+    card_count = serializers.IntegerField()
+    declared = serializers.ChoiceField(choices=vocabulary.DECLARED, allow_null=True)
+    forced = serializers.BooleanField(help_text="Forced in (G2-10).")
+    timed_out = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "HistoryHand"
+
+
+class HistoryBetSerializer(serializers.Serializer):
+    player = player_id_field()
+    action = serializers.ChoiceField(choices=vocabulary.BET_CHOICES)
+    amount = serializers.IntegerField()
+    timed_out = serializers.BooleanField()
+    all_in = serializers.BooleanField()
+    stage = serializers.IntegerField(help_text="Italian poker: 1 before the draw, 2 after.")
+
+    class Meta:
+        ref_name = "HistoryBet"
+
+
+class HistoryDrawSerializer(serializers.Serializer):
+    player = player_id_field()
+    count = serializers.IntegerField(help_text="Cards drawn (public; the cards are private).")
+    deferred = serializers.BooleanField(help_text="A four-card draw's last card (IT-15).")
+    split_openers = serializers.BooleanField()
+    timed_out = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "HistoryDraw"
+
+
+class HistoryOfferAnswerSerializer(serializers.Serializer):
+    player = player_id_field()
+    action = serializers.ChoiceField(choices=vocabulary.OFFER_CHOICES)
+    card = serializers.CharField(allow_null=True)
+    gave = serializers.CharField(allow_null=True)
+    timed_out = serializers.BooleanField(allow_null=True)
+
+    class Meta:
+        ref_name = "HistoryOfferAnswer"
+
+
+class HistoryOffersSerializer(serializers.Serializer):
+    middle = serializers.CharField()
+    answers = HistoryOfferAnswerSerializer(many=True)
+
+    class Meta:
+        ref_name = "HistoryOffers"
+
+
+class HistoryTrumpSerializer(serializers.Serializer):
+    chooser = player_id_field()
+    trump = serializers.ChoiceField(choices=vocabulary.TRUMP_CHOICES, allow_null=True)
+    timed_out = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "HistoryTrump"
+
+
+class HistoryTrickCardSerializer(serializers.Serializer):
+    player = player_id_field()
+    card = serializers.CharField()
+
+    class Meta:
+        ref_name = "HistoryTrickCard"
+
+
+class HistoryTrickSerializer(serializers.Serializer):
+    trick = serializers.IntegerField()
+    winner = player_id_field()
+    cards = HistoryTrickCardSerializer(many=True)
+
+    class Meta:
+        ref_name = "HistoryTrick"
+
+
+class HandHistorySerializer(serializers.Serializer):
+    """One deal's hand history as you may see it (the canonical JSON of docs/verify_deal.py)."""
+
+    format = serializers.CharField(help_text='"guts-deal-history/2".')
+    table_id = serializers.UUIDField()
+    deal_no = serializers.IntegerField()
+    game_no = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+    players = serializers.DictField(child=serializers.CharField(), help_text="Each player's name, by id.")
+    dealer = player_id_field()
+    participants = players_field(help_text="Dealt in, from the dealer's left.")
+    sat_out = players_field()
+    before = HistoryTableSerializer(help_text="The table before the deal.")
+    hands = HistoryHandSerializer(many=True)
+    board = serializers.ListField(child=serializers.CharField())
+    results = DealResultsField()
+    betting = HistoryBetSerializer(many=True, help_text="Every betting action (D-BET), public.")
+    draws = HistoryDrawSerializer(many=True, help_text="Every draw (EXC-01/02, JP-09, IT-12..16).")
+    offers = HistoryOffersSerializer(required=False, help_text="Buddha's Folly (BF-02..04).")
+    trump = HistoryTrumpSerializer(required=False, help_text="Wolfie's Lou (WL-05/06).")
+    tricks = HistoryTrickSerializer(many=True, required=False, help_text="Wolfie's Lou (WL-07..09).")
+    after = HistoryTableSerializer(help_text="The table after the deal (so far).")
+    proof = ProofSerializer(allow_null=True, help_text="The fairness proof; null until the deal is over.")
+    events = FeedEventSerializer(many=True, help_text="The deal's events as you may see them.")
+
+    class Meta:
+        ref_name = "HandHistory"
+
+
+class TableHistorySerializer(serializers.Serializer):
+    format = serializers.CharField(help_text='"guts-table-history/1".')
+    table_id = serializers.UUIDField()
+    deals = HandHistorySerializer(many=True)
+
+    class Meta:
+        ref_name = "TableHistory"

@@ -15,10 +15,16 @@ urlpatterns = [
     path(f"{DEAL}/replay", views.DealReplayApi.as_view(), name="deal-replay"),
     path(f"{DEAL}/proof", views.DealProofApi.as_view(), name="deal-proof"),
     path(f"{DEAL}/history", views.DealHistoryApi.as_view(), name="deal-history"),
+    path(
+        f"{DEAL}/history.txt",
+        views.DealHistoryTextApi.as_view(),
+        {"format": "text"},
+        name="deal-history-text",
+    ),
     path("tables/<uuid:table_id>/history", views.TableHistoryApi.as_view(), name="table-history"),
     path(
         "tables/<uuid:table_id>/history.txt",
-        views.TableHistoryDownloadApi.as_view(),
+        views.TableHistoryTextApi.as_view(),
         {"format": "text"},
         name="table-history-text",
     ),

@@ -42,12 +42,14 @@ from tables.audit.replay import deal_replay
 from tables.audit.serializers import (
     FeedPageSerializer,
     FeedQuerySerializer,
+    HandHistorySerializer,
     ProofSerializer,
     ReplayQuerySerializer,
     ReplaySerializer,
     StatementPageSerializer,
     StatementQuerySerializer,
     StreamQuerySerializer,
+    TableHistorySerializer,
     VerifyReportSerializer,
 )
 from tables.audit.sse import TableEventSource
@@ -97,6 +99,7 @@ class TableEventsApi(APIView):
 
     @extend_schema(
         operation_id="tables_events_list",
+        summary="List a table's events",
         tags=TAGS,
         parameters=[TABLE_ID, *FEED_PARAMETERS],
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *TABLE)},
@@ -119,6 +122,7 @@ class AuditEventsApi(APIView):
 
     @extend_schema(
         operation_id="audit_events_list",
+        summary="List the whole event log",
         tags=TAGS,
         parameters=FEED_PARAMETERS,
         responses={200: FeedPageSerializer, **problem_responses("invalid_query", *AUTH)},
@@ -161,6 +165,7 @@ class TableStreamApi(APIView):
 
     @extend_schema(
         operation_id="tables_stream",
+        summary="Stream a table's events (Server-Sent Events)",
         tags=TAGS,
         parameters=[
             TABLE_ID,
@@ -226,6 +231,7 @@ class StreamTicketApi(APIView):
 
     @extend_schema(
         operation_id="tables_stream_tickets_create",
+        summary="Get a ticket that opens a table's stream",
         tags=TAGS,
         parameters=[TABLE_ID],
         request=None,
@@ -261,6 +267,7 @@ class DealReplayApi(APIView):
 
     @extend_schema(
         operation_id="tables_deals_replay",
+        summary="Replay a deal event by event",
         tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO, ReplayQuerySerializer],
         responses={200: ReplaySerializer, **problem_responses("invalid_query", *DEAL, "version_not_in_deal")},
@@ -280,6 +287,7 @@ class DealProofApi(APIView):
 
     @extend_schema(
         operation_id="tables_deals_proof",
+        summary="Get a deal's fairness proof",
         tags=TAGS,
         parameters=[TABLE_ID, DEAL_NO],
         responses={200: ProofSerializer, **problem_responses(*DEAL, "deal_not_finished")},
@@ -302,6 +310,7 @@ class LedgerVerifyApi(APIView):
 
     @extend_schema(
         operation_id="audit_verify",
+        summary="Verify the log and the money",
         tags=TAGS,
         responses={200: VerifyReportSerializer, **problem_responses(*AUTH)},
         examples=[
@@ -319,6 +328,7 @@ class AccountStatementApi(APIView):
 
     @extend_schema(
         operation_id="audit_accounts_statement",
+        summary="Get any account's statement",
         tags=TAGS,
         parameters=[
             OpenApiParameter(
@@ -365,24 +375,31 @@ def history_response(request: Request, *, json_body: Any, text: str, filename: s
     return response
 
 
-HISTORY_RESPONSES = {
-    (200, "application/json"): OpenApiResponse(
-        response=OpenApiTypes.OBJECT, description="Canonical JSON (sorted keys)."
-    ),
-    (200, "text/plain"): OpenApiResponse(response=OpenApiTypes.STR, description="A readable history."),
-}
+FORMAT_JSON = OpenApiParameter(
+    "format",
+    OpenApiTypes.STR,
+    enum=["json"],
+    description="json (the default). `?format=text` answers the same history as text/plain, as a "
+    "browser or curl wants it; a generated client uses the `history.txt` operation for text.",
+)
+TEXT = OpenApiResponse(response=OpenApiTypes.STR, description="The history as text, for `?format=text`.")
 
 
-class DealHistoryApi(APIView):
-    """One deal's hand history as text or canonical JSON (the input of docs/verify_deal.py)."""
-
-    renderer_classes = (JSONRenderer, PlainTextRenderer)
-
-    @extend_schema(
-        operation_id="tables_deals_history",
+def _history_text(
+    operation_id: str, summary: str, description: str, parameters: list[Any], problems: Any
+) -> Any:
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
         tags=TAGS,
-        parameters=[TABLE_ID, DEAL_NO, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
-        responses={**HISTORY_RESPONSES, **problem_responses(*DEAL, "not_acceptable")},
+        parameters=parameters,
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                response=OpenApiTypes.STR, description="A readable history."
+            ),
+            **problem_responses(*problems),
+        },
         examples=[
             OpenApiExample(
                 "Text",
@@ -393,31 +410,65 @@ class DealHistoryApi(APIView):
             )
         ],
     )
+
+
+class DealHistoryApi(APIView):
+    """One deal's hand history as canonical JSON (the input of docs/verify_deal.py), or as text
+    (`?format=text`; `history.txt`)."""
+
+    renderer_classes = (JSONRenderer, PlainTextRenderer)
+
+    @extend_schema(
+        operation_id="tables_deals_history",
+        summary="Get a deal's hand history (JSON)",
+        tags=TAGS,
+        parameters=[TABLE_ID, DEAL_NO, FORMAT_JSON],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                response=HandHistorySerializer, description="Canonical JSON (sorted keys)."
+            ),
+            (200, "text/plain"): TEXT,
+            **problem_responses(*DEAL, "not_acceptable"),
+        },
+    )
     def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
         history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_of(request.user))
         return history_response(request, json_body=history, text=deal_text(history), filename=None)
 
 
+class DealHistoryTextApi(DealHistoryApi):
+    """`history.txt` of one deal: the text form alone, so generated clients read it as text."""
+
+    @_history_text(
+        "tables_deals_history_text",
+        "Get a deal's hand history (text)",
+        "One deal's hand history as a person reads it: seats, antes, cards and declares as you may "
+        "see them, draws, bets, the showdown's hands and values, payments and the proof.",
+        [TABLE_ID, DEAL_NO],
+        (*DEAL, "not_acceptable"),
+    )
+    def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
+        return super().get(request, table_id, deal_no, format)
+
+
 class TableHistoryApi(APIView):
-    """Every deal of a table as one download (text or canonical JSON); also at `history.txt` and
-    `history.json`."""
+    """Every deal of a table as one download (canonical JSON, or text with `?format=text`); also at
+    `history.txt` and `history.json`."""
 
     renderer_classes = (JSONRenderer, PlainTextRenderer)
 
     @extend_schema(
         operation_id="tables_history",
+        summary="Download a table's hand histories (JSON)",
         tags=TAGS,
-        parameters=[TABLE_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "text"])],
-        responses={**HISTORY_RESPONSES, **problem_responses(*TABLE, "not_acceptable")},
-        examples=[
-            OpenApiExample(
-                "Text",
-                value=examples.HISTORY_TEXT,
-                response_only=True,
-                status_codes=["200"],
-                media_type="text/plain",
-            )
-        ],
+        parameters=[TABLE_ID, FORMAT_JSON],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                response=TableHistorySerializer, description="Canonical JSON (sorted keys)."
+            ),
+            (200, "text/plain"): TEXT,
+            **problem_responses(*TABLE, "not_acceptable"),
+        },
     )
     def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
         viewer = viewer_of(request.user)
@@ -428,9 +479,23 @@ class TableHistoryApi(APIView):
         )
 
 
+class TableHistoryTextApi(TableHistoryApi):
+    """`history.txt`: every deal of the table as text, one download."""
+
+    @_history_text(
+        "tables_history_text",
+        "Download a table's hand histories (text)",
+        "Every deal of the table as a person reads it, one after another (an attachment).",
+        [TABLE_ID],
+        (*TABLE, "not_acceptable"),
+    )
+    def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
+        return super().get(request, table_id, format)
+
+
 class TableHistoryDownloadApi(TableHistoryApi):
-    """`history.txt` and `history.json`: the same download, format named by the path (documented
-    once, as `history?format=`)."""
+    """`history.json`: the same download, format named by the path (documented once, as
+    `history`)."""
 
     @extend_schema(exclude=True)
     def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:

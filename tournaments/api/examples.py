@@ -22,11 +22,13 @@ CREATE: dict[str, Any] = {
     "cancel_settlement": "chip_chop",
 }
 
+CONFIG: dict[str, Any] = {**CREATE, "options": {"pot_limit": 400}, "cancel_fees": "refund"}
+
 DETAIL: dict[str, Any] = {
     "tournament_id": "2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10",
     "version": 31,
     "status": "running",
-    "config": CREATE,
+    "config": CONFIG,
     "entrants": ["7", "8", "9", "10", "11", "12"],
     "prize_pool": 600,
     "registration_open": True,
@@ -35,6 +37,7 @@ DETAIL: dict[str, Any] = {
         {
             "table_id": "6f1c0c52-0000-4000-8000-000000000000",
             "broken": False,
+            "closed": False,
             "seats": [{"seat": 0, "player": "9", "chips": 1250}, {"seat": 1, "player": "7", "chips": 750}],
         }
     ],
@@ -51,6 +54,11 @@ DETAIL: dict[str, Any] = {
     "results": [],
     "payouts": [],
     "winner": None,
-    "seating": {"commitment": "9f2c…", "seed": "41d0…", "entrants": ["7", "8"], "order": ["8", "7"]},
+    "seating": {
+        "commitment": "9f2c…",
+        "seed": "41d0…",
+        "entrants": ["7", "8", "9", "10", "11", "12"],
+        "order": ["8", "7", "12", "9", "11", "10"],
+    },
     "cancellation": None,
 }

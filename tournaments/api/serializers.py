@@ -1,71 +1,189 @@
 """Output shapes of the tournaments API, for the OpenAPI document (the detail is built by
-tournaments.selectors as plain JSON)."""
+tournaments.selectors as plain JSON; these describe every part of it)."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournaments.models import TournamentView
+from tables.api.actions import player_id_field
+from tables.api.results import players_field
+from tournaments.engine.config import CANCEL_FEES, CANCEL_SETTLEMENTS
+from tournaments.selectors import STATUSES
 
 
-class TournamentSummarySerializer(serializers.ModelSerializer):
+class TournamentSummarySerializer(serializers.Serializer):
+    """A tournament in a list (the TournamentView projection). Integers are declared here, not
+    inferred from the model, so the schema is the same on every database."""
+
+    tournament_id = serializers.UUIDField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    start_at = serializers.DateTimeField()
+    buy_in = serializers.IntegerField(min_value=0)
+    fee = serializers.IntegerField(min_value=0)
+    entrants = serializers.IntegerField(min_value=0)
+    remaining = serializers.IntegerField(min_value=0, help_text="Entrants still in.")
+    level = serializers.IntegerField(min_value=0, help_text="The blind level now, 0 before the start.")
+    winner = serializers.RegexField(
+        r"^[0-9]+$", allow_blank=True, help_text='The winner\'s id; "" until then.'
+    )
+    version = serializers.IntegerField(min_value=0)
+
     class Meta:
-        model = TournamentView
-        fields = (
-            "tournament_id",
-            "name",
-            "variant",
-            "status",
-            "start_at",
-            "buy_in",
-            "fee",
-            "entrants",
-            "remaining",
-            "level",
-            "winner",
-            "version",
-        )
         ref_name = "TournamentSummary"
+
+
+class LevelConfigSerializer(serializers.Serializer):
+    ante = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TournamentLevelConfig"
+
+
+class TournamentConfigSerializer(serializers.Serializer):
+    """Everything the creation recorded."""
+
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField(), help_text="The tables' options.")
+    buy_in = serializers.IntegerField()
+    fee = serializers.IntegerField()
+    starting_chips = serializers.IntegerField()
+    seats_per_table = serializers.IntegerField()
+    min_entrants = serializers.IntegerField()
+    max_entrants = serializers.IntegerField()
+    start_at = serializers.DateTimeField()
+    levels = LevelConfigSerializer(many=True)
+    late_registration_level = serializers.IntegerField()
+    payouts = serializers.ListField(child=serializers.IntegerField(), help_text="Percentages by place.")
+    pause_seconds = serializers.IntegerField()
+    cancel_settlement = serializers.ChoiceField(choices=CANCEL_SETTLEMENTS)
+    cancel_fees = serializers.ChoiceField(choices=CANCEL_FEES)
+
+    class Meta:
+        ref_name = "TournamentConfig"
+
+
+class LevelSerializer(serializers.Serializer):
+    level = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    next_at = serializers.DateTimeField(allow_null=True, help_text="When the next level starts; null: none.")
+    seconds_to_next = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentLevel"
+
+
+class TournamentSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = player_id_field()
+    chips = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TournamentSeat"
+
+
+class TournamentTableSerializer(serializers.Serializer):
+    table_id = serializers.UUIDField()
+    broken = serializers.BooleanField(help_text="Broken up: its players were moved to other tables.")
+    closed = serializers.BooleanField(
+        help_text="Closed: no more deals (a broken table, or the tournament's end)."
+    )
+    seats = TournamentSeatSerializer(many=True, help_text="Who sits there now, with their chips.")
+
+    class Meta:
+        ref_name = "TournamentTable"
+
+
+class StandingSerializer(serializers.Serializer):
+    player = player_id_field()
+    chips = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True, help_text="null while still playing.")
+    places = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="[first, last] of a shared place."
+    )
+    status = serializers.ChoiceField(choices=["playing", "eliminated", "winner", "chopped"])
+    table_id = serializers.UUIDField(allow_null=True, help_text="Where he sits; null once out.")
+    prize = serializers.IntegerField(required=False)
+
+    class Meta:
+        ref_name = "TournamentStanding"
+
+
+class TournamentResultSerializer(serializers.Serializer):
+    player = player_id_field()
+    place = serializers.IntegerField()
+    last = serializers.IntegerField(help_text="The last place of a shared place.")
+    prize = serializers.IntegerField()
+    chips = serializers.IntegerField(required=False, help_text="After a chip chop: his chips then.")
+
+    class Meta:
+        ref_name = "TournamentResult"
+
+
+class PaymentSerializer(serializers.Serializer):
+    player = player_id_field()
+    amount = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TournamentPayment"
+
+
+class SeatingSerializer(serializers.Serializer):
+    commitment = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="Revealed at the start.")
+    entrants = players_field(allow_null=True)
+    order = players_field(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentSeating"
+
+
+class CancellationSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["in_progress", "settled"])
+    requested_at = serializers.DateTimeField()
+    reason = serializers.CharField(allow_blank=True, allow_null=True)
+    rule = serializers.ChoiceField(choices=CANCEL_SETTLEMENTS)
+    fees = serializers.ChoiceField(choices=CANCEL_FEES)
+    waiting_for = serializers.ListField(
+        child=serializers.UUIDField(), help_text="Tables still finishing their deal."
+    )
+    settlement = serializers.ChoiceField(choices=CANCEL_SETTLEMENTS, allow_null=True)
+    payments = PaymentSerializer(many=True)
+
+    class Meta:
+        ref_name = "TournamentCancellation"
 
 
 class TournamentDetailSerializer(serializers.Serializer):
     tournament_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The tournament stream's version (the ETag).")
     status = serializers.ChoiceField(
-        choices=["registering", "running", "cancelling", "complete", "cancelled"],
+        choices=STATUSES,
         help_text="cancelling: cancelled while running, the tables finishing their deals (`cancellation`).",
     )
-    config = serializers.JSONField(
-        help_text="Everything the creation recorded (variant, options, buy-in, fee, levels, payouts, ...)."
-    )
-    entrants = serializers.ListField(child=serializers.CharField())
+    config = TournamentConfigSerializer()
+    entrants = players_field()
     prize_pool = serializers.IntegerField()
     registration_open = serializers.BooleanField()
-    level = serializers.JSONField(help_text="{level, ante, next_at, seconds_to_next}")
-    tables = serializers.JSONField(help_text="[{table_id, broken, seats: [{seat, player, chips}]}]")
-    standings = serializers.JSONField(
-        help_text="[{player, chips, place, status, table_id, ...}]: "
-        "players still in by chips, then the eliminated by place"
+    level = LevelSerializer()
+    tables = TournamentTableSerializer(many=True, help_text="Every table the tournament opened, in order.")
+    standings = StandingSerializer(
+        many=True, help_text="Players still in by chips, then the eliminated by place."
     )
-    results = serializers.JSONField(
-        help_text="At completion: [{player, place, last, prize}]; after a "
-        "chip chop, the players still in with their `chips` too"
+    results = TournamentResultSerializer(
+        many=True,
+        help_text="At completion: every place; after a chip chop, the players still in with their `chips`.",
     )
-    payouts = serializers.JSONField(
-        help_text="[{player, amount}]: the prize pool, every chip (a cancellation's refunds or chop included)"
+    payouts = PaymentSerializer(
+        many=True, help_text="The prize pool, every chip (a cancellation's refunds or chop included)."
     )
-    winner = serializers.CharField(allow_null=True)
-    seating = serializers.JSONField(
-        help_text="{commitment, seed, entrants, order}: docs/verify_deal.py --seating"
-    )
-    cancellation = serializers.JSONField(
-        allow_null=True,
-        help_text=(
-            "A running tournament's cancellation, null if none: {status: in_progress | settled, "
-            "requested_at, "
-            "reason, rule: chip_chop | refund, fees: refund | keep, waiting_for: [tables still finishing "
-            "their deal], settlement: refund | chip_chop | null, payments: [{player, amount}]}"
-        ),
+    winner = player_id_field(allow_null=True)
+    seating = SeatingSerializer(help_text="The seating proof: docs/verify_deal.py --seating.")
+    cancellation = CancellationSerializer(
+        allow_null=True, help_text="A running tournament's cancellation; null if none."
     )
 
     class Meta:

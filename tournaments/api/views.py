@@ -124,6 +124,7 @@ class TournamentCollectionApi(APIView):
 
     @extend_schema(
         operation_id="tournaments_list",
+        summary="List tournaments",
         tags=["tournaments"],
         parameters=[TournamentListQuerySerializer],
         responses={
@@ -159,6 +160,7 @@ class TournamentDetailApi(APIView):
 
     @extend_schema(
         operation_id="tournaments_retrieve",
+        summary="Get a tournament",
         tags=["tournaments"],
         responses={
             200: TournamentDetailSerializer,

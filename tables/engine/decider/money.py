@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ledger.accounts import Transfer, pot_account, reserve_account, seat_account
+from tables.engine.decider.outcomes import OUTCOMES
 from tables.engine.decider.state import is_in
 
 # The money terms settlement reads, with their values where a variant has no such option.
@@ -146,6 +147,7 @@ class Book:
     ) -> Settlement:
         """The settlement, with the reserve rebalanced after it (D-RES-01); `ante_exempt` skip the
         next deal's ante."""
+        assert outcome in OUTCOMES, outcome  # the API enumerates them
         moves = rebalance_reserve(self.table, self.pot, reserve, terms)
         pot = self.pot
         for move in moves:
