@@ -194,3 +194,19 @@ class CheckpointLeaf(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint {self.checkpoint} {self.account} {self.balance} {self.unit}"
+
+
+class PlayerName(models.Model):
+    """Projection: each player's display name, from `PlayerRegistered` and `PlayerRenamed` on his
+    stream (ledger.names). `key` is the name as compared (NFKC, case-folded): unique, so two players
+    of the club never share a name, whatever its case."""
+
+    player_id = models.BigIntegerField(primary_key=True)
+    name = models.CharField(max_length=150)
+    key = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        verbose_name = "player name"
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.player_id})"

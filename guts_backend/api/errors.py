@@ -42,6 +42,8 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     # players and the cashier (ledger)
     "unknown_player": (404, "No player with id 42."),
     "username_taken": (409, "The username 'alice' is taken."),
+    "invalid_display_name": (400, "a name is not all digits (it would read as a player id): '42'"),
+    "display_name_taken": (409, "The name 'Alice' is taken by another player; choose another."),
     "insufficient_funds": (409, "player:7 holds 100 chips; cannot pay 250."),
     "concurrency_conflict": (409, "The table changed concurrently 5 times; retry the request."),
     # tables: the rules engine's codes and the service's own

@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,16 +31,24 @@ from guts_backend.api.paging import (
     paginated_response,
 )
 from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
+from guts_backend.api.permissions import (
+    IsAuditorOrAdmin,
+    IsClubAdmin,
+    IsSelfOrAuditorOrAdmin,
+    IsSelfOrClubAdmin,
+)
 from guts_backend.authentication import ApiTokenAuthentication
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from guts_backend.login import login_with_password
+from guts_backend.roles import can_view_player
 from guts_backend.tokens import token_issue, token_revoke, tokens_revoke_all
 from ledger.api.serializers import (
     EventRefSerializer,
     MeOutputSerializer,
     PlayerIdField,
     PlayerOutputSerializer,
+    PlayerProfileSerializer,
+    player_display_name,
 )
 from ledger.cashier import (
     MAX_CASHIER_AMOUNT,
@@ -48,6 +56,7 @@ from ledger.cashier import (
     cashier_deposit,
     cashier_withdraw,
     player_create,
+    player_rename,
 )
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.proofs import statement_proof
@@ -251,18 +260,88 @@ class PlayerCollectionApi(APIView):
 
 
 class PlayerDetailApi(APIView):
-    """One player: club admins and auditors see anyone, a player only themself."""
+    """One player. Any signed-in user sees his public profile (id and display name); club admins,
+    auditors and the player himself see the full form. The player or a club admin renames him."""
 
-    permission_classes = (IsSelfOrAuditorOrAdmin,)
+    parser_classes = (JSONParser,)
+
+    class RenameSerializer(serializers.Serializer):
+        display_name = serializers.CharField(
+            max_length=150,
+            trim_whitespace=False,
+            help_text="1 to 150 characters, unique in the club whatever the case; not all digits and "
+            "no word that reads as a card.",
+        )
+
+        class Meta:
+            ref_name = "PlayerRename"
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [IsSelfOrClubAdmin()] if self.request.method == "PATCH" else [IsAuthenticated()]
 
     @extend_schema(
         operation_id="players_retrieve",
         tags=["players"],
-        responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
-        examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
+        summary="A player: his public profile, or the full form for himself and staff",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="PlayerOrProfile",
+                resource_type_field_name=None,
+                serializers=[PlayerOutputSerializer, PlayerProfileSerializer],
+            ),
+            **problem_responses(*AUTH_PROBLEMS, "unknown_player"),
+        },
+        examples=[
+            OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"]),
+            OpenApiExample(
+                "Alice, seen by another player",
+                value={"id": "3", "display_name": "Alice"},
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        return Response(PlayerOutputSerializer(player_get(player_id=player_id)).data)
+        player = player_get(player_id=player_id)
+        if can_view_player(request.user, player_id):
+            return Response(PlayerOutputSerializer(player).data)
+        profile = {"pk": player.pk, "display_name": player_display_name(player)}
+        return Response(PlayerProfileSerializer(profile).data)
+
+    @extend_schema(
+        operation_id="players_partial_update",
+        tags=["players"],
+        summary="Rename a player (the player himself or a club admin): a PlayerRenamed event",
+        request=RenameSerializer,
+        responses={
+            200: PlayerOutputSerializer,
+            **problem_responses(
+                *BODY_PROBLEMS,
+                *AUTH_PROBLEMS,
+                "unknown_player",
+                "invalid_display_name",
+                "display_name_taken",
+                "concurrency_conflict",
+                *IDEMPOTENCY_PROBLEMS,
+            ),
+        },
+        examples=[
+            OpenApiExample("Rename", request_only=True, value={"display_name": "Alice B."}),
+            OpenApiExample(
+                "Renamed",
+                response_only=True,
+                status_codes=["200"],
+                value={**PLAYER_EXAMPLE, "display_name": "Alice B."},
+            ),
+        ],
+    )
+    @idempotent
+    def patch(self, request: Request, player_id: int) -> Response:
+        data = validated(self.RenameSerializer, request)
+        player = player_rename(
+            player_id=player_id, display_name=data["display_name"], meta=request_meta(request)
+        )
+        return Response(PlayerOutputSerializer(player).data)
 
 
 class PlayerRevokeTokensApi(APIView):
