@@ -38,12 +38,13 @@ class TableView(models.Model):
     updated_at = models.DateTimeField()
     tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
     unit = models.CharField(max_length=80, default="chips")  # "t:<tournament>" at its tables
+    name = models.CharField(max_length=100, blank=True, default="")  # from TableOpened; "" before names
 
     class Meta:
         indexes = [models.Index(fields=["status", "opened_at"], name="tables_view_status_opened")]
 
     def __str__(self) -> str:
-        return f"{self.variant} table {self.table_id} ({self.status}, deal {self.deal_no})"
+        return f"{self.name or self.variant} ({self.table_id}; {self.status}, deal {self.deal_no})"
 
 
 class SeatView(models.Model):

@@ -55,6 +55,10 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "invalid_seed": (400, "a deal on an unstacked table needs a seed"),
     "invalid_client_seed": (400, "a client_seed is 32 to 128 hex digits"),
     "stacked_decks_not_allowed": (400, "stacked decks are switched off"),
+    "invalid_table_name": (
+        400,
+        "a table name is 1 to 100 printable characters with no word that reads as a card",
+    ),
     "not_seated": (403, "7 is not seated at this table"),
     "unknown_table": (404, "No table 6f1c0c52-0000-4000-8000-000000000000."),
     "not_your_turn": (409, "it is not 7's turn to declare"),
@@ -93,6 +97,10 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "unknown_tournament": (404, "No tournament 2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10."),
     "invalid_tournament": (400, "levels: a list of 1 to 100 levels"),
     "invalid_payouts": (400, "payouts sum to 90, not 100"),
+    "start_in_past": (
+        400,
+        "start_at 2020-01-05T19:00:00Z is in the past (it is 2026-12-01T12:00:00Z); choose a later start.",
+    ),
     "already_registered": (409, "7 is registered"),
     "not_registered": (409, "7 is not registered"),
     "registration_closed": (409, "registration is closed"),

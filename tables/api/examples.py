@@ -16,11 +16,15 @@ OPEN_TABLE = {
 
 VARIANT = GUTS2.to_json()
 
+NAMES = {"7": "Alice", "8": "Bob", "9": "Carol"}  # every player id of a document, by display name
+
 TABLE: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "name": "Two-card Guts #3",
     "status": "open",
     "variant": "guts2",
     "tournament_id": None,
+    "tournament_name": None,
     "unit": "chips",
     "options": OPTIONS,
     "pot": 30,
@@ -32,9 +36,9 @@ TABLE: dict[str, Any] = {
     "turn": ["7"],
     "deadline": "2026-11-29T12:00:30.000000Z",
     "seats": [
-        {"player": "7", "seat": 0, "stack": 490},
-        {"player": "8", "seat": 1, "stack": 615},
-        {"player": "9", "seat": 2, "stack": 380},
+        {"player": "7", "player_name": "Alice", "seat": 0, "stack": 490},
+        {"player": "8", "player_name": "Bob", "seat": 1, "stack": 615},
+        {"player": "9", "player_name": "Carol", "seat": 2, "stack": 380},
     ],
     "deal": {
         "deal_no": 4,
@@ -47,6 +51,7 @@ TABLE: dict[str, Any] = {
         "players": [
             {
                 "player": "7",
+                "player_name": "Alice",
                 "cards": ["As", "Kd"],
                 "card_count": 2,
                 "declared": None,
@@ -55,6 +60,7 @@ TABLE: dict[str, Any] = {
             },
             {
                 "player": "8",
+                "player_name": "Bob",
                 "cards": None,
                 "card_count": 2,
                 "declared": None,
@@ -63,6 +69,7 @@ TABLE: dict[str, Any] = {
             },
             {
                 "player": "9",
+                "player_name": "Carol",
                 "cards": None,
                 "card_count": 2,
                 "declared": None,
@@ -87,10 +94,14 @@ TABLE: dict[str, Any] = {
         }
     ],
     "version": 57,
+    "names": NAMES,
 }
 
 TABLE_SUMMARY: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "name": "Two-card Guts #3",
+    "tournament_name": None,
+    "names": {"7": "Alice", "9": "Carol"},
     "variant": "guts2",
     "tournament_id": None,
     "unit": "chips",
@@ -112,14 +123,36 @@ TABLE_SUMMARY: dict[str, Any] = {
 
 DEAL: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "table_name": "Two-card Guts #3",
     "deal_no": 3,
     "game_no": 2,
     "dealer": "8",
     "participants": ["9", "7", "8"],
     "hands": [
-        {"player": "9", "cards": ["Qh", "Qc"], "card_count": 2, "declared": "in", "timed_out": False},
-        {"player": "7", "cards": ["As", "2d"], "card_count": 2, "declared": "in", "timed_out": False},
-        {"player": "8", "cards": None, "card_count": 2, "declared": "out", "timed_out": False},
+        {
+            "player": "9",
+            "player_name": "Carol",
+            "cards": ["Qh", "Qc"],
+            "card_count": 2,
+            "declared": "in",
+            "timed_out": False,
+        },
+        {
+            "player": "7",
+            "player_name": "Alice",
+            "cards": ["As", "2d"],
+            "card_count": 2,
+            "declared": "in",
+            "timed_out": False,
+        },
+        {
+            "player": "8",
+            "player_name": "Bob",
+            "cards": None,
+            "card_count": 2,
+            "declared": "out",
+            "timed_out": False,
+        },
     ],
     "shown": ["9", "7"],
     "winners": ["9"],
@@ -151,4 +184,5 @@ DEAL: dict[str, Any] = {
     ],
     "started_at": "2026-11-29T11:58:00Z",
     "ended_at": "2026-11-29T11:58:40Z",
+    "names": NAMES,
 }

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
+
+from tables.naming import name_table_summaries
 
 
 class SeatSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The player id (user id) as a string.")
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
     legs = serializers.IntegerField(
@@ -24,6 +31,9 @@ class SeatSerializer(serializers.Serializer):
 
 class DealPlayerSerializer(serializers.Serializer):
     player = serializers.CharField()
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     cards = serializers.ListField(
         child=serializers.CharField(),
         allow_null=True,
@@ -384,9 +394,11 @@ class TableOutputSerializer(serializers.Serializer):
     """The table as the caller may see it, with the caller's legal actions (DESIGN §2.9)."""
 
     table_id = serializers.CharField()
+    name = serializers.CharField(help_text='The table\'s name, e.g. "Two-card Guts #3".')
     status = serializers.CharField()
     variant = serializers.CharField()
     tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
+    tournament_name = serializers.CharField(allow_null=True, help_text="Its tournament's name, if any.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
     options = serializers.JSONField()
     pot = serializers.IntegerField()
@@ -402,15 +414,34 @@ class TableOutputSerializer(serializers.Serializer):
     deal = DealSerializer(allow_null=True)
     legal_actions = LegalActionSerializer(many=True)
     version = serializers.IntegerField(help_text="The table's stream version (also the ETag).")
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id anywhere in this document "
+        "(seats, turn, dealer, winners, results, ...).",
+    )
 
     class Meta:
         ref_name = "Table"
+
+
+class NamedTableSummaries(serializers.ListSerializer):
+    """A page of tables, named with one lookup for the page (tables.naming)."""
+
+    def to_representation(self, data: Any) -> Any:
+        return name_table_summaries(super().to_representation(data))
 
 
 class TableSummarySerializer(serializers.Serializer):
     """A table in a list (from the TableView projection)."""
 
     table_id = serializers.CharField()
+    name = serializers.SerializerMethodField(help_text='The table\'s name, e.g. "Two-card Guts #3".')
+    tournament_name = serializers.SerializerMethodField(
+        help_text="Its tournament's name; null at a cash table."
+    )
+    names = serializers.SerializerMethodField(
+        help_text="{player id: display name} for every player id in this row (dealer, turn)."
+    )
     variant = serializers.CharField()
     tournament_id = serializers.CharField(allow_null=True, help_text="The tournament whose table this is.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
@@ -431,6 +462,20 @@ class TableSummarySerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "TableSummary"
+        list_serializer_class = NamedTableSummaries
+
+    def to_representation(self, instance: Any) -> Any:
+        row = super().to_representation(instance)
+        return row if isinstance(self.parent, NamedTableSummaries) else name_table_summaries([row])[0]
+
+    def get_name(self, table: Any) -> str:
+        return ""  # filled by name_table_summaries
+
+    def get_tournament_name(self, table: Any) -> str | None:
+        return None  # filled by name_table_summaries
+
+    def get_names(self, table: Any) -> dict[str, str]:
+        return {}  # filled by name_table_summaries
 
 
 # "from" is a Python keyword, hence the type() call.
@@ -451,6 +496,9 @@ TransferSerializer = type(
 
 class DealHandSerializer(serializers.Serializer):
     player = serializers.CharField()
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
     face_up = serializers.ListField(child=serializers.CharField())
     card_count = serializers.IntegerField()
@@ -465,6 +513,7 @@ class DealHistorySerializer(serializers.Serializer):
     """One deal of a history, redacted for the caller."""
 
     table_id = serializers.CharField()
+    table_name = serializers.CharField(allow_null=True, help_text="The table's name.")
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
     dealer = serializers.CharField()
@@ -493,6 +542,11 @@ class DealHistorySerializer(serializers.Serializer):
     )
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id anywhere in this document "
+        "(seats, turn, dealer, winners, results, ...).",
+    )
 
     class Meta:
         ref_name = "DealHistory"

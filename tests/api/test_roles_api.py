@@ -34,7 +34,10 @@ def test_player_sees_only_another_players_public_profile(
     player_api: APIClient, make_player: Callable[..., AbstractUser]
 ) -> None:
     other = make_player("Bea")
-    assert player_api.get(f"/api/v1/players/{other.pk}").json() == {"id": str(other.pk), "display_name": "Bea"}
+    assert player_api.get(f"/api/v1/players/{other.pk}").json() == {
+        "id": str(other.pk),
+        "display_name": "Bea",
+    }
 
 
 def test_player_asking_for_an_unknown_id_gets_403_not_a_hint(player_api: APIClient) -> None:

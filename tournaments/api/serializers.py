@@ -3,13 +3,35 @@ tournaments.selectors as plain JSON)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from ledger.names import player_names
 from tournaments.models import TournamentView
 
 
+class NamedTournamentSummaries(serializers.ListSerializer):
+    """A page of tournaments, their winners named with one query for the page."""
+
+    def to_representation(self, data: Any) -> Any:
+        rows = super().to_representation(data)
+        names = player_names(row["winner"] for row in rows if row["winner"])
+        for row in rows:
+            row["winner_name"] = names.get(row["winner"]) if row["winner"] else None
+        return rows
+
+
 class TournamentSummarySerializer(serializers.ModelSerializer):
+    winner_name = serializers.SerializerMethodField(help_text="The winner's display name, once there is one.")
+
+    def get_winner_name(self, tournament: Any) -> str | None:
+        if isinstance(self.parent, NamedTournamentSummaries) or not tournament.winner:
+            return None  # a page's are filled by NamedTournamentSummaries, with one query
+        return player_names([tournament.winner]).get(tournament.winner)
+
     class Meta:
+        list_serializer_class = NamedTournamentSummaries
         model = TournamentView
         fields = (
             "tournament_id",
@@ -23,6 +45,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "remaining",
             "level",
             "winner",
+            "winner_name",
             "version",
         )
         ref_name = "TournamentSummary"
@@ -30,6 +53,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
 
 class TournamentDetailSerializer(serializers.Serializer):
     tournament_id = serializers.UUIDField()
+    name = serializers.CharField()
     version = serializers.IntegerField(help_text="The tournament stream's version (the ETag).")
     status = serializers.ChoiceField(
         choices=["registering", "running", "cancelling", "complete", "cancelled"],
@@ -42,7 +66,9 @@ class TournamentDetailSerializer(serializers.Serializer):
     prize_pool = serializers.IntegerField()
     registration_open = serializers.BooleanField()
     level = serializers.JSONField(help_text="{level, ante, next_at, seconds_to_next}")
-    tables = serializers.JSONField(help_text="[{table_id, broken, seats: [{seat, player, chips}]}]")
+    tables = serializers.JSONField(
+        help_text="[{table_id, name, broken, seats: [{seat, player, player_name, chips}]}]"
+    )
     standings = serializers.JSONField(
         help_text="[{player, chips, place, status, table_id, ...}]: "
         "players still in by chips, then the eliminated by place"
@@ -55,6 +81,7 @@ class TournamentDetailSerializer(serializers.Serializer):
         help_text="[{player, amount}]: the prize pool, every chip (a cancellation's refunds or chop included)"
     )
     winner = serializers.CharField(allow_null=True)
+    winner_name = serializers.CharField(allow_null=True, help_text="The winner's display name.")
     seating = serializers.JSONField(
         help_text="{commitment, seed, entrants, order}: docs/verify_deal.py --seating"
     )
@@ -66,6 +93,11 @@ class TournamentDetailSerializer(serializers.Serializer):
             "reason, rule: chip_chop | refund, fees: refund | keep, waiting_for: [tables still finishing "
             "their deal], settlement: refund | chip_chop | null, payments: [{player, amount}]}"
         ),
+    )
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id in this document (entrants, "
+        "standings, tables, results, payouts).",
     )
 
     class Meta:

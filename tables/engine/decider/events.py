@@ -69,13 +69,14 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class TableOpened(Event):
     TYPE: ClassVar[str] = "TableOpened"
-    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id"})
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id", "name"})
     table_id: str
     variant: str
     options: dict[str, Any]
     stacked: bool = False
     stacked_decks: list[list[str]] | None = None  # SECRET on stacked tables: every future deal
     tournament_id: str | None = None  # a tournament's table: unit t:<id>
+    name: str = ""  # what people call the table (public; the rules never read it)
 
 
 @dataclass(frozen=True, slots=True)
