@@ -13,14 +13,17 @@ that reads as a card ("As", "10d", "Kh"): a hand history must never be ambiguous
 shown. Names are labels a player chose: they reveal nothing hidden, and serving them beside ids
 changes no redaction.
 
-Names are served by `player_names` (one query for a whole document's ids).
+Names are served by `player_names` (one query for a whole document's ids), and accounts by
+`account_names`: the ledger names its own (the cashier, the house, a bankroll, a dispute's hold);
+the apps that own the others register a namer for their kinds (tables: seats, pots, reserves,
+bets; tournaments: prize pools, chip banks), the ledger importing none of them.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -116,6 +119,37 @@ def player_names(players: Iterable[object]) -> dict[str, str]:
 def player_name(player_id: object) -> str | None:
     """One player's display name (None if there is no such user)."""
     return player_names([player_id]).get(str(player_id))
+
+
+AccountNamer = Callable[[list[str]], dict[str, str]]
+_account_namers: dict[str, AccountNamer] = {}
+_OWN_ACCOUNTS = {"cashier": "Cashier", "house": "House"}
+
+
+def register_account_namer(kinds: Iterable[str], namer: AccountNamer) -> None:
+    """An app's ready(): `namer(accounts)` names its accounts of these kinds ("seat", "pot", ...)."""
+    for kind in kinds:
+        _account_namers[kind] = namer
+
+
+def account_names(accounts: Iterable[str]) -> dict[str, str]:
+    """{account: what a person calls it} for the accounts one can name ("Cashier", "Alice's
+    bankroll", "Alice's seat at Two-card Guts #3", "Spring Cup prize pool"), one lookup per kind."""
+    by_kind: dict[str, list[str]] = {}
+    for account in set(accounts):
+        by_kind.setdefault(account.split(":", 1)[0], []).append(account)
+    names = {
+        account: _OWN_ACCOUNTS[account] for account in by_kind.pop("cashier", []) + by_kind.pop("house", [])
+    }
+    bankrolls = {account: account.split(":", 1)[1] for account in by_kind.pop("player", [])}
+    owners = player_names(bankrolls.values())
+    names.update({a: f"{owners[p]}'s bankroll" for a, p in bankrolls.items() if p in owners})
+    names.update(dict.fromkeys(by_kind.pop("hold", []), "Dispute hold"))
+    for kind, some in by_kind.items():
+        namer = _account_namers.get(kind)
+        if namer is not None:
+            names.update(namer(some))
+    return names
 
 
 class PlayerNameProjector(EventProjector):

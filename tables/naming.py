@@ -189,3 +189,22 @@ def name_table_summaries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         row["tournament_name"] = tournaments.get(row.get("tournament_id") or "")
         with_player_names(row, (), names)
     return rows
+
+
+def table_account_names(accounts: list[str]) -> dict[str, str]:
+    """Names of a table's accounts (ledger.names.account_names asks): "Ann's seat at Two-card Guts
+    #3", "the pot of ...", "the reserve of ...", "the bets at ..."."""
+    parts = [account.split(":") for account in accounts]
+    tables = table_names(p[1] for p in parts if len(p) >= 2)
+    owners = player_names(p[2] for p in parts if len(p) == 3)
+    what = {"pot": "the pot of {}", "reserve": "the reserve of {}", "bets": "the bets at {}"}
+    names = {}
+    for account, p in zip(accounts, parts, strict=True):
+        table = tables.get(p[1]) if len(p) >= 2 else None
+        if table is None:
+            continue
+        if p[0] == "seat" and len(p) == 3 and p[2] in owners:
+            names[account] = f"{owners[p[2]]}'s seat at {table}"
+        elif p[0] in what and len(p) == 2:
+            names[account] = what[p[0]].format(table)
+    return names

@@ -203,3 +203,15 @@ def seating(state: Any) -> dict[str, Any]:
     if state.status in ("running", "complete") and state.started_at is not None:
         proof.update(seed=state.seed, entrants=list(state.seating_input), order=list(state.seating_order))
     return proof
+
+
+def tournament_account_names(accounts: list[str]) -> dict[str, str]:
+    """ "Spring Cup prize pool", "Spring Cup chip bank" (ledger.names.account_names asks)."""
+    names = tournament_names_of([account.split(":", 1)[1] for account in accounts])
+    what = {"prizepool": "{} prize pool", "chipbank": "{} chip bank"}
+    return {
+        account: what[kind].format(names[tournament])
+        for account in accounts
+        for kind, tournament in [account.split(":", 1)]
+        if kind in what and tournament in names
+    }

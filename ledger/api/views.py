@@ -59,6 +59,7 @@ from ledger.cashier import (
     player_rename,
 )
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
+from ledger.names import account_names
 from ledger.proofs import statement_proof
 from ledger.selectors import player_balance, player_get, player_list, player_statement
 
@@ -585,7 +586,18 @@ class StatementApi(APIView):
         amount = serializers.IntegerField(help_text="Signed: positive into the bankroll, negative out.")
         balance_after = serializers.IntegerField(help_text="The running balance after this line.")
         counterparty = serializers.CharField(help_text="The other account of the transfer.")
+        counter_account = serializers.CharField(
+            source="counterparty", help_text="The other account of the transfer (as `counterparty`)."
+        )
+        counter_account_name = serializers.SerializerMethodField(
+            help_text='What people call it: "Cashier", "Alice\'s seat at Two-card Guts #3", "Spring Cup '
+            'prize pool"; null if it has no name.'
+        )
         reason = serializers.CharField()
+        note = serializers.CharField(
+            source="event_note", help_text='The cashier\'s note of a deposit or withdrawal; "" otherwise.'
+        )
+        recorded_at = serializers.DateTimeField(help_text="When the event that made this line was recorded.")
         unit = serializers.CharField()
         event = StatementEventSerializer(source="*", help_text="The event that made this transfer.")
         dispute = serializers.SerializerMethodField(
@@ -594,6 +606,9 @@ class StatementApi(APIView):
 
         class Meta:
             ref_name = "StatementLine"
+
+        def get_counter_account_name(self, entry: Any) -> str | None:
+            return self.context.get("account_names", {}).get(entry.counterparty)
 
         def get_dispute(self, entry: Any) -> str | None:
             stream = entry.stream
@@ -640,7 +655,11 @@ class StatementApi(APIView):
                             "amount": 1000,
                             "balance_after": 1000,
                             "counterparty": "cashier",
+                            "counter_account": "cashier",
+                            "counter_account_name": "Cashier",
                             "reason": "deposit",
+                            "note": "cash at the desk",
+                            "recorded_at": "2026-11-29T11:00:00Z",
                             "unit": "chips",
                             "event": {
                                 "position": 7,
@@ -653,7 +672,11 @@ class StatementApi(APIView):
                             "amount": -200,
                             "balance_after": 800,
                             "counterparty": "cashier",
+                            "counter_account": "cashier",
+                            "counter_account_name": "Cashier",
                             "reason": "withdrawal",
+                            "note": "",
+                            "recorded_at": "2026-11-29T13:00:00Z",
                             "unit": "chips",
                             "event": {
                                 "position": 9,
@@ -672,4 +695,5 @@ class StatementApi(APIView):
         if "checkpoint" in query:
             return Response(statement_proof(player_id=player_id, number=query["checkpoint"]))
         paginator, page = paginate(player_statement(player_id=player_id), request, query=query)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        context = {"account_names": account_names(entry.counterparty for entry in page)}
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True, context=context).data)

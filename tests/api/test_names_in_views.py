@@ -171,3 +171,21 @@ def test_a_refusal_about_a_player_names_him(named: Named) -> None:
     assert again.json()["code"] == "already_seated"
     assert again.json()["detail"].startswith(f"{named.name_of(turn)} is already seated")
     assert again.json()["player_name"] == named.name_of(turn)
+
+
+def test_statement_lines_say_when_with_whom_and_the_cashiers_note(named: Named) -> None:
+    ann = named.users["Ann"]
+    post(named.admin, f"/api/v1/players/{ann.pk}/deposits", {"amount": 300, "note": "cash at the desk"})
+    table, view = open_and_deal(named, "Corner table")
+    lines = client_for(ann).get(f"/api/v1/players/{ann.pk}/statement").json()["results"]
+    by_reason = {line["reason"]: line for line in lines}
+    deposit = by_reason["deposit"]
+    assert (deposit["counter_account"], deposit["counter_account_name"]) == ("cashier", "Cashier")
+    assert deposit["counter_account"] == deposit["counterparty"]
+    assert [line["note"] for line in lines if line["reason"] == "deposit"] == ["", "cash at the desk"]
+    buy_in = next(line for line in lines if line["counterparty"].startswith("seat:"))
+    assert buy_in["counter_account"] == f"seat:{table}:{ann.pk}"
+    assert buy_in["counter_account_name"] == "Ann's seat at Corner table"
+    assert buy_in["note"] == ""
+    for line in lines:
+        assert line["recorded_at"].endswith("Z")
