@@ -29,7 +29,12 @@ PROBLEM_STATUS: dict[str, tuple[int, str]] = {
     "invalid_query": (400, "Bad query parameter: limit."),
     "invalid_idempotency_key": (400, "Idempotency-Key must be 1 to 255 printable ASCII characters."),
     "invalid_credentials": (400, "Unable to log in with the given username and password."),
-    "not_authenticated": (401, "Authentication credentials were not provided."),
+    "not_authenticated": (
+        401,
+        "Authentication credentials were not provided. Send `Authorization: Bearer <token>` (or "
+        "`Authorization: Token <token>`); get a token from POST /api/v1/auth/token with your username "
+        "and password.",
+    ),
     "authentication_failed": (401, "Token expired; log in again."),
     "forbidden": (403, "You do not have permission to perform this action."),
     "not_found": (404, "No such resource."),

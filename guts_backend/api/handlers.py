@@ -33,6 +33,7 @@ from guts_backend.api.errors import (
     problem_response,
     refusal_response,
 )
+from guts_backend.authentication import not_authenticated_detail
 from guts_backend.roles import player_id_of
 from ledger.errors import DomainError
 from ledger.names import player_name
@@ -87,6 +88,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             code = exc_code
             break
     detail = str(getattr(exc, "detail", exc)) or response.status_text
+    if code == "not_authenticated":  # say how to authenticate (and what was wrong with the header)
+        detail = not_authenticated_detail(context.get("request"))
     response.data = problem_body(response.status_code, code, detail)
     response.content_type = PROBLEM_CONTENT_TYPE
     return response

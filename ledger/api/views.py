@@ -87,7 +87,9 @@ class TokenApi(APIView):
             ref_name = "TokenInput"
 
     class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField(help_text="Send as `Authorization: Token <token>`. Shown only here.")
+        token = serializers.CharField(
+            help_text="Send as `Authorization: Bearer <token>` (or `Token <token>`). Shown only here."
+        )
         expires_at = serializers.DateTimeField(
             help_text="The token stops working then (a fixed lifetime from login); log in again."
         )

@@ -176,7 +176,7 @@ def test_a_refusal_about_a_player_names_him(named: Named) -> None:
 def test_statement_lines_say_when_with_whom_and_the_cashiers_note(named: Named) -> None:
     ann = named.users["Ann"]
     post(named.admin, f"/api/v1/players/{ann.pk}/deposits", {"amount": 300, "note": "cash at the desk"})
-    table, view = open_and_deal(named, "Corner table")
+    table, _ = open_and_deal(named, "Corner table")
     lines = client_for(ann).get(f"/api/v1/players/{ann.pk}/statement").json()["results"]
     by_reason = {line["reason"]: line for line in lines}
     deposit = by_reason["deposit"]
