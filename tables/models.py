@@ -41,6 +41,7 @@ class TableView(models.Model):
     name = models.CharField(max_length=100, blank=True, default="")  # from TableOpened; "" before names
 
     class Meta:
+        verbose_name = "table"
         indexes = [models.Index(fields=["status", "opened_at"], name="tables_view_status_opened")]
 
     def __str__(self) -> str:
@@ -58,6 +59,7 @@ class SeatView(models.Model):
     status = models.CharField(max_length=20)  # seated | sitting_out | left
 
     class Meta:
+        verbose_name = "seat"
         constraints = [
             models.UniqueConstraint(fields=["table_id", "player"], name="tables_seat_table_player")
         ]
@@ -99,6 +101,7 @@ class DealSummary(models.Model):
     ended_at = models.DateTimeField(null=True)
 
     class Meta:
+        verbose_name_plural = "deal summaries"
         constraints = [models.UniqueConstraint(fields=["table_id", "deal_no"], name="tables_deal_table_no")]
 
     def __str__(self) -> str:
