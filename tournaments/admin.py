@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 
 from ledger.admin import ReadOnlyAdmin
 from ledger.names import player_names
+from tournaments.api.serializers import TournamentSummarySerializer
 from tournaments.models import TournamentTickHealth, TournamentView
 from tournaments.selectors import tournament_detail
 
@@ -49,42 +50,16 @@ class TournamentTickHealthAdmin(ReadOnlyAdmin):
 
 
 STANDING_COLUMNS = ("player", "id", "chips", "place", "status", "table")
+HIDDEN = ("tournament_id", "name", "winner", "version")  # columns the list leaves to the page
 
 
 @admin.register(TournamentView)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = (
-        "name",
-        "variant",
-        "status",
-        "start_at",
-        "buy_in",
-        "fee",
-        "entrants",
-        "remaining",
-        "level",
-        "winner_name",
-    )
+    list_display = ("name", *(f for f in TournamentSummarySerializer.Meta.fields if f not in HIDDEN))
     list_filter = ("status", "variant")
     search_fields = ("name", "tournament_id")
     ordering = ("-start_at",)
-    fields = (
-        "tournament_id",
-        "name",
-        "variant",
-        "status",
-        "start_at",
-        "buy_in",
-        "fee",
-        "entrants",
-        "remaining",
-        "level",
-        "winner_name",
-        "entrants_by_name",
-        "version",
-        "created_at",
-        "updated_at",
-    )
+    fields = ("tournament_id", *list_display, "entrants_by_name", "version", "created_at", "updated_at")
     readonly_fields = fields
 
     @admin.display(description="winner")
