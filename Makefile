@@ -3,6 +3,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# Where `make run` serves the API: `make run ADDR=0.0.0.0:9000`.
+ADDR   ?= 127.0.0.1:8000
 
 .PHONY: run test lint typecheck bench install clean
 
@@ -17,8 +19,8 @@ install: $(STAMP)
 run: $(STAMP)
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve    # DEBUG defaults to off everywhere else
+	$(BIN)/python manage.py seed_demo --quiet --base-url http://$(ADDR)
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve --addr $(ADDR)    # DEBUG defaults to off everywhere else
 
 test: $(STAMP)
 	mkdir -p var

@@ -6,7 +6,8 @@
   page and the bulk delete refuse with a message naming what the ledger holds, and
   `ledger.deactivation` guards every other code path. The "Deactivate" action records
   `PlayerDeactivated` and turns `is_active` off in one transaction; `is_active` is read-only in
-  the form, so it changes only with an event.
+  the form, so it changes only with an event. So is `first_name`, a player's display name: it
+  changes with `PlayerRenamed`, from the player's page (ledger.admin.PlayerAdmin) or the API.
 - API tokens are issued by logging in only; deleting one revokes it, and the users' action
   "Revoke API tokens" revokes every token of the selected users (guts_backend.tokens).
 """
@@ -60,7 +61,8 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class GutsUserAdmin(DeclaredFiltersOnly, UserAdmin):
-    readonly_fields = ("is_active",)  # only the actions change it, with an event
+    # only the actions change them, with an event: (de)activation here, a rename on the player's page
+    readonly_fields = ("is_active", "first_name")
     actions = ["deactivate_users", "reactivate_users", "revoke_api_tokens"]
 
     def has_delete_permission(self, request: HttpRequest, obj: AbstractBaseUser | None = None) -> bool:

@@ -256,6 +256,10 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = "UTC"
 # One queue name for tasks and beat; a test run sets its own so it never shares tasks with others.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("GUTS_CELERY_QUEUE", "celery")
+# `manage.py serve` (make run): the worker's and beat's log level; WARNING keeps an idle demo quiet
+# (beat's "Sending due task" and the worker's task lines are INFO). The server's (uvicorn) likewise.
+GUTS_CELERY_LOG_LEVEL = os.environ.get("GUTS_CELERY_LOG_LEVEL", "WARNING").upper()
+GUTS_SERVER_LOG_LEVEL = os.environ.get("GUTS_SERVER_LOG_LEVEL", "info").lower()
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery-queue"
     for _folder in (_queue_dir, VAR_DIR / "celery-processed", VAR_DIR / "celery-control"):

@@ -1,4 +1,4 @@
-"""Cashier services (writes): register players, deposit to and withdraw from their bankrolls.
+"""Cashier services (writes): register and rename players, deposit to and withdraw from their bankrolls.
 
 Every chip movement is a Transfer between `cashier` (the outside world) and `player:<id>`, carried
 by an event on the player's stream `player-<id>` (DESIGN §2.4). Refusals are domain errors
@@ -27,6 +27,16 @@ from guts_backend.roles import PLAYER, grant_role
 from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, FundsHeld, InvalidInput, Overdraft, UsernameTaken
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, player_account
+from ledger.names import (
+    PLAYER_REGISTERED,
+    PLAYER_RENAMED,
+    DisplayNameTaken,
+    check_name_free,
+    current_name,
+    display_name_check,
+    lock_names,
+    name_taken,
+)
 from ledger.selectors import balance_and_held, player_get, player_stream
 from ledger.store import (
     ConcurrencyError,
@@ -58,16 +68,18 @@ def player_create(
 ) -> AbstractUser:
     """Create a player (a user in the `player` group) and append `PlayerRegistered` on their stream.
 
-    The user and the event commit together or not at all.
+    The display name (the username when none is given) follows `ledger.names`: valid, and no other
+    player's (DisplayNameTaken). The user and the event commit together or not at all.
     """
     user_model = get_user_model()
+    name = display_name_check(display_name or username)
     try:
         with transaction.atomic():
+            lock_names()
             if user_model.objects.filter(username=username).exists():
                 raise UsernameTaken(username)
-            user = user_model.objects.create_user(
-                username=username, password=password, first_name=display_name
-            )
+            check_name_free(name)
+            user = user_model.objects.create_user(username=username, password=password, first_name=name)
             grant_role(user, PLAYER)
             append(
                 [
@@ -76,21 +88,48 @@ def player_create(
                         0,
                         [
                             NewEvent(
-                                "PlayerRegistered",
-                                {
-                                    "player_id": user.pk,
-                                    "username": username,
-                                    "display_name": display_name,
-                                },
+                                PLAYER_REGISTERED,
+                                {"player_id": user.pk, "username": username, "display_name": name},
                             )
                         ],
                     )
                 ],
                 meta=meta,
             )
-    except IntegrityError as exc:  # a concurrent registration of the same username won
+    except IntegrityError as exc:  # a concurrent registration of the same username (or name) won
+        if name_taken(name) and not user_model.objects.filter(username=username).exists():
+            raise DisplayNameTaken(name) from exc
         raise UsernameTaken(username) from exc
     return user
+
+
+def player_rename(
+    *, player_id: int, display_name: str, meta: Mapping[str, Any] | None = None
+) -> AbstractUser:
+    """Change a player's display name: `PlayerRenamed` on his stream (the actor in its meta) and
+    the user's first name, in one transaction. The same name again changes nothing (no event);
+    another player's name, in any case, is DisplayNameTaken."""
+    name = display_name_check(display_name)
+    player_get(player_id=player_id)
+
+    def attempt() -> AbstractUser:
+        lock_names()
+        version = lock_bankroll_and_read_version(player_id)  # queue with the cashier on the stream
+        user = get_user_model().objects.get(pk=player_id)
+        previous = current_name(player_id) or user.first_name or user.get_username()
+        if previous == name:
+            return user
+        check_name_free(name, player_id=player_id)
+        data = {"player_id": player_id, "display_name": name, "previous": previous}
+        append([StreamWrite(player_stream(player_id), version, [NewEvent(PLAYER_RENAMED, data)])], meta=meta)
+        user.first_name = name
+        user.save(update_fields=["first_name"])
+        return user
+
+    try:
+        return _with_retries(attempt)
+    except IntegrityError as exc:  # the unique key: a name taken between the check and the insert
+        raise DisplayNameTaken(name) from exc
 
 
 def cashier_deposit(

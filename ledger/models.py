@@ -102,6 +102,7 @@ class AccountEntry(models.Model):
     reason = models.TextField()
 
     class Meta:
+        verbose_name_plural = "account entries"
         indexes = [
             models.Index(fields=["account", "unit", "position"], name="ledger_entry_account_pos"),
             models.Index(fields=["position"], name="ledger_entry_position"),
@@ -171,6 +172,9 @@ class LogLeaf(models.Model):
     position = models.BigIntegerField(unique=True)
     hash = models.CharField(max_length=64)
 
+    class Meta:
+        verbose_name_plural = "log leaves"
+
     def __str__(self) -> str:
         return f"leaf {self.index} = #{self.position}"
 
@@ -187,6 +191,7 @@ class CheckpointLeaf(models.Model):
     salt = models.CharField(max_length=64)
 
     class Meta:
+        verbose_name_plural = "checkpoint leaves"
         constraints = [
             models.UniqueConstraint(fields=["checkpoint", "unit", "index"], name="ledger_checkpointleaf_slot")
         ]
@@ -194,3 +199,29 @@ class CheckpointLeaf(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint {self.checkpoint} {self.account} {self.balance} {self.unit}"
+
+
+class PlayerName(models.Model):
+    """Projection: each player's display name, from `PlayerRegistered` and `PlayerRenamed` on his
+    stream (ledger.names). `key` is the name as compared (NFKC, case-folded): unique, so two players
+    of the club never share a name, whatever its case."""
+
+    player_id = models.BigIntegerField(primary_key=True)
+    name = models.CharField(max_length=150)
+    key = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        verbose_name = "player"  # the admin's page of players, their names and bankrolls
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.player_id})"
+
+
+class CashierTransaction(Event):
+    """The cashier's deposits and withdrawals: the events `DepositMade` and `WithdrawalMade`, as
+    staff look them up in the admin (a proxy: no table of its own; `CashierTransactionAdmin`
+    shows no other event)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "cashier transaction"

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import connection
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, QuerySet, Subquery, Sum, TextField, Value
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Coalesce
 
 from guts_backend.roles import PLAYER
 from ledger.errors import UnknownPlayer
@@ -36,6 +38,9 @@ class PlayerBalance:
     @property
     def available(self) -> int:
         return self.balance - self.held
+
+
+CASHIER_EVENTS = ("DepositMade", "WithdrawalMade")  # the events whose `note` the cashier wrote
 
 
 def player_stream(player_id: int) -> str:
@@ -90,12 +95,17 @@ def held_on(account: str, unit: str = UNIT_CHIPS) -> int:
 
 
 def player_statement(*, player_id: int) -> QuerySet[AccountEntry]:
-    """Every transfer touching the player's bankroll, oldest first, with the running balance and
-    the version of the event behind each line (`event_version`)."""
+    """Every transfer touching the player's bankroll, oldest first, with the running balance, the
+    version of the event behind each line (`event_version`) and the cashier's note of a deposit or
+    withdrawal (`event_note`, "" for other lines)."""
     player_get(player_id=player_id)
-    event_version = Event.objects.filter(position=OuterRef("position")).values("version")[:1]
+    event = Event.objects.filter(position=OuterRef("position"))
+    note = event.filter(type__in=CASHIER_EVENTS).annotate(note=KeyTextTransform("note", "data"))
     return (
         AccountEntry.objects.filter(account=player_account(player_id), unit=UNIT_CHIPS)
-        .annotate(event_version=Subquery(event_version))
+        .annotate(
+            event_version=Subquery(event.values("version")[:1]),
+            event_note=Coalesce(Subquery(note.values("note")[:1]), Value(""), output_field=TextField()),
+        )
         .order_by("position", "pk")
     )

@@ -1,4 +1,4 @@
-"""Django admin: read-only windows on the table projections.
+"""Django admin: read-only windows on the table projections, tables and players by name.
 
 Hole cards never appear here (DESIGN §2.6): DealSummary is shown without `hands` (only the shown
 players are listed), TableSnapshot, which holds live hands and seeds, is not registered, and the
@@ -8,19 +8,23 @@ event log (registered by the ledger) is shown through the same redaction as the 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import admin
 
 from ledger.admin import EventAdmin, ReadOnlyAdmin
 from ledger.models import Event
+from ledger.names import player_names
 from tables.audit.feeds import feed_json, stored_event
 from tables.engine.decider.view import Viewer
 from tables.models import DealSummary, SeatView, TableView
+from tables.naming import table_names
 
 
 @admin.register(TableView)
 class TableViewAdmin(ReadOnlyAdmin):
     list_display = (
+        "name",
         "table_id",
         "variant",
         "status",
@@ -34,22 +38,39 @@ class TableViewAdmin(ReadOnlyAdmin):
         "updated_at",
     )
     list_filter = ("status", "variant", "phase")
-    search_fields = ("table_id",)
+    search_fields = ("name", "table_id")
+
+
+class NamedTableMixin:
+    """Columns naming a row's table and player (tables.naming; a lookup per row, cached)."""
+
+    @admin.display(description="table")
+    def table_name(self, obj: Any) -> str:
+        return table_names([obj.table_id]).get(str(obj.table_id), "")
+
+    @admin.display(description="player name")
+    def player_name(self, obj: Any) -> str:
+        return player_names([obj.player]).get(obj.player, "")
+
+    @admin.display(description="dealer")
+    def dealer_name(self, obj: Any) -> str:
+        return f"{player_names([obj.dealer]).get(obj.dealer, '')} (#{obj.dealer})"
 
 
 @admin.register(SeatView)
-class SeatViewAdmin(ReadOnlyAdmin):
-    list_display = ("table_id", "seat", "player", "stack", "status")
+class SeatViewAdmin(NamedTableMixin, ReadOnlyAdmin):
+    list_display = ("table_name", "table_id", "seat", "player", "player_name", "stack", "status")
     list_filter = ("status",)
     search_fields = ("table_id", "player")
 
 
 @admin.register(DealSummary)
-class DealSummaryAdmin(ReadOnlyAdmin):
+class DealSummaryAdmin(NamedTableMixin, ReadOnlyAdmin):
     list_display = (
+        "table_name",
         "table_id",
         "deal_no",
-        "dealer",
+        "dealer_name",
         "outcome",
         "pot_before",
         "pot_after",

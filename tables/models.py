@@ -38,12 +38,14 @@ class TableView(models.Model):
     updated_at = models.DateTimeField()
     tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
     unit = models.CharField(max_length=80, default="chips")  # "t:<tournament>" at its tables
+    name = models.CharField(max_length=100, blank=True, default="")  # from TableOpened; "" before names
 
     class Meta:
+        verbose_name = "table"
         indexes = [models.Index(fields=["status", "opened_at"], name="tables_view_status_opened")]
 
     def __str__(self) -> str:
-        return f"{self.variant} table {self.table_id} ({self.status}, deal {self.deal_no})"
+        return f"{self.name or self.variant} ({self.table_id}; {self.status}, deal {self.deal_no})"
 
 
 class SeatView(models.Model):
@@ -57,6 +59,7 @@ class SeatView(models.Model):
     status = models.CharField(max_length=20)  # seated | sitting_out | left
 
     class Meta:
+        verbose_name = "seat"
         constraints = [
             models.UniqueConstraint(fields=["table_id", "player"], name="tables_seat_table_player")
         ]
@@ -98,6 +101,7 @@ class DealSummary(models.Model):
     ended_at = models.DateTimeField(null=True)
 
     class Meta:
+        verbose_name_plural = "deal summaries"
         constraints = [models.UniqueConstraint(fields=["table_id", "deal_no"], name="tables_deal_table_no")]
 
     def __str__(self) -> str:

@@ -83,6 +83,7 @@ class TablesProjector(Projector):
         deals: dict[int, _DealRow] = {}
         players: list[dict[str, Any]] = []
         opened_at: datetime | None = None
+        name = ""
         seated: list[Seat] = list(before.seats)  # everyone seated at some point of the batch
         snapshots: list[dict[str, Any]] = []  # one per deal boundary, also when rebuilding
         for event, event_typed in zip(events, typed, strict=True):
@@ -92,7 +93,7 @@ class TablesProjector(Projector):
                     {"table_id": table_id, "version": event.version, "state": state_to_json(state)}
                 )
             if isinstance(event_typed, ev.TableOpened):
-                opened_at = event.recorded_at
+                opened_at, name = event.recorded_at, event_typed.name
             elif isinstance(event_typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
                 seated.extend(s for s in state.seats if s.player == event_typed.player)
             deal_no = getattr(event_typed, "deal_no", None)
@@ -102,7 +103,7 @@ class TablesProjector(Projector):
             _note_deal_event(row, event_typed, event.recorded_at, previous, players, table_id)
             if state.deal is not None and state.deal.deal_no == deal_no:
                 row.deal = state.deal
-        _write(table_id, events, before, state, deals, players, opened_at, seated, snapshots)
+        _write(table_id, events, before, state, deals, players, opened_at, seated, snapshots, name)
 
 
 def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided) -> bool:
@@ -116,6 +117,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
     deals: dict[int, _DealRow] = {}
     players: list[dict[str, Any]] = []
     opened_at: datetime | None = None
+    name = ""
     seated: list[Seat] = list(before.seats)
     snapshots: list[dict[str, Any]] = []
     seats = {s.player: s for s in after.seats}
@@ -125,7 +127,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
                 return False
             snapshots.append({"table_id": table_id, "version": event.version, "state": state_to_json(after)})
         if isinstance(typed, ev.TableOpened):
-            opened_at = event.recorded_at
+            opened_at, name = event.recorded_at, typed.name
         elif isinstance(typed, ev.PlayerSeated | ev.EntrantSeated | ev.EntrantMovedIn):
             if typed.player not in seats:
                 return False
@@ -141,7 +143,7 @@ def _project_decided(table_id: str, events: list[StoredEvent], decided: Decided)
             return False
         row = deals.setdefault(deal_no, _DealRow(deal=after.deal, before=_same_deal(before, deal_no)))
         _note_deal_event(row, typed, event.recorded_at, before, players, table_id)
-    _write(table_id, events, before, after, deals, players, opened_at, seated, snapshots)
+    _write(table_id, events, before, after, deals, players, opened_at, seated, snapshots, name)
     return True
 
 
@@ -155,12 +157,13 @@ def _write(
     opened_at: datetime | None,
     seated: list[Seat],
     snapshots: list[dict[str, Any]],
+    name: str = "",
 ) -> None:
     """Every row a batch changes, in one statement; the state after it into the cache."""
     last = events[-1]
     writes = Writes()
     _write_table_view(
-        writes, table_id, state, last, opened_at, options_changed=state.options != before.options
+        writes, table_id, state, last, opened_at, options_changed=state.options != before.options, name=name
     )
     _write_seats(writes, table_id, before.seats, seated, state.seats)
     _write_deals(writes, table_id, deals, players)
@@ -242,6 +245,7 @@ def _write_table_view(
     opened_at: datetime | None,
     *,
     options_changed: bool = False,
+    name: str = "",
 ) -> None:
     live = state.live
     values = {
@@ -270,6 +274,7 @@ def _write_table_view(
                     "stacked": state.stacked_decks is not None,
                     "tournament_id": state.tournament_id,
                     "unit": state.unit,
+                    "name": name,
                     **values,
                 }
             ],

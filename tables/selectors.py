@@ -8,6 +8,7 @@ the summaries before the reveal, so no history can leak them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from tables.engine.decider.view import Viewer, redact_event, table_view
 from tables.engine.decider.visibility import sees_cards
 from tables.errors import UnknownTable
 from tables.models import DealPlayer, DealSummary, TableView
+from tables.naming import name_table_view, page_player_names, table_names, with_player_names
 from tables.service import canonical_table_id
 from tables.state import load_table
 
@@ -42,13 +44,14 @@ class TableSight:
 
 
 def table_sight(*, state: Any, version: int, viewer: Viewer, now: datetime) -> TableSight:
-    """The engine's table view for `viewer`, with the version and the turn's deadline on top."""
+    """The engine's table view for `viewer`, with the version and the turn's deadline on top, and
+    the names of the table and of every player in it (tables.naming)."""
     view = table_view(state, viewer, now)
     deal = view["deal"]
     view["version"] = version
     view["turn"] = deal["turn"] if deal is not None and not deal["over"] else []
     view["deadline"] = deal["deadline"] if deal is not None and not deal["over"] else None
-    return TableSight(view, version)
+    return TableSight(name_table_view(view), version)
 
 
 def table_get(*, table_id: object, viewer: Viewer, now: datetime) -> TableSight:
@@ -153,3 +156,15 @@ def deal_json(deal: DealSummary, viewer: Viewer) -> dict[str, Any]:
         "started_at": deal.started_at,
         "ended_at": deal.ended_at,
     }
+
+
+def deals_json(deals: Iterable[DealSummary], viewer: Viewer) -> list[dict[str, Any]]:
+    """A page of deals as `viewer` may see them (`deal_json`), each with its table's name and the
+    names of its players (one query for the page's names, tables.naming)."""
+    rows = [deal_json(deal, viewer) for deal in deals]
+    tables = table_names(row["table_id"] for row in rows)
+    names = page_player_names(rows)
+    for row in rows:
+        row["table_name"] = tables.get(row["table_id"])
+        with_player_names(row, [row["hands"]], names)
+    return rows

@@ -56,6 +56,7 @@ from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
 from tables.engine.fairdeck import new_salts, new_secret_deck
 from tables.errors import StaleVersion, UnknownTable
+from tables.naming import default_table_name, table_name_check
 from tables.state import TABLE_LOCK_CLASS, TABLES
 
 __all__ = [
@@ -255,10 +256,13 @@ def table_open(
     now: datetime | None = None,
     meta: Mapping[str, Any] | None = None,
     tournament_id: str | None = None,
+    name: str | None = None,
 ) -> CommandResult:
     """Open a new table (a new stream). Stacked decks only when the setting allows them. With
-    `tournament_id` it is that tournament's table: it plays in the unit t:<tournament_id>."""
+    `tournament_id` it is that tournament's table: it plays in the unit t:<tournament_id>. `name`
+    (checked by tables.naming) defaults to the variant's title and a number, "Two-card Guts #3"."""
     table_id = str(uuid.uuid4())
+    name = table_name_check(name) if name is not None else default_table_name(variant)
     tournament = str(uuid.UUID(str(tournament_id))) if tournament_id is not None else None
     command = cmd.OpenTable(
         table_id=table_id,
@@ -268,6 +272,7 @@ def table_open(
         stacked_allowed=bool(settings.GUTS_ALLOW_STACKED_DECKS),
         tournament_id=tournament,
         next_deck=new_secret_deck(),
+        name=name,
     )
     return execute(table_id, command, now=now, meta=meta)
 

@@ -8,8 +8,13 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from ledger.names import register_account_namer
+        from tables.naming import register_tournament_names
         from tournaments.process import register_process
         from tournaments.projections import register_tournament_projections
+        from tournaments.selectors import tournament_account_names, tournament_names_of
 
         register_tournament_projections()
         register_process()
+        register_tournament_names(tournament_names_of)
+        register_account_namer(("prizepool", "chipbank"), tournament_account_names)

@@ -27,6 +27,7 @@ class TournamentView(models.Model):
     updated_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = "tournament"
         indexes = [models.Index(fields=["status", "start_at"], name="tournaments_status_start")]
 
     def __str__(self) -> str:
@@ -55,6 +56,7 @@ class TournamentTickHealth(models.Model):
     last_error = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
+        verbose_name_plural = "tournament tick health"
         indexes = [
             models.Index(fields=["consecutive_failures", "last_attempt_at"], name="tournaments_tick_order")
         ]

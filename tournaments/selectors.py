@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tables.models import SeatView, TableView
+from tables.naming import table_names, with_player_names
 from tournaments.engine.config import iso
 from tournaments.engine.decide import registration_open
 from tournaments.models import TournamentView
@@ -53,8 +54,12 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
         }
         for t in state.tables  # every table, in the order opened (a finished tournament's too)
     ]
-    return {
+    names = table_names(t["table_id"] for t in tables)
+    for table in tables:
+        table["name"] = names.get(table["table_id"])
+    detail = {
         "tournament_id": state.tournament_id,
+        "name": rules.name,
         "version": loaded.version,
         "status": state.status,
         "config": rules.to_json(),
@@ -70,6 +75,27 @@ def tournament_detail(*, tournament_id: str, now: datetime) -> dict[str, Any]:
         "seating": seating(state),
         "cancellation": cancellation(state),
     }
+    return with_names(detail)
+
+
+def with_names(detail: dict[str, Any]) -> dict[str, Any]:
+    """The detail with `names` for every player id in it (tables.naming), `player_name` in its rows
+    (standings, results, payouts, each table's seats) and `winner_name`."""
+    rows = [detail["standings"], detail["results"], detail["payouts"]]
+    rows += [table["seats"] for table in detail["tables"]]
+    if detail["cancellation"] is not None:
+        rows.append(detail["cancellation"]["payments"])
+    with_player_names(detail, rows)
+    detail["winner_name"] = detail["names"].get(detail["winner"]) if detail["winner"] else None
+    return detail
+
+
+def tournament_names_of(tournament_ids: list[str]) -> dict[str, str]:
+    """{tournament id: name} (tables.naming asks, to name a tournament's tables' tournament)."""
+    rows = TournamentView.objects.filter(tournament_id__in=tournament_ids).values_list(
+        "tournament_id", "name"
+    )
+    return {str(tournament): name for tournament, name in rows}
 
 
 def cancellation(state: Any) -> dict[str, Any] | None:
@@ -178,3 +204,15 @@ def seating(state: Any) -> dict[str, Any]:
     if state.status in ("running", "complete") and state.started_at is not None:
         proof.update(seed=state.seed, entrants=list(state.seating_input), order=list(state.seating_order))
     return proof
+
+
+def tournament_account_names(accounts: list[str]) -> dict[str, str]:
+    """ "Spring Cup prize pool", "Spring Cup chip bank" (ledger.names.account_names asks)."""
+    names = tournament_names_of([account.split(":", 1)[1] for account in accounts])
+    what = {"prizepool": "{} prize pool", "chipbank": "{} chip bank"}
+    return {
+        account: what[kind].format(names[tournament])
+        for account in accounts
+        for kind, tournament in [account.split(":", 1)]
+        if kind in what and tournament in names
+    }

@@ -45,14 +45,15 @@ from tables.engine.decider import commands as tcmd
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
+from tables.naming import tournament_table_name
 from tables.state import load_table, load_table_at, load_table_locked, table_stream
 from tournaments.engine import commands as cmd
 from tournaments.engine import events as ev
-from tournaments.engine.config import parse_time
+from tournaments.engine.config import config_from_input, iso, parse_time
 from tournaments.engine.decide import decide, due_deals, needs_table, tables_for_start
 from tournaments.engine.evolve import evolve
 from tournaments.engine.state import TournamentState
-from tournaments.errors import UnknownTournament
+from tournaments.errors import StartInPast, UnknownTournament
 from tournaments.state import (
     TOURNAMENTS,
     Loaded,
@@ -271,6 +272,7 @@ def observe(
             tournament_id=tournament_id,
             now=now,
             meta=meta,
+            name=tournament_table_name(state.rules.name, len(state.tables) + 1),
         )
         seen.append(table_seen(opened.table_id, opened.state, 0, set()))
     order = {t: i for i, t in enumerate(state.tables)}
@@ -282,13 +284,27 @@ def observe(
 
 
 def tournament_create(
-    *, fields: Mapping[str, Any], now: datetime | None = None, meta: Mapping[str, Any] | None = None
+    *,
+    fields: Mapping[str, Any],
+    now: datetime | None = None,
+    meta: Mapping[str, Any] | None = None,
+    refuse_past_start: bool = False,
 ) -> TournamentResult:
-    """Open a new tournament (a new stream); the seating seed is drawn here, sealed in the event."""
+    """Open a new tournament (a new stream); the seating seed is drawn here, sealed in the event.
+    With `refuse_past_start` (a club admin's request) a `start_at` before now is StartInPast;
+    trusted callers (the sweeper's tests, benchmarks) may create a tournament already due."""
     tournament_id = str(uuid.uuid4())
     fields = {"cancel_fees": settings.GUTS_TOURNAMENT_CANCEL_FEES, **fields}  # the club's setting
+    if refuse_past_start:  # after every check of the fields themselves, so those answer first
+        check_start_ahead(config_from_input(dict(fields)).start_at, now or timezone.now())
     command = cmd.CreateTournament(tournament_id, dict(fields), new_seed())
     return _execute(tournament_id, lambda _: command, now=now, meta=meta, new=True)
+
+
+def check_start_ahead(start_at: str, now: datetime) -> None:
+    """StartInPast if `start_at` (ISO-8601, as the config records it) is before `now`."""
+    if parse_time(start_at) < now:
+        raise StartInPast(start_at, iso(now))
 
 
 def tournament_register(
@@ -357,6 +373,7 @@ def tournament_start(
                 tournament_id=loaded.state.tournament_id,
                 now=when,
                 meta=_meta(meta, state.tournament_id),
+                name=tournament_table_name(state.rules.name, index + 1),
             )
             table_ids.append(opened.table_id)
         return cmd.Start(tuple(table_ids), by_schedule=by_schedule)

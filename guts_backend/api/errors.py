@@ -57,7 +57,13 @@ class ProblemCode(StrEnum):
         "Idempotency-Key must be 1 to 255 printable ASCII characters.",
     )
     INVALID_CREDENTIALS = "invalid_credentials", 400, "Unable to log in with the given username and password."
-    NOT_AUTHENTICATED = "not_authenticated", 401, "Authentication credentials were not provided."
+    NOT_AUTHENTICATED = (
+        "not_authenticated",
+        401,
+        "Authentication credentials were not provided. Send `Authorization: Bearer <token>` (or "
+        "`Authorization: Token <token>`); get a token from POST /api/v1/auth/token with your username "
+        "and password.",
+    )
     AUTHENTICATION_FAILED = "authentication_failed", 401, "Token expired; log in again."
     FORBIDDEN = "forbidden", 403, "You do not have permission to perform this action."
     NOT_FOUND = "not_found", 404, "No such resource."
@@ -86,6 +92,16 @@ class ProblemCode(StrEnum):
     # players and the cashier (ledger)
     UNKNOWN_PLAYER = "unknown_player", 404, "No player with id 42."
     USERNAME_TAKEN = "username_taken", 409, "The username 'alice' is taken."
+    INVALID_DISPLAY_NAME = (
+        "invalid_display_name",
+        400,
+        "a name is not all digits (it would read as a player id): '42'",
+    )
+    DISPLAY_NAME_TAKEN = (
+        "display_name_taken",
+        409,
+        "The name 'Alice' is taken by another player; choose another.",
+    )
     INSUFFICIENT_FUNDS = "insufficient_funds", 409, "player:7 holds 100 chips; cannot pay 250."
     CONCURRENCY_CONFLICT = (
         "concurrency_conflict",
@@ -101,6 +117,11 @@ class ProblemCode(StrEnum):
     INVALID_SEED = "invalid_seed", 400, "a deal on an unstacked table needs a seed"
     INVALID_CLIENT_SEED = "invalid_client_seed", 400, "a client_seed is 32 to 128 hex digits"
     STACKED_DECKS_NOT_ALLOWED = "stacked_decks_not_allowed", 400, "stacked decks are switched off"
+    INVALID_TABLE_NAME = (
+        "invalid_table_name",
+        400,
+        "a table name is 1 to 100 printable characters with no word that reads as a card",
+    )
     NOT_SEATED = "not_seated", 403, "7 is not seated at this table"
     UNKNOWN_TABLE = "unknown_table", 404, "No table 6f1c0c52-0000-4000-8000-000000000000."
     NOT_YOUR_TURN = "not_your_turn", 409, "it is not 7's turn to declare"
@@ -147,6 +168,11 @@ class ProblemCode(StrEnum):
     UNKNOWN_TOURNAMENT = "unknown_tournament", 404, "No tournament 2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10."
     INVALID_TOURNAMENT = "invalid_tournament", 400, "levels: a list of 1 to 100 levels"
     INVALID_PAYOUTS = "invalid_payouts", 400, "payouts sum to 90, not 100"
+    START_IN_PAST = (
+        "start_in_past",
+        400,
+        "start_at 2020-01-05T19:00:00Z is in the past (it is 2026-12-01T12:00:00Z); choose a later start.",
+    )
     ALREADY_REGISTERED = "already_registered", 409, "7 is registered"
     NOT_REGISTERED = "not_registered", 409, "7 is not registered"
     REGISTRATION_CLOSED = "registration_closed", 409, "registration is closed"

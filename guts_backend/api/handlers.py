@@ -14,7 +14,9 @@ This module, unlike `errors`, knows the apps' error types, so only settings and 
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import psycopg
@@ -31,7 +33,10 @@ from guts_backend.api.errors import (
     problem_response,
     refusal_response,
 )
+from guts_backend.authentication import not_authenticated_detail
+from guts_backend.roles import player_id_of
 from ledger.errors import DomainError
+from ledger.names import player_name
 from tables.engine.decider import errors as rules
 
 DOMAIN_ERRORS = (DomainError, rules.DomainError)
@@ -58,7 +63,10 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error becomes problem+json with a stable code."""
     if isinstance(exc, DOMAIN_ERRORS):
-        return refusal_response(exc.code, str(exc), exc.detail)
+        message, detail = str(exc), exc.detail
+        if context.get("request") is not None:  # the names live in the database: only for requests
+            message, detail = named_refusal(message, detail, caller=player_id_of(context["request"].user))
+        return refusal_response(exc.code, message, detail)
     if isinstance(exc, Problem):
         return Response(exc.body(), status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
     if isinstance(exc, exceptions.ValidationError):
@@ -80,9 +88,42 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             code = exc_code
             break
     detail = str(getattr(exc, "detail", exc)) or response.status_text
+    if code == "not_authenticated":  # say how to authenticate (and what was wrong with the header)
+        detail = not_authenticated_detail(context.get("request"))
     response.data = problem_body(response.status_code, code, detail)
     response.content_type = PROBLEM_CONTENT_TYPE
     return response
+
+
+# Where a refusal's message names a player by id: "it is not 7's turn", "7 is not seated".
+_POSSESSIVE = r"(?<![\w:-])({id})(?='s\b)"
+_SUBJECT = r"^({id})(?= (?:is|has|already)\b)"
+
+
+def named_refusal(
+    message: str, detail: Mapping[str, Any], *, caller: int | None
+) -> tuple[str, dict[str, Any]]:
+    """A refusal about a player, told with his display name: the player its details name (else
+    the caller, when the message speaks of him) is named in the message in place of his id, and
+    `player` and `player_name` are added to the details."""
+    detail = dict(detail)
+    named = detail.get("player")
+    candidates = [str(named)] if isinstance(named, str | int) else []
+    if caller is not None and str(caller) not in candidates:
+        candidates.append(str(caller))
+    for player in candidates:
+        patterns = [pattern.format(id=re.escape(player)) for pattern in (_POSSESSIVE, _SUBJECT)]
+        if player != str(named) and not any(re.search(p, message) for p in patterns):
+            continue
+        name = player_name(player)
+        if name is None:
+            continue
+        for pattern in patterns:
+            message = re.sub(pattern, lambda _, name=name: name, message)  # the name taken literally
+        detail.setdefault("player", player)
+        detail["player_name"] = name
+        break
+    return message, detail
 
 
 def not_found_view(request: HttpRequest, exception: Http404 | None = None) -> JsonResponse:

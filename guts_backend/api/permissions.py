@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from guts_backend.roles import can_view_player, is_auditor, is_club_admin
+from guts_backend.roles import can_view_player, is_auditor, is_club_admin, player_id_of
 
 
 class IsClubAdmin(BasePermission):
@@ -49,3 +49,15 @@ class IsSelfOrAuditorOrAdmin(BasePermission):
         if player_id is None:
             return is_club_admin(request.user) or is_auditor(request.user)
         return can_view_player(request.user, int(player_id))
+
+
+class IsSelfOrClubAdmin(BasePermission):
+    """Changing a player (his display name): the player himself or a club admin; auditors read only."""
+
+    message = "Only the player himself or a club admin may change this player."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        player_id = view.kwargs.get(getattr(view, "player_kwarg", "player_id"))
+        if is_club_admin(request.user):
+            return True
+        return player_id is not None and player_id_of(request.user) == int(player_id)

@@ -18,12 +18,19 @@ class PlayerIdField(serializers.CharField):
         super().__init__(**kwargs)
 
 
+def player_display_name(user: Any) -> str:
+    """The name to show for a user: his display name (kept as the first name), else his username."""
+    return str(user.first_name or user.get_username())
+
+
 class PlayerOutputSerializer(serializers.Serializer):
     """A player as the API shows them; `id` is the player id, `account` their bankroll."""
 
     id = PlayerIdField(help_text='The player id, as a string ("3").')
     username = serializers.CharField()
-    display_name = serializers.CharField(source="first_name")
+    display_name = serializers.SerializerMethodField(
+        help_text="The name to show for this player: unique in the club (its case aside)."
+    )
     account = serializers.SerializerMethodField()
     date_joined = serializers.DateTimeField()
 
@@ -32,6 +39,19 @@ class PlayerOutputSerializer(serializers.Serializer):
 
     def get_account(self, player: Any) -> str:
         return f"player:{player.pk}"
+
+    def get_display_name(self, player: Any) -> str:
+        return player_display_name(player)
+
+
+class PlayerProfileSerializer(serializers.Serializer):
+    """A player as any signed-in user may see him: his id and display name, nothing else."""
+
+    id = PlayerIdField(source="pk", help_text='The player id, as a string ("3").')
+    display_name = serializers.CharField(help_text="The name to show for this player (unique in the club).")
+
+    class Meta:
+        ref_name = "PlayerProfile"
 
 
 class EventRefSerializer(serializers.Serializer):
@@ -49,7 +69,7 @@ class EventRefSerializer(serializers.Serializer):
 class MeOutputSerializer(serializers.Serializer):
     id = PlayerIdField(source="pk", help_text="Your user id, as a string (your player id if you play).")
     username = serializers.CharField()
-    display_name = serializers.CharField(source="first_name")
+    display_name = serializers.SerializerMethodField(help_text="Your name as others see it.")
     roles = serializers.SerializerMethodField()
     player_id = serializers.SerializerMethodField(
         help_text='Your player id, as a string ("3"); null if you are not a player.'
@@ -57,6 +77,9 @@ class MeOutputSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "Me"
+
+    def get_display_name(self, user: Any) -> str:
+        return player_display_name(user)
 
     def get_roles(self, user: Any) -> list[str]:
         return roles_of(user)

@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,16 +32,24 @@ from guts_backend.api.paging import (
     paginated_response,
 )
 from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsAuditorOrAdmin, IsClubAdmin, IsSelfOrAuditorOrAdmin
+from guts_backend.api.permissions import (
+    IsAuditorOrAdmin,
+    IsClubAdmin,
+    IsSelfOrAuditorOrAdmin,
+    IsSelfOrClubAdmin,
+)
 from guts_backend.authentication import ApiTokenAuthentication
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from guts_backend.login import login_with_password
+from guts_backend.roles import can_view_player
 from guts_backend.tokens import token_issue, token_revoke, tokens_revoke_all
 from ledger.api.serializers import (
     EventRefSerializer,
     MeOutputSerializer,
     PlayerIdField,
     PlayerOutputSerializer,
+    PlayerProfileSerializer,
+    player_display_name,
 )
 from ledger.cashier import (
     MAX_CASHIER_AMOUNT,
@@ -49,8 +57,10 @@ from ledger.cashier import (
     cashier_deposit,
     cashier_withdraw,
     player_create,
+    player_rename,
 )
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
+from ledger.names import account_names
 from ledger.proofs import statement_proof
 from ledger.selectors import player_balance, player_get, player_list, player_statement
 
@@ -78,7 +88,9 @@ class TokenApi(APIView):
             ref_name = "TokenInput"
 
     class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField(help_text="Send as `Authorization: Token <token>`. Shown only here.")
+        token = serializers.CharField(
+            help_text="Send as `Authorization: Bearer <token>` (or `Token <token>`). Shown only here."
+        )
         expires_at = serializers.DateTimeField(
             help_text="The token stops working then (a fixed lifetime from login); log in again."
         )
@@ -257,19 +269,88 @@ class PlayerCollectionApi(APIView):
 
 
 class PlayerDetailApi(APIView):
-    """One player: club admins and auditors see anyone, a player only themself."""
+    """One player. Any signed-in user sees his public profile (id and display name); club admins,
+    auditors and the player himself see the full form. The player or a club admin renames him."""
 
-    permission_classes = (IsSelfOrAuditorOrAdmin,)
+    parser_classes = (JSONParser,)
+
+    class RenameSerializer(serializers.Serializer):
+        display_name = serializers.CharField(
+            max_length=150,
+            trim_whitespace=False,
+            help_text="1 to 150 characters, unique in the club whatever the case; not all digits and "
+            "no word that reads as a card.",
+        )
+
+        class Meta:
+            ref_name = "PlayerRename"
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [IsSelfOrClubAdmin()] if self.request.method == "PATCH" else [IsAuthenticated()]
 
     @extend_schema(
         operation_id="players_retrieve",
-        summary="Get a player",
         tags=["players"],
-        responses={200: PlayerOutputSerializer, **problem_responses(*AUTH_PROBLEMS, "unknown_player")},
-        examples=[OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"])],
+        summary="A player: his public profile, or the full form for himself and staff",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="PlayerOrProfile",
+                resource_type_field_name=None,
+                serializers=[PlayerOutputSerializer, PlayerProfileSerializer],
+            ),
+            **problem_responses(*AUTH_PROBLEMS, "unknown_player"),
+        },
+        examples=[
+            OpenApiExample("Alice", value=PLAYER_EXAMPLE, response_only=True, status_codes=["200"]),
+            OpenApiExample(
+                "Alice, seen by another player",
+                value={"id": "3", "display_name": "Alice"},
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        return Response(PlayerOutputSerializer(player_get(player_id=player_id)).data)
+        player = player_get(player_id=player_id)
+        if can_view_player(request.user, player_id):
+            return Response(PlayerOutputSerializer(player).data)
+        profile = {"pk": player.pk, "display_name": player_display_name(player)}
+        return Response(PlayerProfileSerializer(profile).data)
+
+    @extend_schema(
+        operation_id="players_partial_update",
+        tags=["players"],
+        summary="Rename a player (the player himself or a club admin): a PlayerRenamed event",
+        request=RenameSerializer,
+        responses={
+            200: PlayerOutputSerializer,
+            **problem_responses(
+                *BODY_PROBLEMS,
+                *AUTH_PROBLEMS,
+                "unknown_player",
+                "invalid_display_name",
+                "display_name_taken",
+                "concurrency_conflict",
+                *IDEMPOTENCY_PROBLEMS,
+            ),
+        },
+        examples=[
+            OpenApiExample("Rename", request_only=True, value={"display_name": "Alice B."}),
+            OpenApiExample(
+                "Renamed",
+                response_only=True,
+                status_codes=["200"],
+                value={**PLAYER_EXAMPLE, "display_name": "Alice B."},
+            ),
+        ],
+    )
+    @idempotent
+    def patch(self, request: Request, player_id: int) -> Response:
+        data = validated(self.RenameSerializer, request)
+        player = player_rename(
+            player_id=player_id, display_name=data["display_name"], meta=request_meta(request)
+        )
+        return Response(PlayerOutputSerializer(player).data)
 
 
 class PlayerRevokeTokensApi(APIView):
@@ -517,7 +598,18 @@ class StatementApi(APIView):
         amount = serializers.IntegerField(help_text="Signed: positive into the bankroll, negative out.")
         balance_after = serializers.IntegerField(help_text="The running balance after this line.")
         counterparty = serializers.CharField(help_text="The other account of the transfer.")
+        counter_account = serializers.CharField(
+            source="counterparty", help_text="The other account of the transfer (as `counterparty`)."
+        )
+        counter_account_name = serializers.SerializerMethodField(
+            help_text='What people call it: "Cashier", "Alice\'s seat at Two-card Guts #3", "Spring Cup '
+            'prize pool"; null if it has no name.'
+        )
         reason = serializers.CharField()
+        note = serializers.CharField(
+            source="event_note", help_text='The cashier\'s note of a deposit or withdrawal; "" otherwise.'
+        )
+        recorded_at = serializers.DateTimeField(help_text="When the event that made this line was recorded.")
         unit = serializers.CharField()
         event = StatementEventSerializer(source="*", help_text="The event that made this transfer.")
         dispute = serializers.SerializerMethodField(
@@ -526,6 +618,9 @@ class StatementApi(APIView):
 
         class Meta:
             ref_name = "StatementLine"
+
+        def get_counter_account_name(self, entry: Any) -> str | None:
+            return self.context.get("account_names", {}).get(entry.counterparty)
 
         def get_dispute(self, entry: Any) -> str | None:
             stream = entry.stream
@@ -573,7 +668,11 @@ class StatementApi(APIView):
                             "amount": 1000,
                             "balance_after": 1000,
                             "counterparty": "cashier",
+                            "counter_account": "cashier",
+                            "counter_account_name": "Cashier",
                             "reason": "deposit",
+                            "note": "cash at the desk",
+                            "recorded_at": "2026-11-29T11:00:00Z",
                             "unit": "chips",
                             "event": {
                                 "position": 7,
@@ -587,7 +686,11 @@ class StatementApi(APIView):
                             "amount": -200,
                             "balance_after": 800,
                             "counterparty": "cashier",
+                            "counter_account": "cashier",
+                            "counter_account_name": "Cashier",
                             "reason": "withdrawal",
+                            "note": "",
+                            "recorded_at": "2026-11-29T13:00:00Z",
                             "unit": "chips",
                             "event": {
                                 "position": 9,
@@ -607,4 +710,5 @@ class StatementApi(APIView):
         if "checkpoint" in query:
             return Response(statement_proof(player_id=player_id, number=query["checkpoint"]))
         paginator, page = paginate(player_statement(player_id=player_id), request, query=query)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        context = {"account_names": account_names(entry.counterparty for entry in page)}
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True, context=context).data)

@@ -10,6 +10,7 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.state import initial_state
 from tables.engine.decider.view import Viewer
 from tables.engine.variants import GUTS2, validate_options
+from tables.naming import with_player_names
 from tables.selectors import table_sight
 
 TABLE_ID = "6f1c0c52-8d7e-4c3b-9a51-3d2f0e9b7a10"
@@ -41,10 +42,23 @@ def _table_in_a_declare() -> dict[str, Any]:
     return table_sight(state=state, version=57, viewer=Viewer(turn), now=now).view
 
 
-TABLE: dict[str, Any] = _table_in_a_declare()
+NAMES = {"7": "Alice", "8": "Bob", "9": "Carol"}  # every player id of a document, by display name
+
+
+def _named(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as the API names it (tables.naming): the table's name, players' beside their ids."""
+    view = {**view, "name": "Two-card Guts #3", "tournament_name": None}
+    deal = view.get("deal")
+    return with_player_names(view, [view.get("seats"), deal.get("players") if deal else None], NAMES)
+
+
+TABLE: dict[str, Any] = _named(_table_in_a_declare())
 
 TABLE_SUMMARY: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "name": "Two-card Guts #3",
+    "tournament_name": None,
+    "names": {"7": "Alice", "9": "Carol"},
     "variant": "guts2",
     "tournament_id": None,
     "unit": "chips",
@@ -83,6 +97,7 @@ DEAL_TRANSFERS: list[dict[str, Any]] = [
 
 DEAL: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "table_name": "Two-card Guts #3",
     "deal_no": 3,
     "game_no": 2,
     "dealer": "8",
@@ -90,6 +105,7 @@ DEAL: dict[str, Any] = {
     "hands": [
         {
             "player": "9",
+            "player_name": "Carol",
             "cards": ["Qh", "Qc"],
             "face_up": [],
             "card_count": 2,
@@ -98,13 +114,22 @@ DEAL: dict[str, Any] = {
         },
         {
             "player": "7",
+            "player_name": "Alice",
             "cards": ["As", "2d"],
             "face_up": [],
             "card_count": 2,
             "declared": "in",
             "timed_out": False,
         },
-        {"player": "8", "cards": None, "face_up": [], "card_count": 2, "declared": "out", "timed_out": False},
+        {
+            "player": "8",
+            "player_name": "Bob",
+            "cards": None,
+            "face_up": [],
+            "card_count": 2,
+            "declared": "out",
+            "timed_out": False,
+        },
     ],
     "shown": ["9", "7"],
     "winners": ["9"],
@@ -156,4 +181,5 @@ DEAL: dict[str, Any] = {
     ],
     "started_at": "2026-11-29T11:58:00Z",
     "ended_at": "2026-11-29T11:58:40Z",
+    "names": NAMES,
 }

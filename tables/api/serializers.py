@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tables.api.actions import LEGAL_ACTION_UNION, player_id_field
 from tables.api.results import DEAL_RESULTS, players_field
 from tables.engine.decider import vocabulary
+from tables.naming import name_table_summaries
 
 
 class SeatSerializer(serializers.Serializer):
     player = player_id_field(help_text="The player id (user id) as a string.")
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     seat = serializers.IntegerField(help_text="0-based; clockwise is increasing seat number.")
     stack = serializers.IntegerField()
     legs = serializers.IntegerField(
@@ -29,6 +35,9 @@ class SeatSerializer(serializers.Serializer):
 
 class DealPlayerSerializer(serializers.Serializer):
     player = player_id_field()
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     cards = serializers.ListField(
         child=serializers.CharField(),
         allow_null=True,
@@ -422,9 +431,11 @@ class TableOutputSerializer(serializers.Serializer):
     """The table as the caller may see it, with the caller's legal actions (DESIGN §2.9)."""
 
     table_id = serializers.UUIDField()
+    name = serializers.CharField(help_text='The table\'s name, e.g. "Two-card Guts #3".')
     status = serializers.ChoiceField(choices=vocabulary.TABLE_STATUSES)
     variant = serializers.CharField()
     tournament_id = serializers.UUIDField(allow_null=True, help_text="The tournament whose table this is.")
+    tournament_name = serializers.CharField(allow_null=True, help_text="Its tournament's name, if any.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
     options = OptionsField()
     pot = serializers.IntegerField()
@@ -444,15 +455,34 @@ class TableOutputSerializer(serializers.Serializer):
     deal = DealSerializer(allow_null=True)
     legal_actions = LegalActionsField()
     version = serializers.IntegerField(help_text="The table's stream version (also the ETag).")
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id anywhere in this document "
+        "(seats, turn, dealer, winners, results, ...).",
+    )
 
     class Meta:
         ref_name = "Table"
+
+
+class NamedTableSummaries(serializers.ListSerializer):
+    """A page of tables, named with one lookup for the page (tables.naming)."""
+
+    def to_representation(self, data: Any) -> Any:
+        return name_table_summaries(super().to_representation(data))
 
 
 class TableSummarySerializer(serializers.Serializer):
     """A table in a list (from the TableView projection)."""
 
     table_id = serializers.UUIDField()
+    name = serializers.SerializerMethodField(help_text='The table\'s name, e.g. "Two-card Guts #3".')
+    tournament_name = serializers.SerializerMethodField(
+        help_text="Its tournament's name; null at a cash table."
+    )
+    names = serializers.SerializerMethodField(
+        help_text="{player id: display name} for every player id in this row (dealer, turn)."
+    )
     variant = serializers.CharField()
     tournament_id = serializers.UUIDField(allow_null=True, help_text="The tournament whose table this is.")
     unit = serializers.CharField(help_text='The chips played here: "chips" (cash) or "t:<tournament>".')
@@ -475,6 +505,20 @@ class TableSummarySerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "TableSummary"
+        list_serializer_class = NamedTableSummaries
+
+    def to_representation(self, instance: Any) -> Any:
+        row = super().to_representation(instance)
+        return row if isinstance(self.parent, NamedTableSummaries) else name_table_summaries([row])[0]
+
+    def get_name(self, table: Any) -> str:
+        return ""  # filled by name_table_summaries
+
+    def get_tournament_name(self, table: Any) -> str | None:
+        return None  # filled by name_table_summaries
+
+    def get_names(self, table: Any) -> dict[str, str]:
+        return {}  # filled by name_table_summaries
 
 
 # "from" is a Python keyword, hence the type() call.
@@ -495,6 +539,9 @@ TransferSerializer = type(
 
 class DealHandSerializer(serializers.Serializer):
     player = player_id_field()
+    player_name = serializers.CharField(
+        allow_null=True, help_text="The player's display name (null if no such player)."
+    )
     cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
     face_up = serializers.ListField(child=serializers.CharField())
     card_count = serializers.IntegerField()
@@ -509,6 +556,7 @@ class DealHistorySerializer(serializers.Serializer):
     """One deal of a history, redacted for the caller."""
 
     table_id = serializers.UUIDField()
+    table_name = serializers.CharField(allow_null=True, help_text="The table's name.")
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
     dealer = player_id_field()
@@ -537,6 +585,11 @@ class DealHistorySerializer(serializers.Serializer):
     )
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id anywhere in this document "
+        "(seats, turn, dealer, winners, results, ...).",
+    )
 
     class Meta:
         ref_name = "DealHistory"

@@ -122,7 +122,7 @@ def deal_page(queryset: Any, request: Request, view: APIView) -> Response:
     """One page of deal summaries, each redacted for the caller."""
     paginator, page = paginate(queryset, request)
     viewer = selectors.viewer_of(request.user)
-    rows = [selectors.deal_json(deal, viewer) for deal in page]
+    rows = selectors.deals_json(page, viewer)
     return paginator.get_paginated_response(DealHistorySerializer(rows, many=True).data)
 
 
@@ -250,6 +250,12 @@ class TableCollectionApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         variant = serializers.CharField(max_length=50, help_text="A name from GET /variants.")
+        name = serializers.CharField(
+            max_length=100,
+            required=False,
+            help_text="What people call the table; default: the variant's title and a number (\"Two-card "
+            'Guts #3").',
+        )
         options = serializers.DictField(
             required=False, default=dict, help_text="Table options (stakes included); see GET /variants."
         )
@@ -297,7 +303,13 @@ class TableCollectionApi(APIView):
         "Open a table",
         InputSerializer,
         examples.OPEN_TABLE,
-        ("invalid_option", "unknown_variant", "invalid_card", "stacked_decks_not_allowed"),
+        (
+            "invalid_option",
+            "unknown_variant",
+            "invalid_card",
+            "stacked_decks_not_allowed",
+            "invalid_table_name",
+        ),
         code=201,
     )
     @idempotent
@@ -308,6 +320,7 @@ class TableCollectionApi(APIView):
             options=data["options"],
             stacked_decks=data["stacked_decks"],
             meta=request_meta(request),
+            name=data.get("name"),
         )
         return table_response(result, request, code=status.HTTP_201_CREATED)
 

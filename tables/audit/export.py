@@ -21,6 +21,7 @@ from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
 from tables.engine.decider.view import Viewer
+from tables.naming import table_name, with_player_names
 
 FORMAT = "guts-deal-history/2"  # /2: every stage's results in order
 RESULT_TYPES = frozenset(
@@ -51,7 +52,7 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
     events = events_json(record.events, viewer, lambda _: record.over)
     started = events[0]["data"]
     after = fold([ev.parse(event.type, event.data) for event in record.events], record.before)
-    return {
+    history = {
         "format": FORMAT,
         "table_id": record.table_id,
         "deal_no": record.deal_no,
@@ -62,6 +63,7 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "variant": record.before.variant,
         "options": dict(record.before.options),
         "players": player_names(started["participants"] + [s.player for s in record.before.seats]),
+        "table_name": table_name(record.table_id),
         "dealer": started["dealer"],
         "participants": started["participants"],
         "sat_out": started.get("sat_out", []),
@@ -96,6 +98,8 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "proof": proof_json(record, viewer) if record.over else None,
         "events": [{**event, "recorded_at": event["recorded_at"].isoformat()} for event in events],
     }
+    seats = [history["before"]["seats"], history["after"]["seats"], history["hands"]]
+    return with_player_names(history, seats)  # `names`: display names; `players` keeps usernames
 
 
 def _staged(events: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -213,17 +217,21 @@ def canonical(document: Any) -> str:
 
 
 def deal_text(history: dict[str, Any]) -> str:
-    """A readable hand history, rendered from `deal_history` (never from the raw events)."""
-    names = history["players"]
+    """A readable hand history, rendered from `deal_history` (never from the raw events): people by
+    username and id ("ann1 (#3)"), each with his display name once ("Players: ann1 (#3) is Ann"),
+    the table by its id and name."""
+    usernames, names = history["players"], history.get("names", {})
 
     def who(player: str) -> str:
-        return f"{names.get(player, 'player')} (#{player})"
+        return f"{usernames.get(player, 'player')} (#{player})"
 
     lines = [
-        f"Deal {history['deal_no']} (game {history['game_no']}) at table {history['table_id']}",
+        f"Deal {history['deal_no']} (game {history['game_no']}) at table {history['table_id']}"
+        + (f" ({history['table_name']})" if history.get("table_name") else ""),
         f"Variant {history['variant']}; started {history['started_at']}"
         + (f", ended {history['ended_at']}" if history["finished"] else ", still being played"),
         f"Dealer: {who(history['dealer'])}",
+        "Players: " + ", ".join(f"{who(p)} is {names.get(p, usernames.get(p, 'player'))}" for p in names),
         f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}",
     ]
     lines += _seat_lines(history["before"]["seats"], who)

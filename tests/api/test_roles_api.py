@@ -20,7 +20,7 @@ def test_player_sees_own_data(player_api: APIClient, player: AbstractUser, templ
     assert player_api.get(template.format(id=player.pk)).status_code == 200
 
 
-@pytest.mark.parametrize("template", PLAYER_READS)
+@pytest.mark.parametrize("template", PLAYER_READS[1:])
 def test_player_cannot_see_another_players_data(
     player_api: APIClient, make_player: Callable[..., AbstractUser], template: str
 ) -> None:
@@ -28,6 +28,16 @@ def test_player_cannot_see_another_players_data(
     response = player_api.get(template.format(id=other.pk))
     assert response.status_code == 403
     assert response.json()["code"] == "forbidden"
+
+
+def test_player_sees_only_another_players_public_profile(
+    player_api: APIClient, make_player: Callable[..., AbstractUser]
+) -> None:
+    other = make_player("Bea")
+    assert player_api.get(f"/api/v1/players/{other.pk}").json() == {
+        "id": str(other.pk),
+        "display_name": "Bea",
+    }
 
 
 def test_player_asking_for_an_unknown_id_gets_403_not_a_hint(player_api: APIClient) -> None:
@@ -72,7 +82,8 @@ def test_user_without_a_role_sees_nothing(
     make_staff: Callable[[str], AbstractUser], player: AbstractUser
 ) -> None:
     nobody = client_for(make_staff("no_such_role"))
-    assert nobody.get(f"/api/v1/players/{player.pk}").status_code == 403
+    assert nobody.get(f"/api/v1/players/{player.pk}/balance").status_code == 403
+    assert set(nobody.get(f"/api/v1/players/{player.pk}").json()) == {"id", "display_name"}  # public
     assert nobody.get("/api/v1/me").json()["roles"] == []
 
 

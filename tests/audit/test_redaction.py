@@ -89,6 +89,10 @@ def urls(session: Session, role: str) -> list[str]:
         f"{table}/history.json",
         f"{table}/history.txt",
         f"{table}/stream",
+        table,  # the views, lists and profiles that carry names beside ids: no card rides with them
+        f"{table}/deals",
+        "/api/v1/tables",
+        f"/api/v1/players/{session.players[0]}",
     ]
     if role in ("admin", "auditor"):
         paths.append("/api/v1/audit/events?limit=500")

@@ -4,10 +4,12 @@ as a clean 4xx that appends nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from guts_backend.roles import CLUB_ADMIN, grant_role
@@ -44,6 +46,8 @@ def player_client(funded_player: Callable[..., int]) -> Callable[..., tuple[int,
 
 
 def create(admin: APIClient, **changes: Any) -> Any:
+    """Over HTTP a start must lie ahead (400 start_in_past otherwise): tomorrow, unless given."""
+    changes.setdefault("start_at", (timezone.now() + timedelta(days=1)).isoformat())
     return admin.post(URL, tournament_fields(**changes), format="json")
 
 

@@ -26,6 +26,7 @@ CONFIG: dict[str, Any] = {**CREATE, "options": {"pot_limit": 400}, "cancel_fees"
 
 DETAIL: dict[str, Any] = {
     "tournament_id": "2b1f6a0e-7c55-4a53-9a4e-1d5c0b7e2f10",
+    "name": "Sunday Guts",
     "version": 31,
     "status": "running",
     "config": CONFIG,
@@ -36,20 +37,33 @@ DETAIL: dict[str, Any] = {
     "tables": [
         {
             "table_id": "6f1c0c52-0000-4000-8000-000000000000",
+            "name": "Sunday Guts · table 1",
             "broken": False,
             "closed": False,
-            "seats": [{"seat": 0, "player": "9", "chips": 1250}, {"seat": 1, "player": "7", "chips": 750}],
+            "seats": [
+                {"seat": 0, "player": "9", "player_name": "Carol", "chips": 1250},
+                {"seat": 1, "player": "7", "player_name": "Alice", "chips": 750},
+            ],
         }
     ],
     "standings": [
         {
             "player": "9",
+            "player_name": "Carol",
             "chips": 1250,
             "place": None,
             "status": "playing",
             "table_id": "6f1c0c52-0000-4000-8000-000000000000",
         },
-        {"player": "12", "chips": 0, "place": 6, "places": [6, 6], "status": "eliminated", "table_id": None},
+        {
+            "player": "12",
+            "player_name": "Frank",
+            "chips": 0,
+            "place": 6,
+            "places": [6, 6],
+            "status": "eliminated",
+            "table_id": None,
+        },
     ],
     "results": [],
     "payouts": [],
@@ -61,4 +75,6 @@ DETAIL: dict[str, Any] = {
         "order": ["8", "7", "12", "9", "11", "10"],
     },
     "cancellation": None,
+    "names": {"7": "Alice", "8": "Bob", "9": "Carol", "10": "Dave", "11": "Erin", "12": "Frank"},
+    "winner_name": None,
 }

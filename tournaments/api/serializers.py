@@ -3,12 +3,26 @@ tournaments.selectors as plain JSON; these describe every part of it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from ledger.names import player_names
 from tables.api.actions import player_id_field
 from tables.api.results import players_field
 from tournaments.engine.config import CANCEL_FEES, CANCEL_SETTLEMENTS
 from tournaments.selectors import STATUSES
+
+
+class NamedTournamentSummaries(serializers.ListSerializer):
+    """A page of tournaments, their winners named with one query for the page."""
+
+    def to_representation(self, data: Any) -> Any:
+        rows = super().to_representation(data)
+        names = player_names(row["winner"] for row in rows if row["winner"])
+        for row in rows:
+            row["winner_name"] = names.get(row["winner"]) if row["winner"] else None
+        return rows
 
 
 class TournamentSummarySerializer(serializers.Serializer):
@@ -28,9 +42,17 @@ class TournamentSummarySerializer(serializers.Serializer):
     winner = serializers.RegexField(
         r"^[0-9]+$", allow_blank=True, help_text='The winner\'s id; "" until then.'
     )
+    winner_name = serializers.SerializerMethodField(help_text="The winner's display name, once there is one.")
     version = serializers.IntegerField(min_value=0)
 
+    def get_winner_name(self, tournament: Any) -> str | None:
+        winner = tournament["winner"] if isinstance(tournament, dict) else tournament.winner
+        if isinstance(self.parent, NamedTournamentSummaries) or not winner:
+            return None  # a page's are filled by NamedTournamentSummaries, with one query
+        return player_names([winner]).get(winner)
+
     class Meta:
+        list_serializer_class = NamedTournamentSummaries
         ref_name = "TournamentSummary"
 
 
@@ -79,6 +101,7 @@ class LevelSerializer(serializers.Serializer):
 class TournamentSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = player_id_field()
+    player_name = serializers.CharField(allow_null=True, help_text="The player's display name.")
     chips = serializers.IntegerField()
 
     class Meta:
@@ -87,6 +110,7 @@ class TournamentSeatSerializer(serializers.Serializer):
 
 class TournamentTableSerializer(serializers.Serializer):
     table_id = serializers.UUIDField()
+    name = serializers.CharField(allow_null=True, help_text="The table's name.")
     broken = serializers.BooleanField(help_text="Broken up: its players were moved to other tables.")
     closed = serializers.BooleanField(
         help_text="Closed: no more deals (a broken table, or the tournament's end)."
@@ -99,6 +123,7 @@ class TournamentTableSerializer(serializers.Serializer):
 
 class StandingSerializer(serializers.Serializer):
     player = player_id_field()
+    player_name = serializers.CharField(allow_null=True, help_text="The player's display name.")
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True, help_text="null while still playing.")
     places = serializers.ListField(
@@ -114,6 +139,7 @@ class StandingSerializer(serializers.Serializer):
 
 class TournamentResultSerializer(serializers.Serializer):
     player = player_id_field()
+    player_name = serializers.CharField(allow_null=True, help_text="The player's display name.")
     place = serializers.IntegerField()
     last = serializers.IntegerField(help_text="The last place of a shared place.")
     prize = serializers.IntegerField()
@@ -125,6 +151,7 @@ class TournamentResultSerializer(serializers.Serializer):
 
 class PaymentSerializer(serializers.Serializer):
     player = player_id_field()
+    player_name = serializers.CharField(allow_null=True, help_text="The player's display name.")
     amount = serializers.IntegerField()
 
     class Meta:
@@ -159,6 +186,7 @@ class CancellationSerializer(serializers.Serializer):
 
 class TournamentDetailSerializer(serializers.Serializer):
     tournament_id = serializers.UUIDField()
+    name = serializers.CharField()
     version = serializers.IntegerField(help_text="The tournament stream's version (the ETag).")
     status = serializers.ChoiceField(
         choices=STATUSES,
@@ -181,9 +209,15 @@ class TournamentDetailSerializer(serializers.Serializer):
         many=True, help_text="The prize pool, every chip (a cancellation's refunds or chop included)."
     )
     winner = player_id_field(allow_null=True)
+    winner_name = serializers.CharField(allow_null=True, help_text="The winner's display name.")
     seating = SeatingSerializer(help_text="The seating proof: docs/verify_deal.py --seating.")
     cancellation = CancellationSerializer(
         allow_null=True, help_text="A running tournament's cancellation; null if none."
+    )
+    names = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="{player id: display name} for every player id in this document (entrants, "
+        "standings, tables, results, payouts).",
     )
 
     class Meta:

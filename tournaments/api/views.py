@@ -97,7 +97,9 @@ class TournamentCollectionApi(APIView):
         seats_per_table = JsonIntegerField(min_value=2, max_value=100)
         min_entrants = JsonIntegerField(min_value=2, max_value=10_000)
         max_entrants = JsonIntegerField(min_value=2, max_value=10_000)
-        start_at = serializers.DateTimeField()
+        start_at = serializers.DateTimeField(
+            help_text="When it starts: not in the past (400 `start_in_past`)."
+        )
         levels = serializers.ListField(child=LevelSerializer(), min_length=1, max_length=100)
         late_registration_level = JsonIntegerField(min_value=0, max_value=100, default=0)
         payouts = serializers.ListField(
@@ -142,7 +144,7 @@ class TournamentCollectionApi(APIView):
         "tournaments_create",
         "Create a tournament",
         InputSerializer,
-        ("invalid_tournament", "invalid_payouts", "invalid_option", "unknown_variant"),
+        ("invalid_tournament", "invalid_payouts", "invalid_option", "unknown_variant", "start_in_past"),
         code=201,
         example=examples.CREATE,
     )
@@ -151,7 +153,7 @@ class TournamentCollectionApi(APIView):
         data = dict(validated(self.InputSerializer, request))
         data["start_at"] = data["start_at"].isoformat()
         data["levels"] = [dict(level) for level in data["levels"]]
-        result = service.tournament_create(fields=data, meta=request_meta(request))
+        result = service.tournament_create(fields=data, meta=request_meta(request), refuse_past_start=True)
         return detail_response(result.tournament_id, code=status.HTTP_201_CREATED)
 
 

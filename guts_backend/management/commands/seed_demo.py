@@ -2,15 +2,19 @@
 
 Creates (or finds) an admin (superuser and club_admin), an auditor and four players with bankroll
 deposits made through the cashier service, then prints every login, a fresh API token for it and
-the docs URL. Running it again changes no club state; it only issues new tokens (tokens are stored
-hashed, so earlier ones cannot be printed again; they stay valid until they expire). Demo passwords
-are `<username>-demo` (admin-demo, alice-demo, ...): for a local demo only, never for a real club.
+the URLs (at `--base-url`, where the API is served), and writes the same to `var/demo-tokens.txt`
+(`--tokens-file`; `manage.py serve` prints it last, once everything is up). Running it again
+changes no club state; it only issues new tokens (tokens are stored hashed, so earlier ones cannot
+be printed again; they stay valid until they expire). Demo passwords are `<username>-demo`
+(admin-demo, alice-demo, ...): for a local demo only, never for a real club.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.core.management.base import BaseCommand, CommandParser
@@ -41,7 +45,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url",
             default="http://127.0.0.1:8000",
-            help="where the API is served, for the printed docs URL",
+            help="where the API is served, for the printed URLs (make run passes its ADDR)",
+        )
+        parser.add_argument(
+            "--tokens-file",
+            default=None,
+            help="where to write the logins, tokens and URLs (default: var/demo-tokens.txt)",
+        )
+        parser.add_argument(
+            "--quiet", action="store_true", help="print only where the logins were written (make run)"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -52,21 +64,36 @@ class Command(BaseCommand):
                 ensure_demo_player(username, display_name, deposit, actor=admin)
                 for username, display_name, deposit in DEMO_PLAYERS
             ]
-        self.stdout.write("Demo club ready. Logins (username / password / API token):")
-        for user in (admin, auditor, *players):
-            key = token_issue(user=user).key
-            self.stdout.write(f"  {user.username:8} {demo_password(user.username):14} {key}")
-        self.stdout.write(
-            f"Tokens work for {token_lifetime()} (GUTS_TOKEN_LIFETIME); then run seed_demo "
-            "again or log in (POST /api/v1/auth/token)."
-        )
-        base_url = options["base_url"].rstrip("/")
-        self.stdout.write(f"API docs: {base_url}/api/docs/  (authorize with: Token <token>)")
-        self.stdout.write(f"Admin:    {base_url}/admin/")
-        self.stdout.write(
-            f"Pages:    {base_url}/audit/ (replays) and {base_url}/tables/ (live tables); "
-            "sign in with a username and <username>-demo"
-        )
+        logins = [(user.username, token_issue(user=user).key) for user in (admin, auditor, *players)]
+        text = demo_text(logins, options["base_url"].rstrip("/"))
+        path = Path(options["tokens_file"] or settings.VAR_DIR / TOKENS_FILE)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        path.chmod(0o600)  # live tokens: the owner's only
+        if options["quiet"]:
+            self.stdout.write(f"Demo club ready; logins, tokens and URLs in {path}.")
+        else:
+            self.stdout.write(text, ending="")
+
+
+TOKENS_FILE = "demo-tokens.txt"
+BASE_URL_LINE = "Served at: "  # the first line of the tokens file: `serve` reads the URL back
+
+
+def demo_text(logins: list[tuple[str, str]], base_url: str) -> str:
+    """The demo's logins (username, password, a fresh token) and where to use them."""
+    lines = [
+        f"{BASE_URL_LINE}{base_url}",
+        "Demo club ready. Logins (username / password / API token):",
+        *(f"  {username:8} {demo_password(username):14} {key}" for username, key in logins),
+        f"Tokens work for {token_lifetime()} (GUTS_TOKEN_LIFETIME); then run seed_demo again or log in "
+        "(POST /api/v1/auth/token).",
+        f"API docs: {base_url}/api/docs/  (Authorize, bearerAuth: paste a token)",
+        f"Admin:    {base_url}/admin/",
+        f"Pages:    {base_url}/audit/ (replays) and {base_url}/tables/ (live tables); "
+        "sign in with a username and <username>-demo",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def ensure_staff_user(username: str, *, role: str, superuser: bool) -> AbstractUser:

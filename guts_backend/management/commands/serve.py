@@ -1,20 +1,67 @@
 """`manage.py serve`: the API, a Celery worker and Celery beat together, for `make run`.
 
-One command a newcomer can run: it starts the three processes, prints where the API docs are,
-forwards Ctrl-C to all of them and stops everything if any one dies. The API runs under ASGI
-(uvicorn, one process), as in production, so live streams (SSE) hold no thread while open.
+One command a newcomer can run: it starts the three processes, forwards their output, and once the
+API answers on its address and the worker and beat say they are up, prints last (so nothing
+scrolls it away) where everything is served and the demo logins `seed_demo` wrote to
+`var/demo-tokens.txt`, with the address actually served. It forwards Ctrl-C to all of them and
+stops everything if any one dies. The API runs under ASGI (uvicorn, one process), as in
+production, so live streams (SSE) hold no thread while open. Celery logs at
+`GUTS_CELERY_LOG_LEVEL` (WARNING: an idle demo prints nothing), uvicorn at `GUTS_SERVER_LOG_LEVEL`.
 """
 
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+
+from guts_backend.management.commands.seed_demo import BASE_URL_LINE, TOKENS_FILE
+
+READY_MARKERS = {"worker": " ready.", "beat": "beat: Starting..."}  # guts_backend.celery says them
+START_TIMEOUT = 60.0  # seconds to wait for everything before the banner is printed anyway
+UNSPECIFIED_HOSTS = ("", "0.0.0.0", "::", "[::]")  # listen everywhere: browse to the loopback
+
+
+def served_url(addr: str) -> tuple[str, str | None]:
+    """The URL to browse to for `host:port`, and the address listened on if that is not it
+    (0.0.0.0: every interface, browsed at the loopback)."""
+    host, _, port = addr.rpartition(":")
+    if host in UNSPECIFIED_HOSTS:
+        return f"http://127.0.0.1:{port}", f"{host or '0.0.0.0'}:{port}"
+    return f"http://{host}:{port}", None
+
+
+def banner(addr: str, tokens_file: Path) -> str:
+    """Where everything is served, then the demo logins (from `tokens_file`, at this address)."""
+    base, listening = served_url(addr)
+    lines = [
+        "",
+        f"Guts club backend is serving on {base}" + (f" (listening on {listening})" if listening else ""),
+        f"  API docs (Swagger UI): {base}/api/docs/",
+        f"  ReDoc:                 {base}/api/redoc/",
+        f"  OpenAPI schema:        {base}/api/schema/",
+        f"  Admin:                 {base}/admin/",
+        f"  Broker: {settings.CELERY_BROKER_URL}   Database: {settings.DATABASES['default']['ENGINE']}",
+    ]
+    if tokens_file.exists():
+        text = tokens_file.read_text()
+        first, _, rest = text.partition("\n")
+        written_for = first.removeprefix(BASE_URL_LINE) if first.startswith(BASE_URL_LINE) else None
+        lines += ["", (rest.replace(written_for, base) if written_for else text).rstrip("\n")]
+        lines.append(f"(also in {tokens_file})")
+    else:
+        lines.append(f"No demo logins yet: run `manage.py seed_demo` (they go to {tokens_file}).")
+    lines.append("Press Ctrl-C to stop.")
+    return "\n".join(lines) + "\n"
 
 
 class Command(BaseCommand):
@@ -26,13 +73,20 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         addr: str = options["addr"]
-        processes = {"api": self._start(self._uvicorn(addr))}
+        ready = {"api": threading.Event()}
+        processes = {"api": self._start(self._uvicorn(addr), "api", ready)}
         if not options["no_worker"]:
-            processes["worker"] = self._start(self._celery("worker", "--pool=threads", "--concurrency=4"))
-            processes["beat"] = self._start(
-                self._celery("beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"))
+            for name in READY_MARKERS:
+                ready[name] = threading.Event()
+            processes["worker"] = self._start(
+                self._celery("worker", "--pool=threads", "--concurrency=4"), "worker", ready
             )
-        self._announce(addr)
+            processes["beat"] = self._start(
+                self._celery("beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")),
+                "beat",
+                ready,
+            )
+        threading.Thread(target=self._announce_when_up, args=(addr, ready, processes), daemon=True).start()
         self._supervise(processes)
 
     @staticmethod
@@ -50,30 +104,40 @@ class Command(BaseCommand):
             port,
             "--timeout-graceful-shutdown",
             "5",
+            "--log-level",
+            settings.GUTS_SERVER_LOG_LEVEL,
         ]
 
     @staticmethod
     def _celery(*args: str) -> list[str]:
-        return [sys.executable, "-m", "celery", "-A", "guts_backend", *args, "--loglevel=INFO"]
+        level = settings.GUTS_CELERY_LOG_LEVEL
+        quiet = ["--quiet"] if level not in ("DEBUG", "INFO") else []  # no start-up banner either
+        return [sys.executable, "-m", "celery", "-A", "guts_backend", *quiet, *args, f"--loglevel={level}"]
 
-    @staticmethod
-    def _start(argv: list[str]) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(argv)
+    def _start(
+        self, argv: list[str], name: str, ready: dict[str, threading.Event]
+    ) -> subprocess.Popen[bytes]:
+        """The process, its output forwarded line by line; its ready marker sets `ready[name]`."""
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        marker = READY_MARKERS.get(name)
+        assert process.stdout is not None
+        threading.Thread(
+            target=forward, args=(process.stdout, sys.stdout.buffer, marker, ready.get(name)), daemon=True
+        ).start()
+        return process
 
-    def _announce(self, addr: str) -> None:
-        base = f"http://{addr}"
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"\nGuts club backend is starting on {base}\n"
-                f"  API docs (Swagger UI): {base}/api/docs/\n"
-                f"  ReDoc:                 {base}/api/redoc/\n"
-                f"  OpenAPI schema:        {base}/api/schema/\n"
-                f"  Admin:                 {base}/admin/\n"
-                f"  Broker: {settings.CELERY_BROKER_URL}   "
-                f"Database: {settings.DATABASES['default']['ENGINE']}\n"
-                "Press Ctrl-C to stop.\n"
-            )
-        )
+    def _announce_when_up(
+        self, addr: str, ready: dict[str, threading.Event], processes: dict[str, subprocess.Popen[bytes]]
+    ) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        host, _, port = served_url(addr)[0].removeprefix("http://").rpartition(":")
+        if wait_until(lambda: accepts(host, int(port)), deadline):
+            ready["api"].set()
+        for event in ready.values():
+            event.wait(max(0.0, deadline - time.monotonic()))
+        if all(process.poll() is None for process in processes.values()):
+            self.stdout.write(self.style.SUCCESS(banner(addr, settings.VAR_DIR / TOKENS_FILE)))
+            self.stdout.flush()
 
     def _supervise(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
         stopping = False
@@ -98,3 +162,28 @@ class Command(BaseCommand):
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def forward(source: IO[bytes], sink: IO[bytes], marker: str | None, seen: threading.Event | None) -> None:
+    """Copy a child's output to ours, line by line, noting the line that says it is ready."""
+    for line in iter(source.readline, b""):
+        sink.write(line)
+        sink.flush()
+        if marker is not None and seen is not None and marker.encode() in line:
+            seen.set()
+
+
+def accepts(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def wait_until(check: Callable[[], bool], deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.2)
+    return False

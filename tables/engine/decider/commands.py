@@ -18,6 +18,7 @@ class OpenTable:
     stacked_allowed: bool = False  # the service passes GUTS_ALLOW_STACKED_DECKS
     tournament_id: str | None = None  # a tournament's table: plays in unit t:<id>
     next_deck: SecretDeck | None = None  # the first deal's deck, committed at once (fairdeck)
+    name: str = ""  # the table's name, recorded in TableOpened (the service chooses the default)
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,7 @@ class TableOpened(Event):
     SECRET: ClassVar[tuple[str, ...]] = ("stacked_decks",)
     AUDIENCE: ClassVar[str] = NOBODY
 
-    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id"})
+    OMIT_IF_DEFAULT: ClassVar[frozenset[str]] = frozenset({"tournament_id", "name"})
 
     @classmethod
     def secret_keys(cls, data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -118,6 +118,7 @@ class TableOpened(Event):
     stacked: bool = False
     stacked_decks: list[list[str]] | None = None  # SECRET on stacked tables: every future deal
     tournament_id: str | None = None  # a tournament's table: unit t:<id>
+    name: str = ""  # what people call the table (public; the rules never read it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,7 @@ def _open_table(state: TableState, c: cmd.OpenTable, now: datetime) -> list[ev.E
         stacked=decks is not None,
         stacked_decks=decks,
         tournament_id=str(c.tournament_id) if c.tournament_id else None,
+        name=c.name,
     )
     return [opened, *fair.opening_events(opened, c.next_deck, get_variant(c.variant))]
 
