@@ -43,15 +43,19 @@ class TableSight:
     version: int
 
 
-def table_sight(*, state: Any, version: int, viewer: Viewer, now: datetime) -> TableSight:
-    """The engine's table view for `viewer`, with the version and the turn's deadline on top, and
-    the names of the table and of every player in it (tables.naming)."""
+def view_at(*, state: Any, version: int, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """The engine's table view for `viewer`, with the version and the turn's deadline on top."""
     view = table_view(state, viewer, now)
     deal = view["deal"]
     view["version"] = version
     view["turn"] = deal["turn"] if deal is not None and not deal["over"] else []
     view["deadline"] = deal["deadline"] if deal is not None and not deal["over"] else None
-    return TableSight(name_table_view(view), version)
+    return view
+
+
+def table_sight(*, state: Any, version: int, viewer: Viewer, now: datetime) -> TableSight:
+    """`view_at`, with the names of the table and of every player in it (tables.naming)."""
+    return TableSight(name_table_view(view_at(state=state, version=version, viewer=viewer, now=now)), version)
 
 
 def table_get(*, table_id: object, viewer: Viewer, now: datetime) -> TableSight:

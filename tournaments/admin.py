@@ -55,7 +55,7 @@ HIDDEN = ("tournament_id", "name", "winner", "version")  # columns the list leav
 
 @admin.register(TournamentView)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ("name", *(f for f in TournamentSummarySerializer.Meta.fields if f not in HIDDEN))
+    list_display = ("name", *(f for f in TournamentSummarySerializer().fields if f not in HIDDEN))
     list_filter = ("status", "variant")
     search_fields = ("name", "tournament_id")
     ordering = ("-start_at",)

@@ -11,7 +11,7 @@ from tables.engine.decider.state import initial_state
 from tables.engine.decider.view import Viewer
 from tables.engine.variants import GUTS2, validate_options
 from tables.naming import with_player_names
-from tables.selectors import table_sight
+from tables.selectors import view_at
 
 TABLE_ID = "6f1c0c52-8d7e-4c3b-9a51-3d2f0e9b7a10"
 OPTIONS: dict[str, Any] = validate_options("guts2", {"ante": 10, "pot_limit": 1000, "min_buy_in": 200})
@@ -39,7 +39,7 @@ def _table_in_a_declare() -> dict[str, Any]:
     for command in commands:
         state = decide(state, command, now).state
     turn = state.live.awaiting[0] if state.live is not None else "7"
-    return table_sight(state=state, version=57, viewer=Viewer(turn), now=now).view
+    return view_at(state=state, version=57, viewer=Viewer(turn), now=now)
 
 
 NAMES = {"7": "Alice", "8": "Bob", "9": "Carol"}  # every player id of a document, by display name
