@@ -9,7 +9,8 @@ One address serves two kinds of request, each the cheapest way that keeps its gu
   (middleware, view, signals, response) runs on the thread, the answer is sent from the loop.
   Django's ASGI handler would hop between the loop and threads a dozen times a request and start
   two threads for it (a third of a worker's CPU went there).
-- **The streams** (`/api/v1/tables/<id>/stream`) run Django's ASGI handler, so an open stream
+- **The streams** (`/api/v1/tables/<id>/stream`, `/api/v1/tournaments/<id>/stream`,
+  `/api/v1/me/stream`) run Django's ASGI handler, so an open stream
   (up to 300 s) holds no thread and no database connection while it waits:
   `StreamingASGIHandler` closes the request's connections and lets its thread go once the async
   streaming response is ready (the sync work is done by then).
@@ -52,7 +53,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-STREAM_PATH = re.compile(r"^/api/v1/tables/[^/]+/stream/?$")  # tables.audit.urls: table-stream
+# tables.audit.urls: table-stream; tournaments.urls: tournament-stream; tables.urls: me-stream
+STREAM_PATH = re.compile(r"^/api/v1/(?:tables/[^/]+/stream|tournaments/[^/]+/stream|me/stream)/?$")
 # Per worker process. With the streams' GUTS_SSE_READERS (4) it stays within the connection pool
 # (GUTS_DB_POOL_SIZE, 10), so a request never waits for a connection another thread holds.
 REQUEST_THREADS = int(os.environ.get("GUTS_REQUEST_THREADS", "6"))

@@ -157,7 +157,9 @@ class TableStreamApi(APIView):
         QueryTokenAuthentication,
         SessionAuthentication,
     )
-    renderer_classes = (JSONRenderer, EventStreamRenderer)
+    # One representation: `?format=json` or `Accept: application/json` is 406 `not_acceptable`,
+    # never a stream under a JSON name (generated clients would wait for one JSON body).
+    renderer_classes = (EventStreamRenderer,)
 
     @extend_schema(
         operation_id="tables_stream",
