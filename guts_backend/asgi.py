@@ -15,6 +15,10 @@ One address serves two kinds of request, each the cheapest way that keeps its gu
   `StreamingASGIHandler` closes the request's connections and lets its thread go once the async
   streaming response is ready (the sync work is done by then).
 
+A long-poll (`GET /api/v1/tables/<id>?wait=N` with If-None-Match, tables.api.long_poll) waits on
+the event loop before it takes a request thread, so waiting clients hold no thread and no
+connection; it then runs like any request and answers 200 or 304.
+
 Database connections come from a pool per process (`GUTS_DB_POOL`, set here before the settings
 are read: threads of both kinds share it; guts_backend.settings, guts_backend.dbpool). Access
 logs never record query strings (guts_backend.access_log): `?ticket=` and `?token=` are
@@ -94,9 +98,12 @@ class Application:
     on a pool thread, in one hop (see the module docstring)."""
 
     def __init__(self, threads: int = REQUEST_THREADS) -> None:
+        from tables.api import long_poll  # needs the apps loaded: Django is set up by now
+
         self.streams = StreamingASGIHandler()
         self.wsgi = WSGIHandler()
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="guts-request")
+        self.long_poll = long_poll
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or STREAM_PATH.match(scope["path"]):
@@ -105,7 +112,11 @@ class Application:
         body = await read_body(receive)
         if body is None:  # the client went away before it finished sending
             return
+        poll = self.long_poll.long_poll_of(scope)
+        if poll is not None and not await until_done_or_gone(self.long_poll.wait_on_loop(*poll), receive):
+            return  # the client went away while its long-poll waited
         environ = wsgi_environ(scope, body)
+        environ[self.long_poll.WAITED_ON_LOOP] = True  # the view never waits on this thread
         status, headers, content = await asyncio.get_running_loop().run_in_executor(
             self.threads, self.respond, environ
         )
@@ -134,6 +145,25 @@ class Application:
             [(name.encode("latin-1"), value.strip().encode("latin-1")) for name, value in headers],
             content,
         )
+
+
+async def until_done_or_gone(waiting: Awaitable[None], receive: Receive) -> bool:
+    """Run `waiting` (a long-poll's wait, tables.api.long_poll) unless the client disconnects
+    first; True if it ran to its end. The body has been read: the next message is the disconnect."""
+    wait = asyncio.ensure_future(waiting)
+    gone = asyncio.ensure_future(receive())
+    try:
+        await asyncio.wait({wait, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if wait.done():
+            wait.result()
+            return True
+        if gone.result().get("type") == "http.disconnect":
+            return False
+        await wait
+        return True
+    finally:
+        for task in (wait, gone):
+            task.cancel()
 
 
 async def read_body(receive: Receive) -> IO[bytes] | None:
