@@ -89,6 +89,8 @@ def urls(session: Session, role: str) -> list[str]:
         f"{table}/history.json",
         f"{table}/history.txt",
         f"{table}/stream",
+        "/api/v1/me/seats",
+        "/api/v1/me/stream",
     ]
     if role in ("admin", "auditor"):
         paths.append("/api/v1/audit/events?limit=500")
