@@ -209,6 +209,7 @@ def test_under_asgi_an_unchanged_table_answers_304_after_the_wait(app: Applicati
 
     status, headers, body = asyncio.run(scenario())
     assert (status, body) == (304, None)
+    assert headers["ETag"]
 
 
 @pytest.mark.django_db(transaction=True)

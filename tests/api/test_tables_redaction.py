@@ -1,10 +1,11 @@
 """No response of the tables API shows a card its caller may not see, or a sealed declare (§2.6).
 
 Every observer (each seated player, a player never seated, a club admin, an auditor) walks every
-tables endpoint (and his own `/me/seats` and `/me/stream`) after every step of several deals; the JSON text of each deal it is shown is
-scanned for every card of every hand that viewer may not see: another player's hand that was
-not shown (G2-11: a lone "in" hand is not shown; "out" hands never are), unless the viewer is an
-auditor and the deal is over. Sealed simultaneous declares (SIM-01) must read "sealed" or null.
+tables endpoint (and his own `/me/seats` and `/me/stream`) after every step of several deals;
+the JSON text of each deal it is shown is scanned for every card of every hand that viewer may
+not see: another player's hand that was not shown (G2-11: a lone "in" hand is not shown; "out"
+hands never are), unless the viewer is an auditor and the deal is over. Sealed simultaneous
+declares (SIM-01) must read "sealed" or null.
 """
 
 from __future__ import annotations
