@@ -333,7 +333,7 @@ class TableDetailApi(APIView):
         responses={
             200: TableOutputSerializer,
             304: None,
-            **problem_responses("not_authenticated", "unknown_table"),
+            **problem_responses("not_authenticated", "unknown_table", "invalid_query"),
         },
         examples=[
             OpenApiExample(
