@@ -81,15 +81,14 @@ def _changed(table_id: str, seen: str) -> bool:
 # --- under WSGI: on the request's own thread, a few at a time ---------------------------------------
 
 _slots_lock = threading.Lock()
-_slots: threading.BoundedSemaphore | None = None
+_slots: dict[int, threading.BoundedSemaphore] = {}
 
 
 def _thread_slots() -> threading.BoundedSemaphore:
-    global _slots
+    """The process's waiting slots, as many as GUTS_LONG_POLL_THREADS says (0: never wait)."""
+    size = int(getattr(settings, "GUTS_LONG_POLL_THREADS", 2))
     with _slots_lock:
-        if _slots is None:
-            _slots = threading.BoundedSemaphore(int(getattr(settings, "GUTS_LONG_POLL_THREADS", 2)))
-        return _slots
+        return _slots.setdefault(size, threading.BoundedSemaphore(size))
 
 
 def _release_connections() -> None:

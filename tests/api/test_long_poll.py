@@ -93,10 +93,7 @@ def test_a_change_during_the_wait_wakes_the_long_poll() -> None:
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(GUTS_LONG_POLL_THREADS=1)
-def test_under_wsgi_only_a_few_threads_wait_the_next_answers_at_once(monkeypatch: Any) -> None:
-    from tables.api import long_poll
-
-    monkeypatch.setattr(long_poll, "_slots", None)  # sized from the setting on first use
+def test_under_wsgi_only_a_few_threads_wait_the_next_answers_at_once() -> None:
     table, ann, bob = seated_table()
     url = f"/api/v1/tables/{table}"
     etag = client_for(ann).get(url)["ETag"]
@@ -113,7 +110,6 @@ def test_under_wsgi_only_a_few_threads_wait_the_next_answers_at_once(monkeypatch
     assert waiting.is_alive()  # answered while the first still waits
     waiting.join()
     assert answers == [304]
-    monkeypatch.setattr(long_poll, "_slots", None)
 
 
 # --- under the web server's application (guts_backend.asgi) -------------------------------------
