@@ -26,9 +26,9 @@ from tables.api.streams import (
     STREAM_AUTHENTICATION,
     STREAM_RENDERERS,
     ViewSource,
-    stream_response,
     view_stream_schema,
 )
+from tables.audit.sse import stream_response
 from tables.audit.tickets import scoped_ticket_issue
 from tables.me import me_snapshot, my_table_views, seats_body
 
@@ -70,12 +70,14 @@ class MySeatSerializer(serializers.Serializer):
         ref_name = "MySeat"
 
 
-class MySeatsSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    results = MySeatSerializer(many=True)
+def listing_serializer(child: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """`{count, results}`: a short list of the caller's own, served whole (no pages)."""
+    meta = type("Meta", (), {"ref_name": name})
+    fields = {"count": serializers.IntegerField(), "results": child(many=True), "Meta": meta}
+    return type(f"{name}Serializer", (serializers.Serializer,), fields)
 
-    class Meta:
-        ref_name = "MySeats"
+
+MySeatsSerializer = listing_serializer(MySeatSerializer, "MySeats")
 
 
 class MySeatsApi(APIView):

@@ -24,15 +24,12 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError
-from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 from guts_backend.authentication import ApiTokenAuthentication
@@ -40,7 +37,7 @@ from ledger.models import Event
 from ledger.notify import notifications_supported, subscription
 from tables.audit.authentication import QueryTokenAuthentication
 from tables.audit.renderers import EventStreamRenderer
-from tables.audit.sse import HEARTBEAT, StreamReaders, StreamSettings, stream_readers
+from tables.audit.sse import HEARTBEAT, PolledSource, StreamReaders, StreamSettings, stream_readers
 from tables.audit.tickets import ScopedStreamTicketAuthentication
 from tables.live import Snapshot, View
 
@@ -57,7 +54,7 @@ def view_message(position: int, view: View) -> str:
     return f"id: {position}\nevent: {view.event}\ndata: {data}\n\n"
 
 
-class ViewSource:
+class ViewSource(PolledSource):
     """The messages of one live-view stream for one reader (see the module docstring)."""
 
     def __init__(
@@ -88,23 +85,6 @@ class ViewSource:
         position = latest_position()
         return [view_message(position, view) for view in changed]
 
-    def _opening(self) -> str:
-        return f"retry: {self.config.retry_ms}\n\n"
-
-    def messages(self) -> Iterator[str]:
-        """For WSGI (Django's test client): a plain generator that polls."""
-        yield self._opening()
-        started = quiet_since = self.clock()
-        while self.clock() - started < self.config.max_duration:
-            batch = self.next_batch()
-            yield from batch
-            if batch:
-                quiet_since = self.clock()
-            elif self.clock() - quiet_since >= self.config.heartbeat:
-                yield HEARTBEAT
-                quiet_since = self.clock()
-            time.sleep(self.config.poll)
-
     async def async_messages(self) -> AsyncIterator[str]:
         """For ASGI: woken by notifications for the watched streams (re-subscribed as they change)."""
         yield self._opening()
@@ -134,7 +114,7 @@ class ViewSource:
                 if watching is not None:
                     await watching.wait(timeout)
                 else:
-                    await _sleep(timeout)
+                    await asyncio.sleep(max(timeout, 0.0))
         finally:
             if watching is not None:
                 await watching.close()
@@ -145,10 +125,6 @@ class ViewSource:
         except DatabaseError as error:
             logger.warning("live view stream: reading failed (%s); retrying", error)
             return []
-
-
-async def _sleep(timeout: float) -> None:
-    await asyncio.sleep(max(timeout, 0.0))
 
 
 class Watching:
@@ -190,17 +166,6 @@ STREAM_AUTHENTICATION = (
 # One representation: `?format=json` or `Accept: application/json` is 406 `not_acceptable`
 # (guts_backend.api.negotiation), never a stream under a JSON content type.
 STREAM_RENDERERS = (EventStreamRenderer,)
-
-
-def stream_response(request: Request, source: ViewSource) -> StreamingHttpResponse:
-    """The SSE response: async under ASGI (no thread held while waiting), a generator under WSGI."""
-    asgi = isinstance(request._request, ASGIRequest)
-    response = StreamingHttpResponse(
-        source.async_messages() if asgi else source.messages(), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
 
 
 def view_stream_schema(events: dict[str, str], example: str) -> OpenApiResponse:

@@ -57,14 +57,19 @@ def stream_ticket_issue(*, user: AbstractBaseUser, table_id: object) -> StreamTi
 
 def stream_ticket_user(*, ticket: str, table_id: object) -> AbstractBaseUser:
     """The active user a live ticket for `table_id` names; 401 `authentication_failed` otherwise."""
+    return _ticket_user(ticket, "table", str(table_id), "This stream ticket is for another table.")
+
+
+def _ticket_user(ticket: str, claim: str, value: str, elsewhere: str) -> AbstractBaseUser:
+    """The active user of a live, genuine ticket whose `claim` is `value` (401 otherwise)."""
     try:
         claims = signing.loads(ticket, salt=SALT, max_age=ticket_ttl())
     except signing.SignatureExpired as error:
         raise AuthenticationFailed("Stream ticket expired; ask for a new one.") from error
     except signing.BadSignature as error:
         raise AuthenticationFailed("Invalid stream ticket.") from error
-    if not isinstance(claims, dict) or claims.get("table") != str(table_id):
-        raise AuthenticationFailed("This stream ticket is for another table.")
+    if not isinstance(claims, dict) or claims.get(claim) != value:
+        raise AuthenticationFailed(elsewhere)
     user = get_user_model().objects.filter(pk=claims.get("user"), is_active=True).first()
     if user is None:
         raise AuthenticationFailed("User inactive or deleted.")
@@ -111,18 +116,7 @@ def scoped_ticket_issue(*, user: AbstractBaseUser, scope: str) -> tuple[str, dat
 
 def scoped_ticket_user(*, ticket: str, scope: str) -> AbstractBaseUser:
     """The active user a live ticket for `scope` names; 401 `authentication_failed` otherwise."""
-    try:
-        claims = signing.loads(ticket, salt=SALT, max_age=ticket_ttl())
-    except signing.SignatureExpired as error:
-        raise AuthenticationFailed("Stream ticket expired; ask for a new one.") from error
-    except signing.BadSignature as error:
-        raise AuthenticationFailed("Invalid stream ticket.") from error
-    if not isinstance(claims, dict) or claims.get("scope") != scope:
-        raise AuthenticationFailed("This stream ticket is for another stream.")
-    user = get_user_model().objects.filter(pk=claims.get("user"), is_active=True).first()
-    if user is None:
-        raise AuthenticationFailed("User inactive or deleted.")
-    return user
+    return _ticket_user(ticket, "scope", scope, "This stream ticket is for another stream.")
 
 
 class ScopedStreamTicketAuthentication(BaseAuthentication):

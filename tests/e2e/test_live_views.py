@@ -25,10 +25,8 @@ from tables import service
 from tables.engine.decider import commands as cmd
 from tables.state import load_table
 from tests.audit.conftest import hole_cards
-from tests.e2e.conftest import broker_is_redis, worker_database_url
 from tests.e2e.helpers import players, wait_until
-from tests.e2e.processes import celery_env, forget_queue, unique_queue
-from tests.e2e.servers import WebServer, start_web
+from tests.e2e.servers import WebServer, stream_web
 from tests.e2e.test_streams_under_load import call, database_sessions, login, seconds_to_get
 from tests.tournaments.conftest import tournament_fields
 from tournaments import service as tournaments
@@ -76,25 +74,8 @@ class ViewStream(threading.Thread):
 @pytest.fixture
 def web(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[WebServer]:
     settings.GUTS_TOURNAMENT_TASKS = False  # this test drives the tournament (tournament_tick)
-    queue = unique_queue()
-    env = celery_env(
-        database_url=worker_database_url(),
-        broker_url=settings.CELERY_BROKER_URL,
-        queue=queue,
-        extra={
-            "DJANGO_SETTINGS_MODULE": "tests.e2e.stream_settings",
-            "GUTS_SSE_MAX_DURATION": str(LIFETIME),
-            "GUTS_SSE_HEARTBEAT": "5",
-            "GUTS_SSE_SAFETY_POLL": str(SAFETY_POLL),
-        },
-    )
-    server = start_web(env, tmp_path)
-    try:
+    with stream_web(tmp_path, lifetime=LIFETIME, heartbeat=5, safety_poll=SAFETY_POLL) as server:
         yield server
-    finally:
-        server.process.stop(grace=15)
-        if broker_is_redis():
-            forget_queue(settings.CELERY_BROKER_URL, queue)
 
 
 def running_tournament(entrants: list[int]) -> tuple[str, str]:

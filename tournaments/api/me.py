@@ -22,15 +22,15 @@ from rest_framework.views import APIView
 
 from guts_backend.api.errors import problem_responses
 from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
-from tables.api.me import TICKET_EXAMPLE, StreamTicketSerializer, ticket_response
+from tables.api.me import TICKET_EXAMPLE, StreamTicketSerializer, listing_serializer, ticket_response
 from tables.api.me_examples import sse_text
 from tables.api.streams import (
     STREAM_AUTHENTICATION,
     STREAM_RENDERERS,
     ViewSource,
-    stream_response,
     view_stream_schema,
 )
+from tables.audit.sse import stream_response
 from tables.selectors import viewer_of
 from tournaments.api import examples
 from tournaments.me import my_tournaments_body, tournament_snapshot
@@ -70,12 +70,7 @@ class MyTournamentSerializer(serializers.Serializer):
         ref_name = "MyTournament"
 
 
-class MyTournamentsSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    results = MyTournamentSerializer(many=True)
-
-    class Meta:
-        ref_name = "MyTournaments"
+MyTournamentsSerializer = listing_serializer(MyTournamentSerializer, "MyTournaments")
 
 
 MY_TOURNAMENT = {
