@@ -15,9 +15,9 @@ One address serves two kinds of request, each the cheapest way that keeps its gu
   `StreamingASGIHandler` closes the request's connections and lets its thread go once the async
   streaming response is ready (the sync work is done by then).
 
-A long-poll (`GET /api/v1/tables/<id>?wait=N` with If-None-Match, tables.api.long_poll) waits on
-the event loop before it takes a request thread, so waiting clients hold no thread and no
-connection; it then runs like any request and answers 200 or 304.
+A long-poll (`GET /api/v1/tables/<id>?wait=N` with If-None-Match, tables.api.long_poll) runs as
+any request; if the view finds nothing new it asks to wait, and the wait happens on the event loop
+(holding no thread and no connection), after which the request runs again and answers 200 or 304.
 
 Database connections come from a pool per process (`GUTS_DB_POOL`, set here before the settings
 are read: threads of both kinds share it; guts_backend.settings, guts_backend.dbpool). Access
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import os
 import re
 import sys
@@ -112,16 +113,22 @@ class Application:
         body = await read_body(receive)
         if body is None:  # the client went away before it finished sending
             return
-        poll = self.long_poll.long_poll_of(scope)
-        if poll is not None and not await until_done_or_gone(self.long_poll.wait_on_loop(*poll), receive):
-            return  # the client went away while its long-poll waited
         environ = wsgi_environ(scope, body)
-        environ[self.long_poll.WAITED_ON_LOOP] = True  # the view never waits on this thread
-        status, headers, content = await asyncio.get_running_loop().run_in_executor(
-            self.threads, self.respond, environ
-        )
+        environ[self.long_poll.LOOP] = True  # a long-poll waits on this loop, never on the thread
+        status, headers, content = await self.answer(environ)
+        wanted = environ.get(self.long_poll.WANTED)
+        if wanted is not None:  # the view found nothing new and asks to wait (then asks again)
+            if not await until_done_or_gone(self.long_poll.wait_on_loop(*wanted), receive):
+                return  # the client went away while its long-poll waited
+            again = io.BytesIO() if body.closed else body  # a GET's body: empty
+            again.seek(0)
+            environ = {**wsgi_environ(scope, again), self.long_poll.LOOP: True, self.long_poll.WAITED: True}
+            status, headers, content = await self.answer(environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else content})
+
+    async def answer(self, environ: dict[str, Any]) -> Answer:
+        return await asyncio.get_running_loop().run_in_executor(self.threads, self.respond, environ)
 
     def respond(self, environ: dict[str, Any]) -> Answer:
         """The whole request on this thread: Django's handler, the response read out and closed

@@ -6,30 +6,29 @@ is 400 `invalid_query`). Without If-None-Match there is nothing to wait for: `wa
 
 The wait must not cost the API its threads or its database connections:
 
-- Under the web server's application (guts_backend.asgi, how the API is served) the wait happens on
-  the event loop *before* the request reaches a request thread (`wait_on_loop`): the table's version
-  is read on the shared stream readers (tables.audit.sse `StreamReaders`, a few threads per process,
-  connection given back after each read) and the loop sleeps until `ledger.notify` says the table's
-  stream got events (LISTEN/NOTIFY; a poll every GUTS_SSE_POLL seconds without PostgreSQL). A
-  waiting long-poll is an asyncio task: it holds no request thread and no connection, so the
-  number of waiting clients does not shrink the pool that serves everyone else. The request then
-  runs on a request thread as any GET does and answers 200 or 304.
+- Under the web server's application (guts_backend.asgi, how the API is served) the request runs
+  on a request thread as any GET (authentication, permissions, the version check); if it would
+  answer 304 and asks to wait, the view says so in the environ (`WANTED`) and the application
+  waits on the event loop (`wait_on_loop`): the table's version is read on the shared stream
+  readers (tables.audit.sse `StreamReaders`, a few threads per process, each connection given back
+  after its read) and the loop sleeps until `ledger.notify` says the table's stream got events
+  (LISTEN/NOTIFY; a poll every GUTS_SSE_POLL seconds without PostgreSQL). A waiting long-poll is
+  an asyncio task: it holds no request thread and no connection, so waiting clients do not shrink
+  the pool that serves everyone else. Then the request runs once more and answers 200 or 304.
+  Only a caller allowed to read the table waits at all (the first run checked him).
 - Under plain WSGI (Django's test client, `guts_backend.wsgi`) there is no loop: the view waits on
   its own thread, polling the version every GUTS_LONG_POLL_POLL seconds (0.25) with its database
-  connection closed between polls, and at most GUTS_LONG_POLL_THREADS requests (2) of a process
-  wait at once; another answers at once, as if `wait` were 0, rather than take a thread the API
-  needs.
+  connection given back between polls, and at most GUTS_LONG_POLL_THREADS requests (2) of a
+  process wait at once; another answers at once, as if `wait` were 0, rather than take a thread
+  the API needs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import threading
 import time
-from typing import Any
-from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.db import DatabaseError, connections
@@ -48,10 +47,10 @@ from tables.state import table_stream
 
 MAX_WAIT = 30
 logger = logging.getLogger(__name__)
-# Set by guts_backend.asgi on every request it hands to a request thread: any wait was done on the
-# event loop, the view must not wait again.
-WAITED_ON_LOOP = "guts.long_poll_on_loop"
-TABLE_PATH = re.compile(r"^/api/v1/tables/(?P<table_id>[^/]+)/?$")  # tables.urls: table-detail
+# Keys in the WSGI environ (Django's request.META) between guts_backend.asgi and the view.
+LOOP = "guts.long_poll.loop"  # set by the application: it can wait on its event loop
+WANTED = "guts.long_poll.wanted"  # set by the view: (table id, ETag seen, seconds) to wait for
+WAITED = "guts.long_poll.waited"  # set by the application on the run after the wait
 
 WAIT_PARAMETER = OpenApiParameter(
     "wait",
@@ -99,10 +98,14 @@ def _release_connections() -> None:
 
 
 def table_wait(request: Request, *, table_id: str, seen: str | None) -> None:
-    """The view's part: validate `?wait=` (400 `invalid_query`) and, under plain WSGI only, wait
-    here until the table differs from `seen` or the wait ends (see the module docstring)."""
+    """The view's part: validate `?wait=` (400 `invalid_query`); if the table has not moved from
+    `seen`, ask the application to wait on its loop, or (plain WSGI) wait here a bounded while."""
     wait = validated_query(WaitQuerySerializer, request).get("wait")
-    if not wait or seen is None or request.META.get(WAITED_ON_LOOP):
+    meta = request.META
+    if not wait or seen is None or meta.get(WAITED) or _changed(table_id, seen):
+        return
+    if meta.get(LOOP):
+        meta[WANTED] = (canonical_table_id(table_id), seen, wait)
         return
     slots = _thread_slots()
     if not slots.acquire(blocking=False):
@@ -118,30 +121,6 @@ def table_wait(request: Request, *, table_id: str, seen: str | None) -> None:
 
 
 # --- under ASGI: on the event loop, before the request takes a thread --------------------------------
-
-
-def long_poll_of(scope: dict[str, Any]) -> tuple[str, str, int] | None:
-    """(table id, the ETag seen, seconds) if the request is a long-poll worth waiting for; None
-    otherwise (a bad `wait` is left to the view, which answers its 400 at once)."""
-    if scope.get("type") != "http" or scope.get("method") != "GET":
-        return None
-    match = TABLE_PATH.match(scope.get("path", ""))
-    if match is None:
-        return None
-    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("wait", [])
-    raw = values[-1] if values else ""
-    headers = scope.get("headers", ())
-    seen = next((v.decode("latin-1") for k, v in headers if k.lower() == b"if-none-match"), None)
-    if seen is None or len(values) != 1 or not (raw.isascii() and raw.isdigit()):
-        return None
-    seconds = int(raw)
-    if not 0 < seconds <= MAX_WAIT:
-        return None
-    try:
-        table_id = canonical_table_id(match["table_id"])
-    except UnknownTable:
-        return None
-    return table_id, seen, seconds
 
 
 async def wait_on_loop(table_id: str, seen: str, seconds: float) -> None:

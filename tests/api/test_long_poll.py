@@ -233,3 +233,24 @@ def test_under_asgi_a_client_that_leaves_ends_its_wait(app: Application) -> None
         return sent
 
     assert asyncio.run(scenario()) == []  # gone: nothing sent, nothing left waiting
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_only_a_caller_who_may_read_the_table_waits(app: Application) -> None:
+    """The request runs (authentication included) before any wait: no anonymous waiting, and no
+    timing that tells an anonymous caller which version a table is at."""
+    table, ann, _ = seated_table()
+    auth = (b"authorization", f"Token {token_issue(user=ann).key}".encode())
+    path = f"/api/v1/tables/{table}"
+
+    async def scenario() -> tuple[int, Any]:
+        _, headers, _ = await request(app, path, headers=[auth])
+        etag = (b"if-none-match", headers["ETag"].encode())
+        anonymous = asyncio.ensure_future(request(app, path, "wait=20", [etag]))
+        forged = asyncio.ensure_future(
+            request(app, path, "wait=20", [etag, (b"authorization", b"Token nope")])
+        )
+        answers = await asyncio.wait_for(asyncio.gather(anonymous, forged), 10)  # not 20 s
+        return answers[0][0], answers[1][0]
+
+    assert asyncio.run(scenario()) == (401, 401)
