@@ -42,11 +42,12 @@ def my_table_ids(user: User) -> list[str]:
     ]
 
 
-def my_table_views(user: User, now: datetime) -> list[dict[str, Any]]:
-    """The view of each of the user's tables, as `GET /tables/{id}` shows it to him."""
+def my_table_views(user: User, now: datetime, tables: list[str] | None = None) -> list[dict[str, Any]]:
+    """The view of each of the user's tables (`tables`, default `my_table_ids`), as
+    `GET /tables/{id}` shows it to him."""
     viewer = viewer_of(user)
     views = []
-    for table in my_table_ids(user):
+    for table in my_table_ids(user) if tables is None else tables:
         try:
             views.append(table_get(table_id=table, viewer=viewer, now=now).view)
         except UnknownTable:  # the projection saw a table whose events rolled back: skip it
@@ -104,12 +105,12 @@ def seats_body(user: User, views: list[dict[str, Any]]) -> dict[str, Any]:
     return {"count": len(seats), "results": seats}
 
 
-def my_streams(user: User) -> list[str]:
+def my_streams(user: User, tables: list[str]) -> list[str]:
     """The streams whose events may change the user's seats: his bankroll's (a sit-down or a
-    cash-out writes it) and his tables'."""
+    cash-out writes it) and those of his `tables`."""
     player = player_id_of(user)
     own = [player_stream(player)] if player is not None else []
-    return own + [table_stream(table) for table in my_table_ids(user)]
+    return own + [table_stream(table) for table in tables]
 
 
 # --- the parts of the live picture other apps add -------------------------------------------------
@@ -139,8 +140,9 @@ def me_parts() -> list[MePart]:
 
 def me_snapshot(user: User, now: datetime) -> Snapshot:
     """Everything the user's stream shows: his seats, each of his tables, the registered parts."""
-    views = my_table_views(user, now)
-    watched = set(my_streams(user))
+    tables = my_table_ids(user)
+    views = my_table_views(user, now, tables)
+    watched = set(my_streams(user, tables))
     shown = [View("seats", "seats", seats_body(user, views))]
     shown += [View("table", f"table:{view['table_id']}", view) for view in views]
     for part in me_parts():

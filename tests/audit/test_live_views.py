@@ -278,3 +278,90 @@ def test_the_schema_declares_the_streams_as_event_streams_with_no_json_twin() ->
     assert me["properties"]["event"]["enum"] == ["seats", "table", "tournaments"]
     seats = paths["/api/v1/me/seats"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert seats["$ref"].endswith("/MySeats")
+
+
+# --- under ASGI: woken by notifications, following the tables the user is moved to ----------------
+
+LIVE = {
+    "GUTS_SSE_SAFETY_POLL": 30.0,
+    "GUTS_SSE_POLL": 30.0,
+    "GUTS_SSE_HEARTBEAT": 30.0,
+    "GUTS_SSE_MAX_DURATION": 30.0,
+}
+
+
+async def next_views(content: Any, want: Any, timeout: float) -> list[tuple[str, Any]]:
+    """Read messages until `want(event, data)` holds for one; every (event, data) read."""
+    import asyncio
+    import time
+
+    seen: list[tuple[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while not any(want(event, data) for event, data in seen):
+        chunk = await asyncio.wait_for(content.__anext__(), deadline - time.monotonic())
+        seen += [(m["event"], m["data"]) for m in events_of(parse(chunk.decode()))]
+    return seen
+
+
+@pytest.mark.postgres
+@override_settings(**LIVE)
+def test_my_stream_follows_me_to_a_tournament_table_by_notification(
+    transactional_db: None, club: Club
+) -> None:
+    """Registered before the start, Ann's open stream gets her tournament seat when it starts (the
+    tournament's stream is watched), then the new table's changes (watched from then on), each by
+    notification: the safety poll is 30 s."""
+    from asgiref.sync import async_to_sync, sync_to_async
+    from django.test import AsyncClient
+
+    from tables.audit.sse import stream_readers_close
+    from tests.audit.conftest import token_of
+
+    ann, dee = club.players[0], club.outsider
+    now = timezone.now()
+    created = tournaments.tournament_create(
+        fields=tournament_fields(
+            min_entrants=2, payouts=[100], start_at=(now + timedelta(hours=1)).isoformat()
+        )
+    )
+    tournament = created.tournament_id
+    for player in (ann, dee):
+        tournaments.tournament_register(tournament_id=tournament, player_id=player.pk)
+    headers = {"Authorization": f"Token {token_of(ann)}"}
+
+    def start() -> str:
+        started = tournaments.tournament_start(tournament_id=tournament, now=timezone.now())
+        return started.state.active_tables()[0]
+
+    def seated_at(table: str) -> Any:
+        return lambda event, data: event == "seats" and [s["table_id"] for s in data["results"]] == [table]
+
+    async def scenario() -> tuple[list[Any], list[Any]]:
+        response = await AsyncClient().get("/api/v1/me/stream", headers=headers)
+        assert response.is_async
+        content = response.streaming_content
+        opening = await next_views(content, lambda event, data: event == "tournaments", 10)
+        assert ("seats", {"count": 0, "results": []}) in opening
+        table = await sync_to_async(start)()
+        moved = await next_views(content, seated_at(table), 10)
+        moved += await next_views(
+            content, lambda event, data: event == "table" and data["table_id"] == table, 10
+        )
+        before = max(
+            data["version"] for event, data in moved if event == "table" and data["table_id"] == table
+        )
+        tick = sync_to_async(tournaments.tournament_tick)
+        await tick(tournament_id=tournament, now=timezone.now())  # deals at the new table
+        later = await next_views(
+            content, lambda event, data: event == "table" and data["version"] > before, 10
+        )
+        return moved, later
+
+    try:
+        moved, later = async_to_sync(scenario)()
+    finally:
+        stream_readers_close()
+    entries = [data for event, data in moved + later if event == "tournaments"]
+    assert entries[-1]["results"][0]["entry"] == "playing"
+    dealt = [data for event, data in later if event == "table" and data["deal"] is not None]
+    assert dealt[-1]["deal"]["players"]  # the deal at her new table, as her GET shows it
