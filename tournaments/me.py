@@ -35,11 +35,14 @@ def my_tournament_ids(user: User) -> list[str]:
     return [str(t) for t in rows.values_list("tournament_id", flat=True)]
 
 
-def my_entry(tournament_id: str, player: str) -> dict[str, Any]:
+def my_entry(tournament_id: str, player: str) -> dict[str, Any] | None:
     """What one tournament says of me: its status, mine (registered, waiting for a seat, playing,
-    eliminated, winner, chopped, refunded), my place, chips, prize, table and seat."""
+    eliminated, winner, chopped, refunded), my place, chips, prize, table and seat. None while the
+    projections do not have the tournament (a rebuild in progress)."""
+    row = TournamentView.objects.filter(tournament_id=tournament_id).first()
+    if row is None:
+        return None
     state = tournament_get(tournament_id=tournament_id).state
-    row = TournamentView.objects.get(tournament_id=tournament_id)
     table = state.seats.get(player)
     seat = (
         SeatView.objects.filter(table_id=table, player=player)
@@ -82,7 +85,7 @@ def my_tournaments(*, user: User) -> list[dict[str, Any]]:
     player = player_id_of(user)
     if player is None:
         return []
-    entries = [my_entry(t, str(player)) for t in my_tournament_ids(user)]
+    entries = [e for t in my_tournament_ids(user) if (e := my_entry(t, str(player))) is not None]
     live = sorted((e for e in entries if e["status"] not in FINISHED), key=lambda e: e["start_at"])
     done = sorted((e for e in entries if e["status"] in FINISHED), key=lambda e: e["start_at"], reverse=True)
     return live + done
