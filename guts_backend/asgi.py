@@ -9,10 +9,15 @@ One address serves two kinds of request, each the cheapest way that keeps its gu
   (middleware, view, signals, response) runs on the thread, the answer is sent from the loop.
   Django's ASGI handler would hop between the loop and threads a dozen times a request and start
   two threads for it (a third of a worker's CPU went there).
-- **The streams** (`/api/v1/tables/<id>/stream`) run Django's ASGI handler, so an open stream
+- **The streams** (`/api/v1/tables/<id>/stream`, `/api/v1/tournaments/<id>/stream`,
+  `/api/v1/me/stream`) run Django's ASGI handler, so an open stream
   (up to 300 s) holds no thread and no database connection while it waits:
   `StreamingASGIHandler` closes the request's connections and lets its thread go once the async
   streaming response is ready (the sync work is done by then).
+
+A long-poll (`GET /api/v1/tables/<id>?wait=N` with If-None-Match, tables.api.long_poll) runs as
+any request; if the view finds nothing new it asks to wait, and the wait happens on the event loop
+(holding no thread and no connection), after which the request runs again and answers 200 or 304.
 
 Database connections come from a pool per process (`GUTS_DB_POOL`, set here before the settings
 are read: threads of both kinds share it; guts_backend.settings, guts_backend.dbpool). Access
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import os
 import re
 import sys
@@ -52,7 +58,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-STREAM_PATH = re.compile(r"^/api/v1/tables/[^/]+/stream/?$")  # tables.audit.urls: table-stream
+# tables.audit.urls: table-stream; tournaments.urls: tournament-stream; tables.urls: me-stream
+STREAM_PATH = re.compile(r"^/api/v1/(?:tables/[^/]+/stream|tournaments/[^/]+/stream|me/stream)/?$")
 # Per worker process. With the streams' GUTS_SSE_READERS (4) it stays within the connection pool
 # (GUTS_DB_POOL_SIZE, 10), so a request never waits for a connection another thread holds.
 REQUEST_THREADS = int(os.environ.get("GUTS_REQUEST_THREADS", "6"))
@@ -92,9 +99,12 @@ class Application:
     on a pool thread, in one hop (see the module docstring)."""
 
     def __init__(self, threads: int = REQUEST_THREADS) -> None:
+        from tables.api import long_poll  # needs the apps loaded: Django is set up by now
+
         self.streams = StreamingASGIHandler()
         self.wsgi = WSGIHandler()
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="guts-request")
+        self.long_poll = long_poll
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or STREAM_PATH.match(scope["path"]):
@@ -104,11 +114,21 @@ class Application:
         if body is None:  # the client went away before it finished sending
             return
         environ = wsgi_environ(scope, body)
-        status, headers, content = await asyncio.get_running_loop().run_in_executor(
-            self.threads, self.respond, environ
-        )
+        environ[self.long_poll.LOOP] = True  # a long-poll waits on this loop, never on the thread
+        status, headers, content = await self.answer(environ)
+        wanted = environ.get(self.long_poll.WANTED)
+        if wanted is not None:  # the view found nothing new and asks to wait (then asks again)
+            if not await until_done_or_gone(self.long_poll.wait_on_loop(*wanted), receive):
+                return  # the client went away while its long-poll waited
+            again = io.BytesIO() if body.closed else body  # a GET's body: empty
+            again.seek(0)
+            environ = {**wsgi_environ(scope, again), self.long_poll.LOOP: True, self.long_poll.WAITED: True}
+            status, headers, content = await self.answer(environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else content})
+
+    async def answer(self, environ: dict[str, Any]) -> Answer:
+        return await asyncio.get_running_loop().run_in_executor(self.threads, self.respond, environ)
 
     def respond(self, environ: dict[str, Any]) -> Answer:
         """The whole request on this thread: Django's handler, the response read out and closed
@@ -132,6 +152,25 @@ class Application:
             [(name.encode("latin-1"), value.strip().encode("latin-1")) for name, value in headers],
             content,
         )
+
+
+async def until_done_or_gone(waiting: Awaitable[None], receive: Receive) -> bool:
+    """Run `waiting` (a long-poll's wait, tables.api.long_poll) unless the client disconnects
+    first; True if it ran to its end. The body has been read: the next message is the disconnect."""
+    wait = asyncio.ensure_future(waiting)
+    gone = asyncio.ensure_future(receive())
+    try:
+        await asyncio.wait({wait, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if wait.done():
+            wait.result()
+            return True
+        if gone.result().get("type") == "http.disconnect":
+            return False
+        await wait
+        return True
+    finally:
+        for task in (wait, gone):
+            task.cancel()
 
 
 async def read_body(receive: Receive) -> IO[bytes] | None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.api import views
+from tables.api import me, views
 
 TABLE = "tables/<uuid:table_id>"
 
@@ -27,4 +27,7 @@ urlpatterns = [
     path(f"{TABLE}/trump", views.TrumpApi.as_view(), name="table-trump"),  # WL-06
     path(f"{TABLE}/plays", views.PlaysApi.as_view(), name="table-plays"),  # WL-07..09
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
+    path("me/seats", me.MySeatsApi.as_view(), name="me-seats"),
+    path("me/stream", me.MyStreamApi.as_view(), name="me-stream"),
+    path("me/stream-tickets", me.MyStreamTicketApi.as_view(), name="me-stream-tickets"),
 ]

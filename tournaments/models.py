@@ -1,8 +1,9 @@
 """Read models of the tournaments app: projections of the `tournament-<uuid>` streams.
 
-Both are derived by `tournaments.projections` inline, in the append transaction, and are rebuilt
+They are derived by `tournaments.projections` inline, in the append transaction, and are rebuilt
 by `rebuild_projections`. `TournamentView` serves the list and the sweeper's query; `TournamentTable`
-maps a tournament's tables back to it (the table side knows nothing of tournaments' streams).
+maps a tournament's tables back to it (the table side knows nothing of tournaments' streams);
+`TournamentEntrant` lists a player's tournaments.
 """
 
 from __future__ import annotations
@@ -40,6 +41,23 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} of tournament {self.tournament_id}"
+
+
+class TournamentEntrant(models.Model):
+    """Who is registered for which tournament (unregistering removes the row): the index behind a
+    player's `GET /me/tournaments`, without folding every tournament."""
+
+    tournament_id = models.UUIDField()
+    player = models.CharField(max_length=64)
+    registered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "tournament_id"], name="tournaments_entrant_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in tournament {self.tournament_id}"
 
 
 class TournamentTickHealth(models.Model):

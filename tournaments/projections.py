@@ -1,4 +1,4 @@
-"""The tournaments projector: TournamentView and TournamentTable rows, inline in the append
+"""The tournaments projector: TournamentView, TournamentTable and TournamentEntrant rows, inline in the append
 transaction (DESIGN §2.5), rebuilt from the log by `rebuild_projections` like every projector."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from ledger.projections import EventProjector, register_projector
 from ledger.store import StoredEvent
 from tournaments.engine import events as ev
 from tournaments.engine.config import parse_time
-from tournaments.models import TournamentTable, TournamentView
+from tournaments.models import TournamentEntrant, TournamentTable, TournamentView
 from tournaments.state import cache
 
 PREFIX = "tournament-"
@@ -20,7 +20,7 @@ PREFIX = "tournament-"
 
 class TournamentsProjector(EventProjector):
     name = "tournaments.views"
-    models = (TournamentView, TournamentTable)
+    models = (TournamentView, TournamentTable, TournamentEntrant)
     stream_prefix = PREFIX
 
     def wants(self, event: StoredEvent) -> bool:
@@ -48,6 +48,7 @@ class TournamentsProjector(EventProjector):
                 updated_at=event.recorded_at,
             )
             return
+        _entrants(tournament_id, typed, event)
         changes = _changes(typed)
         tables = _tables(typed)
         if tables:
@@ -58,6 +59,16 @@ class TournamentsProjector(EventProjector):
         TournamentView.objects.filter(tournament_id=tournament_id).update(
             version=event.version, updated_at=event.recorded_at, **changes
         )
+
+
+def _entrants(tournament_id: str, typed: ev.Event, event: StoredEvent) -> None:
+    """A player's registrations: one row while he is registered."""
+    if isinstance(typed, ev.EntrantRegistered):
+        TournamentEntrant.objects.get_or_create(
+            tournament_id=tournament_id, player=typed.player, defaults={"registered_at": event.recorded_at}
+        )
+    elif isinstance(typed, ev.EntrantUnregistered):
+        TournamentEntrant.objects.filter(tournament_id=tournament_id, player=typed.player).delete()
 
 
 def _changes(event: ev.Event) -> dict[str, Any]:

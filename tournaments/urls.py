@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.api import views
+from tournaments.api import me, views
 
 TOURNAMENT = "tournaments/<uuid:tournament_id>"
 
@@ -13,4 +13,11 @@ urlpatterns = [
     path(f"{TOURNAMENT}/unregister", views.UnregisterApi.as_view(), name="tournament-unregister"),
     path(f"{TOURNAMENT}/start", views.StartApi.as_view(), name="tournament-start"),
     path(f"{TOURNAMENT}/cancel", views.CancelApi.as_view(), name="tournament-cancel"),
+    path(f"{TOURNAMENT}/stream", me.TournamentStreamApi.as_view(), name="tournament-stream"),
+    path(
+        f"{TOURNAMENT}/stream-tickets",
+        me.TournamentStreamTicketApi.as_view(),
+        name="tournament-stream-tickets",
+    ),
+    path("me/tournaments", me.MyTournamentsApi.as_view(), name="me-tournaments"),
 ]

@@ -34,6 +34,7 @@ from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_m
 from guts_backend.roles import is_club_admin, player_id_of
 from tables import selectors, service
 from tables.api import examples
+from tables.api.long_poll import WAIT_PARAMETER, table_wait
 from tables.api.serializers import (
     DealHistorySerializer,
     TableOutputSerializer,
@@ -341,12 +342,13 @@ class TableDetailApi(APIView):
                 OpenApiParameter.HEADER,
                 required=False,
                 description="A version's ETag: 304 if unchanged.",
-            )
+            ),
+            WAIT_PARAMETER,
         ],
         responses={
             200: TableOutputSerializer,
             304: None,
-            **problem_responses("not_authenticated", "unknown_table"),
+            **problem_responses("not_authenticated", "unknown_table", "invalid_query"),
         },
         examples=[
             OpenApiExample(
@@ -356,6 +358,7 @@ class TableDetailApi(APIView):
     )
     def get(self, request: Request, table_id: str) -> Response:
         seen = request.headers.get("If-None-Match")
+        table_wait(request, table_id=table_id, seen=seen)  # ?wait=: long-poll (tables.api.long_poll)
         if seen is not None and seen == etag(selectors.table_version(table_id=table_id) or -1):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": seen})
         sight = selectors.table_get(

@@ -35,8 +35,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.http import StreamingHttpResponse
+from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 from ledger.notify import notifications_supported, subscription
@@ -142,7 +145,41 @@ async def _sleep(timeout: float) -> bool:
     return False
 
 
-class TableEventSource:
+class PolledSource:
+    """What every stream source shares: its settings and clock, the opening reconnect hint, and
+    the generator WSGI serves, which polls `next_batch` (the async one differs by source)."""
+
+    config: StreamSettings
+    clock: Callable[[], float]
+
+    def next_batch(self) -> list[str]:
+        """The messages of what is new since the last call."""
+        raise NotImplementedError
+
+    def _opening(self) -> str:
+        return f"retry: {self.config.retry_ms}\n\n"
+
+    def messages(self) -> Iterator[str]:
+        """For WSGI: a plain generator that polls, sleeping between polls."""
+        yield self._opening()
+        started = quiet_since = self.clock()
+        while self.clock() - started < self.config.max_duration:
+            batch = self.next_batch()
+            if batch:
+                yield from batch
+                quiet_since = self.clock()
+                continue
+            if self.clock() - quiet_since >= self.config.heartbeat:
+                yield HEARTBEAT
+                quiet_since = self.clock()
+            time.sleep(self.config.poll)
+
+    def async_messages(self) -> AsyncIterator[str]:
+        """For ASGI: the same messages, waiting on the event loop (no thread, no connection)."""
+        raise NotImplementedError
+
+
+class TableEventSource(PolledSource):
     """The messages of one table stream for one reader, after a position."""
 
     def __init__(
@@ -168,25 +205,7 @@ class TableEventSource:
         self.after = events[-1].position
         return [sse_message(event) for event in feed_json(events, self.viewer)]
 
-    def _opening(self) -> str:
-        return f"retry: {self.config.retry_ms}\n\n"
-
-    def messages(self) -> Iterator[str]:
-        """For WSGI: a plain generator that polls, sleeping between polls."""
-        yield self._opening()
-        started = quiet_since = self.clock()
-        while self.clock() - started < self.config.max_duration:
-            batch = self.next_batch()
-            if batch:
-                yield from batch
-                quiet_since = self.clock()
-                continue
-            if self.clock() - quiet_since >= self.config.heartbeat:
-                yield HEARTBEAT
-                quiet_since = self.clock()
-            time.sleep(self.config.poll)
-
-    async def async_messages(self) -> AsyncIterator[str]:
+    async def async_messages(self) -> AsyncIterator[str]:  # type: ignore[override]
         """For ASGI: woken by the ledger's notifications on PostgreSQL, polling elsewhere."""
         yield self._opening()
         if notifications_supported():
@@ -228,3 +247,14 @@ class TableEventSource:
         except DatabaseError as error:
             logger.warning("stream %s: reading new events failed (%s); retrying", self.stream, error)
             return []
+
+
+def stream_response(request: Request, source: PolledSource) -> StreamingHttpResponse:
+    """The SSE response: async under ASGI (no thread held while waiting), a generator under WSGI."""
+    asgi = isinstance(request._request, ASGIRequest)
+    response = StreamingHttpResponse(
+        source.async_messages() if asgi else source.messages(), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

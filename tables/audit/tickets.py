@@ -57,14 +57,19 @@ def stream_ticket_issue(*, user: AbstractBaseUser, table_id: object) -> StreamTi
 
 def stream_ticket_user(*, ticket: str, table_id: object) -> AbstractBaseUser:
     """The active user a live ticket for `table_id` names; 401 `authentication_failed` otherwise."""
+    return _ticket_user(ticket, "table", str(table_id), "This stream ticket is for another table.")
+
+
+def _ticket_user(ticket: str, claim: str, value: str, elsewhere: str) -> AbstractBaseUser:
+    """The active user of a live, genuine ticket whose `claim` is `value` (401 otherwise)."""
     try:
         claims = signing.loads(ticket, salt=SALT, max_age=ticket_ttl())
     except signing.SignatureExpired as error:
         raise AuthenticationFailed("Stream ticket expired; ask for a new one.") from error
     except signing.BadSignature as error:
         raise AuthenticationFailed("Invalid stream ticket.") from error
-    if not isinstance(claims, dict) or claims.get("table") != str(table_id):
-        raise AuthenticationFailed("This stream ticket is for another table.")
+    if not isinstance(claims, dict) or claims.get(claim) != value:
+        raise AuthenticationFailed(elsewhere)
     user = get_user_model().objects.filter(pk=claims.get("user"), is_active=True).first()
     if user is None:
         raise AuthenticationFailed("User inactive or deleted.")
@@ -96,4 +101,49 @@ class StreamTicketScheme(OpenApiAuthenticationExtension):
             "description": "A stream ticket from `POST /api/v1/tables/{table_id}/stream-tickets` "
             "(valid 60 s, for that table only): for EventSource, which cannot "
             "send headers.",
+        }
+
+
+# --- tickets for the live-view streams (a tournament's, the user's own) ---------------------------
+
+
+def scoped_ticket_issue(*, user: AbstractBaseUser, scope: str) -> tuple[str, datetime]:
+    """A new ticket for `user` to open the stream named by `scope` (`me`, `tournament:<id>`)
+    within the next minute; (ticket, expires_at). Never valid for a table's stream, nor the reverse."""
+    ticket = signing.dumps({"user": user.pk, "scope": scope}, salt=SALT)
+    return ticket, timezone.now() + timedelta(seconds=ticket_ttl())
+
+
+def scoped_ticket_user(*, ticket: str, scope: str) -> AbstractBaseUser:
+    """The active user a live ticket for `scope` names; 401 `authentication_failed` otherwise."""
+    return _ticket_user(ticket, "scope", scope, "This stream ticket is for another stream.")
+
+
+class ScopedStreamTicketAuthentication(BaseAuthentication):
+    """`?ticket=<ticket>` on a live-view stream; the view names the scope its tickets must carry
+    (`ticket_scope(kwargs)`)."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        ticket = request.query_params.get(QUERY_PARAMETER)
+        if not ticket:
+            return None
+        context = getattr(request, "parser_context", None) or {}
+        scope = context["view"].ticket_scope(context.get("kwargs", {}))
+        return scoped_ticket_user(ticket=ticket, scope=scope), None
+
+
+class ScopedStreamTicketScheme(OpenApiAuthenticationExtension):
+    """Documents `?ticket=` on the live-view streams."""
+
+    target_class = "tables.audit.tickets.ScopedStreamTicketAuthentication"
+    name = "viewStreamTicketAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "query",
+            "name": QUERY_PARAMETER,
+            "description": "A stream ticket from the stream's `stream-tickets` endpoint "
+            "(`POST /api/v1/me/stream-tickets`, `POST /api/v1/tournaments/{id}/stream-tickets`; "
+            "valid 60 s, for that stream only): for EventSource, which cannot send headers.",
         }

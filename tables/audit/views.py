@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -52,7 +51,7 @@ from tables.audit.serializers import (
     TableHistorySerializer,
     VerifyReportSerializer,
 )
-from tables.audit.sse import TableEventSource
+from tables.audit.sse import TableEventSource, stream_response
 from tables.audit.statements import account_entries, check_can_read_account, explained_holds, explained_lines
 from tables.audit.tickets import StreamTicketAuthentication, stream_ticket_issue
 from tables.selectors import viewer_of
@@ -161,7 +160,9 @@ class TableStreamApi(APIView):
         QueryTokenAuthentication,
         SessionAuthentication,
     )
-    renderer_classes = (JSONRenderer, EventStreamRenderer)
+    # One representation: `?format=json` or `Accept: application/json` is 406 `not_acceptable`,
+    # never a stream under a JSON name (generated clients would wait for one JSON body).
+    renderer_classes = (EventStreamRenderer,)
 
     @extend_schema(
         operation_id="tables_stream",
@@ -207,13 +208,7 @@ class TableStreamApi(APIView):
         after = last_event_id(request)
         check_table(table_id)
         source = TableEventSource(stream=table_stream(table_id), viewer=viewer_of(request.user), after=after)
-        asgi = isinstance(request._request, ASGIRequest)
-        response = StreamingHttpResponse(
-            source.async_messages() if asgi else source.messages(), content_type="text/event-stream"
-        )
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
-        return response
+        return stream_response(request, source)
 
 
 class StreamTicketApi(APIView):

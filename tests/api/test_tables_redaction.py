@@ -1,10 +1,11 @@
 """No response of the tables API shows a card its caller may not see, or a sealed declare (§2.6).
 
 Every observer (each seated player, a player never seated, a club admin, an auditor) walks every
-tables endpoint after every step of several deals; the JSON text of each deal it is shown is
-scanned for every card of every hand that viewer may not see: another player's hand that was
-not shown (G2-11: a lone "in" hand is not shown; "out" hands never are), unless the viewer is an
-auditor and the deal is over. Sealed simultaneous declares (SIM-01) must read "sealed" or null.
+tables endpoint (and his own `/me/seats` and `/me/stream`) after every step of several deals;
+the JSON text of each deal it is shown is scanned for every card of every hand that viewer may
+not see: another player's hand that was not shown (G2-11: a lone "in" hand is not shown; "out"
+hands never are), unless the viewer is an auditor and the deal is over. Sealed simultaneous
+declares (SIM-01) must read "sealed" or null.
 """
 
 from __future__ import annotations
@@ -88,9 +89,37 @@ def check_history(observer: Observer, page: dict[str, Any], truths: dict[int, Tr
             assert all(h["declared"] is None for h in entry["hands"] if h["player"] != observer.player)
 
 
+def my_stream(client: APIClient) -> list[dict[str, Any]]:
+    """The messages of the caller's own stream (`/me/stream`, read to its end: SSE settings short)."""
+    response = client.get("/api/v1/me/stream")
+    assert response.status_code == 200
+    text = b"".join(response.streaming_content).decode()
+    messages = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and line[0] != ":")
+        if "data" in fields:
+            messages.append({"event": fields["event"], "data": json.loads(fields["data"])})
+    return messages
+
+
+def check_mine(observer: Observer, table: str, truths: dict[int, Truth]) -> None:
+    """`/me/seats` and `/me/stream` show the observer what the table's GET does, and nothing more."""
+    live = truths[max(truths)]
+    check_deal_json(observer, json.dumps(observer.client.get("/api/v1/me/seats").json()), live)
+    messages = my_stream(observer.client)
+    assert any(m["event"] == "table" for m in messages) == (observer.player is not None)  # seated
+    for message in messages:
+        if message["event"] == "table":
+            check_table(observer, message["data"], truths)
+            assert message["data"] == observer.client.get(table_url(table)).json()
+        else:
+            check_deal_json(observer, json.dumps(message["data"]), live)
+
+
 def walk(observers: list[Observer], table: str, players: list[str], truths: dict[int, Truth]) -> None:
     for observer in observers:
         check_table(observer, observer.client.get(table_url(table)).json(), truths)
+        check_mine(observer, table, truths)
         check_history(observer, observer.client.get(table_url(table, "deals")).json(), truths)
         for player in players:
             response = observer.client.get(f"/api/v1/players/{player}/deals")
@@ -102,6 +131,7 @@ def walk(observers: list[Observer], table: str, players: list[str], truths: dict
 
 
 @pytest.mark.parametrize("mode", ["sequential", "simultaneous"])
+@override_settings(GUTS_SSE_MAX_DURATION=0.02, GUTS_SSE_POLL=0.01)  # /me/stream, read to its end
 def test_no_response_leaks_a_hidden_card_or_a_sealed_declare(mode: str) -> None:
     club = Club.create(players=4, bankroll=5000)
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):

@@ -93,6 +93,8 @@ def urls(session: Session, role: str) -> list[str]:
         f"{table}/deals",
         "/api/v1/tables",
         f"/api/v1/players/{session.players[0]}",
+        "/api/v1/me/seats",
+        "/api/v1/me/stream",
     ]
     if role in ("admin", "auditor"):
         paths.append("/api/v1/audit/events?limit=500")

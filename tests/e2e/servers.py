@@ -14,7 +14,8 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,3 +114,35 @@ def start_web(env: Mapping[str, str], log_dir: Path, timeout: float = 60.0) -> W
             raise RuntimeError(f"the web server did not start:\n{process.output()[-3000:]}")
         time.sleep(0.1)
     return server
+
+
+@contextmanager
+def stream_web(
+    log_dir: Path, *, lifetime: float, heartbeat: float, safety_poll: float
+) -> Iterator[WebServer]:
+    """The compose web server on the test's database with the live streams' timings set (its own
+    Celery queue, forgotten after), stopped at the end of the block."""
+    from django.conf import settings
+
+    from tests.e2e.conftest import broker_is_redis, worker_database_url
+    from tests.e2e.processes import celery_env, forget_queue, unique_queue
+
+    queue = unique_queue()
+    env = celery_env(
+        database_url=worker_database_url(),
+        broker_url=settings.CELERY_BROKER_URL,
+        queue=queue,
+        extra={
+            "DJANGO_SETTINGS_MODULE": "tests.e2e.stream_settings",
+            "GUTS_SSE_MAX_DURATION": str(lifetime),
+            "GUTS_SSE_HEARTBEAT": str(heartbeat),
+            "GUTS_SSE_SAFETY_POLL": str(safety_poll),
+        },
+    )
+    server = start_web(env, log_dir)
+    try:
+        yield server
+    finally:
+        server.process.stop(grace=15)
+        if broker_is_redis():
+            forget_queue(settings.CELERY_BROKER_URL, queue)

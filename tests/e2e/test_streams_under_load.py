@@ -22,17 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
 from ledger.notify import APPLICATION_NAME as LISTENER
 from tables import service
 from tables.engine.decider import commands as cmd
-from tests.e2e.conftest import broker_is_redis, worker_database_url
 from tests.e2e.helpers import events, players, table_with, wait_until
-from tests.e2e.processes import celery_env, forget_queue, unique_queue
-from tests.e2e.servers import WebServer, start_web
+from tests.e2e.servers import WebServer, stream_web
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
@@ -80,25 +77,8 @@ class StreamClient(threading.Thread):
 
 @pytest.fixture
 def web(transactional_db: None, tmp_path: Path) -> Iterator[WebServer]:
-    queue = unique_queue()
-    env = celery_env(
-        database_url=worker_database_url(),
-        broker_url=settings.CELERY_BROKER_URL,
-        queue=queue,
-        extra={
-            "DJANGO_SETTINGS_MODULE": "tests.e2e.stream_settings",
-            "GUTS_SSE_MAX_DURATION": str(LIFETIME),
-            "GUTS_SSE_HEARTBEAT": str(HEARTBEAT),
-            "GUTS_SSE_SAFETY_POLL": str(SAFETY_POLL),
-        },
-    )
-    server = start_web(env, tmp_path)
-    try:
+    with stream_web(tmp_path, lifetime=LIFETIME, heartbeat=HEARTBEAT, safety_poll=SAFETY_POLL) as server:
         yield server
-    finally:
-        server.process.stop(grace=15)
-        if broker_is_redis():
-            forget_queue(settings.CELERY_BROKER_URL, queue)
 
 
 def call(server: WebServer, method: str, path: str, *, token: str | None = None, body: Any = None) -> Any:
