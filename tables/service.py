@@ -54,7 +54,7 @@ from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import new_seed
-from tables.engine.fairdeck import new_salts, new_secret_deck
+from tables.engine.fairdeck import DECISION_SALTS, new_salts, new_secret_deck
 from tables.errors import StaleVersion, UnknownTable
 from tables.state import TABLE_LOCK_CLASS, TABLES
 
@@ -316,7 +316,7 @@ def with_secrets(command: TableCommand) -> TableCommand:
             raise ValueError("the service draws a deal's decks; StartDeal must come without them")
         return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed())
     if isinstance(command, cmd.Exchange):
-        return replace(command, salts=new_salts(52))
+        return replace(command, salts=new_salts(DECISION_SALTS))
     return command
 
 
@@ -354,4 +354,5 @@ def deal_expire(
 ) -> CommandResult:
     """The timer's command: time out the open turn/window if it is overdue at `now`; otherwise
     nothing is appended (idempotent, safe under duplicate delivery, DESIGN §2.8)."""
-    return execute(table_id, cmd.ExpireDeclare(deal_no), now=now, meta=meta)
+    command = cmd.ExpireDeclare(deal_no, salts=new_salts(DECISION_SALTS))  # draws it ends may reshuffle
+    return execute(table_id, command, now=now, meta=meta)

@@ -17,7 +17,6 @@ hole cards back into 2,652 guesses).
 | CardsExchanged   | gave, received, cards          | the holder; auditors once the deal is over      |
 | CardsDrawn       | discarded, drawn, cards        | the holder; auditors once the deal is over      |
 | BetMade, open    | openers (IT-07, D-IT-03)       | the opener; everyone by OpenersShown at the end |
-| StockReshuffled  | cards                          | nobody; auditors once the deal is over          |
 | StockReshuffled  | cards (and salts, schema 2)    | nobody; auditors once the deal is over          |
 | DeckCommitted    | cards, salts                   | nobody: the proof opens each card to its viewers |
 | SeedContributed  | client_seed                    | the player (its DealStarted publishes them all) |
@@ -83,11 +82,10 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
         return tuple(key for key in _EXCHANGED if key in data)
     if event_type == ev.CARDS_DRAWN:
         return tuple(key for key in _DRAWN if key in data)
-    if event_type == ev.STOCK_RESHUFFLED:
-        return ("cards",)
+    if event_type == ev.STOCK_RESHUFFLED:  # a served salt would let the new stock be guessed
+        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
     if event_type == ev.BET_MADE:
         return ("openers",) if data.get("openers") is not None else ()
-        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
     if event_type == ev.DECK_COMMITTED:
         return ("cards", "salts")
     if event_type == ev.SEED_CONTRIBUTED:
