@@ -53,7 +53,6 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
-from tables.engine.deck import new_seed
 from tables.engine.fairdeck import DECISION_SALTS, new_salts, new_secret_deck
 from tables.errors import StaleVersion, UnknownTable
 from tables.state import TABLE_LOCK_CLASS, TABLES
@@ -314,7 +313,7 @@ def with_secrets(command: TableCommand) -> TableCommand:
     if isinstance(command, cmd.StartDeal):
         if command.seed is not None or command.after_deal_no is not None or command.next_deck is not None:
             raise ValueError("the service draws a deal's decks; StartDeal must come without them")
-        return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed())
+        return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck())
     if isinstance(command, cmd.Exchange):
         return replace(command, salts=new_salts(DECISION_SALTS))
     return command
@@ -343,9 +342,7 @@ def start_next_deal(
 ) -> CommandResult:
     """Start the deal after deal `after_deal_no` (0: the first), drawing its decks here; nothing
     is appended if the table has moved on or is not between deals (Celery may redeliver)."""
-    command = cmd.StartDeal(
-        deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed(), after_deal_no=after_deal_no
-    )
+    command = cmd.StartDeal(deck=new_secret_deck(), next_deck=new_secret_deck(), after_deal_no=after_deal_no)
     return execute(table_id, command, now=now, meta=meta)
 
 

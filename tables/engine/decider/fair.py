@@ -43,7 +43,7 @@ def opening_events(
 ) -> list[ev.Event]:
     """The first deal's deck committed as the table opens, so that the seeds players send as
     they sit down key its permutation (nothing for a stacked table, without a deck, or for a
-    variant that keeps the seed recipe)."""
+    variant whose pack is not part of the committed 52 cards: none today, `committed_pack`)."""
     if deck is None or opened.stacked or not committed_pack(variant):
         return []
     return [committed_event(1, deck)]
