@@ -11,13 +11,19 @@ A deal of deck schema 2 (docs/deck.md §10: per-card commitments; every deal dea
 from what your role was served, with no seed:
 
 - as anyone: the permutation recomputed from the published Merkle root and the players' seeds
-  (and whether any player contributed entropy at all);
+  (and whether any player contributed entropy at all); for a short pack (Italian poker, D-IT-01)
+  the cards out of play, opened to everyone: each opens its committed leaf and together they are
+  exactly the 52-card pack's cards outside the deal's pack, so the k-th card dealt is at the k-th
+  position of the permutation not among them;
 - as a player: every card opened to you (your own, the face-up and shown ones) hashes, with its
   salt, to the leaf committed at the position the permutation assigns to its dealing index, the
   inclusion path leads to the root published before the deal, and no position is used twice;
-- as an auditor (every position opened): the whole committed deck is an order of the pack whose
-  Merkle root is the published one, the undealt stock included, and each reshuffled stock is the
-  discards mixed by the deal's permutation key (D-GEN-02).
+- as an auditor (every position opened, once the deal is over): the whole committed deck is an
+  order of the pack whose Merkle root is the published one, the undealt stock included, and each
+  reshuffled stock is the discards mixed by the deal's permutation key (D-GEN-02).
+
+A proof fetched while the deal is being played (`"finished": false`) holds the openings served so
+far: your own cards as soon as you hold them, the cards shown so far; it is checked the same way.
 
 A deal of deck schema 1 (old deals, whose seed is public) is checked by the old recipe:
 
@@ -39,8 +45,8 @@ in registration order gives the published seating order; entrant i of the order 
 i mod (number of tables).
 
 It prints one line per card (or per event) and exits 1 on any mismatch; otherwise 0 if at least
-one deal (or chain) was proven, 2 if the file holds nothing provable (a stacked deck, a deal
-still being played, or not an export at all).
+one deal (or chain) was proven, 2 if the file holds nothing provable (a stacked deck, a deal of
+the seed recipe still being played, or not an export at all).
 """
 
 from __future__ import annotations
@@ -230,14 +236,43 @@ def check_permutation(proof: dict[str, Any], out: Any) -> tuple[list[int], str, 
     return perm, key, same
 
 
+def check_out_of_play(proof: dict[str, Any], out: Any) -> tuple[set[int], bool]:
+    """A short pack's committed cards out of play (public openings): each opens its leaf, and
+    they are exactly the cards of the 52-card pack outside the deal's pack, each position once.
+    Returns their positions and whether all of it holds."""
+    pack = proof.get("pack") or PACK
+    if not isinstance(pack, list) or not known_pack(pack):
+        print("  MISMATCH: the pack is not a standard or Italian pack in index order", file=out)
+        return set(), False
+    openings = proof.get("out_of_play") or []
+    positions = {opening["position"] for opening in openings}
+    outside = [card for card in PACK if card not in pack]
+    ok = len(positions) == len(openings) and sorted((o["card"] for o in openings), key=PACK.index) == outside
+    for opening in openings:
+        leaf = card_commitment(opening["salt"], opening["card"])
+        if opening.get("tree", 0) != 0 or not included(
+            proof["root"], proof["size"], opening["position"], leaf, opening.get("path") or []
+        ):
+            where = f"not the leaf committed at position {opening['position']}"
+            print(f"  out of play {opening['card']} MISMATCH: {where}", file=out)
+            ok = False
+    if not ok:
+        print("  MISMATCH: the cards out of play are not the pack's cards outside the deal's pack", file=out)
+    elif outside:
+        print(f"  short pack of {len(pack)} cards: {len(outside)} cards out of play, opened, OK", file=out)
+    return positions, ok
+
+
 def opening_problem(
-    opening: dict[str, Any], proof: dict[str, Any], perm: list[int], dealt: dict[int, dict[str, Any]]
+    opening: dict[str, Any], proof: dict[str, Any], in_play: list[int], dealt: dict[int, dict[str, Any]]
 ) -> str | None:
-    """What is wrong with one opening, or None."""
+    """What is wrong with one opening, or None (`in_play`: the permutation without the positions
+    out of play, i.e. the committed position of each dealing index)."""
     index, tree, position = opening["index"], opening.get("tree", 0), opening["position"]
     card, salt = opening["card"], opening["salt"]
     if tree == 0:
-        root, size, expected = proof["root"], proof["size"], perm[index] if index < len(perm) else None
+        root, size = proof["root"], proof["size"]
+        expected = in_play[index] if 0 <= index < len(in_play) else None
     else:
         stock = next((s for s in proof.get("stocks") or [] if s["generation"] == tree), None)
         if stock is None:
@@ -261,13 +296,18 @@ def verify_committed(proof: dict[str, Any], out: Any) -> int:
         print("  no proof possible: stacked deck or nothing committed", file=out)
         return UNUSABLE
     perm, key, result_ok = check_permutation(proof, out)
-    result = OK if result_ok else MISMATCH
+    outside, pack_ok = check_out_of_play(proof, out)
+    result = OK if result_ok and pack_ok else MISMATCH
+    in_play = [position for position in perm if position not in outside]
+    live = proof.get("finished") is False
+    if live:
+        print("  deal still being played: checking the cards opened to you so far", file=out)
     dealt = {item["index"]: item for item in proof.get("dealt") or []}
-    used: set[tuple[int, int]] = set()
+    used: set[tuple[int, int]] = {(0, position) for position in outside}
     indices: set[int] = set()
     openings = proof.get("openings") or []
     for opening in openings:
-        problem = opening_problem(opening, proof, perm, dealt)
+        problem = opening_problem(opening, proof, in_play, dealt)
         slot = (opening.get("tree", 0), opening["position"])
         if problem is None and (slot in used or opening["index"] in indices):
             problem = f"position {slot[1]} of tree {slot[0]} is used twice"
@@ -285,13 +325,16 @@ def verify_committed(proof: dict[str, Any], out: Any) -> int:
     for item in unopened:
         print(f"  card {item['index'] + 1:>2}: {item['card']} MISMATCH: shown but not opened", file=out)
         result = MISMATCH
-    if {position for tree, position in used if tree == 0} == set(range(proof["size"])):
-        result = max(result, verify_whole_deck(proof, openings, key, out))
+    whole = {position for tree, position in used if tree == 0} == set(range(proof["size"]))
+    if whole:
+        everything = [*openings, *({"tree": 0, **o} for o in proof.get("out_of_play") or [])]
+        result = max(result, verify_whole_deck(proof, everything, key, out))
     hidden = sum(1 for item in dealt.values() if item["index"] not in indices)
-    role = "auditor" if len(used) >= proof["size"] else ("player" if openings else "anyone")
+    role = "auditor" if whole else ("player" if openings else "anyone")
     verdict = "OK" if result == OK else "MISMATCH"
     checked = len([o for o in openings if o["index"] in dealt])
-    print(f"  {verdict} as {role}: {checked} cards checked, {hidden} hidden", file=out)
+    so_far = " so far (the deal is being played)" if live else ""
+    print(f"  {verdict} as {role}: {checked} cards checked, {hidden} hidden{so_far}", file=out)
     return result
 
 

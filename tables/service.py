@@ -53,8 +53,7 @@ from tables.engine.decider.decide import decide
 from tables.engine.decider.events import Event
 from tables.engine.decider.state import TableState
 from tables.engine.decider.visibility import secret_keys
-from tables.engine.deck import new_seed
-from tables.engine.fairdeck import new_salts, new_secret_deck
+from tables.engine.fairdeck import DECISION_SALTS, new_salts, new_secret_deck
 from tables.errors import StaleVersion, UnknownTable
 from tables.naming import default_table_name, table_name_check
 from tables.state import TABLE_LOCK_CLASS, TABLES
@@ -311,9 +310,9 @@ def with_secrets(command: TableCommand) -> TableCommand:
     if isinstance(command, cmd.StartDeal):
         if command.seed is not None or command.after_deal_no is not None or command.next_deck is not None:
             raise ValueError("the service draws a deal's decks; StartDeal must come without them")
-        return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed())
+        return replace(command, deck=new_secret_deck(), next_deck=new_secret_deck())
     if isinstance(command, cmd.Exchange):
-        return replace(command, salts=new_salts(52))
+        return replace(command, salts=new_salts(DECISION_SALTS))
     return command
 
 
@@ -340,9 +339,7 @@ def start_next_deal(
 ) -> CommandResult:
     """Start the deal after deal `after_deal_no` (0: the first), drawing its decks here; nothing
     is appended if the table has moved on or is not between deals (Celery may redeliver)."""
-    command = cmd.StartDeal(
-        deck=new_secret_deck(), next_deck=new_secret_deck(), seed=new_seed(), after_deal_no=after_deal_no
-    )
+    command = cmd.StartDeal(deck=new_secret_deck(), next_deck=new_secret_deck(), after_deal_no=after_deal_no)
     return execute(table_id, command, now=now, meta=meta)
 
 
@@ -351,4 +348,5 @@ def deal_expire(
 ) -> CommandResult:
     """The timer's command: time out the open turn/window if it is overdue at `now`; otherwise
     nothing is appended (idempotent, safe under duplicate delivery, DESIGN §2.8)."""
-    return execute(table_id, cmd.ExpireDeclare(deal_no), now=now, meta=meta)
+    command = cmd.ExpireDeclare(deal_no, salts=new_salts(DECISION_SALTS))  # draws it ends may reshuffle
+    return execute(table_id, command, now=now, meta=meta)

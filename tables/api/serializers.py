@@ -7,10 +7,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tables.api.actions import LEGAL_ACTION_UNION, player_id_field
-from tables.api.results import DEAL_RESULTS, players_field
 from tables.engine.decider import vocabulary
 from tables.naming import name_table_summaries
+from tables.schema.actions import LEGAL_ACTION_UNION, player_id_field
+from tables.schema.results import DealResultsField, players_field
 
 
 class SeatSerializer(serializers.Serializer):
@@ -229,14 +229,6 @@ class TricksSerializer(serializers.Serializer):
         ref_name = "TableTricks"
 
 
-@extend_schema_field(DEAL_RESULTS)
-class DealResultsField(serializers.ListField):
-    """A deal's results, rendered as the engine built them (each item a JSON object), documented
-    as the union of `tables.api.results`."""
-
-    child = serializers.DictField()
-
-
 class DealSerializer(serializers.Serializer):
     deal_no = serializers.IntegerField()
     game_no = serializers.IntegerField()
@@ -416,7 +408,7 @@ class LegalActionSerializer(serializers.Serializer):
 @extend_schema_field(LEGAL_ACTION_UNION)
 class LegalActionsField(serializers.ListField):
     """The caller's legal actions, rendered by the flat LegalActionSerializer (every field, null
-    when the action lacks it) and documented as the union of `tables.api.actions`."""
+    when the action lacks it) and documented as the union of `tables.schema.actions`."""
 
     child = LegalActionSerializer()
 

@@ -133,6 +133,46 @@ PROOF = {
     ],
 }
 
+LIVE_PROOF = {
+    "table_id": TABLE,
+    "deal_no": 3,
+    "provable": True,
+    "finished": False,
+    "stacked": False,
+    "ok": True,
+    "commitment_ok": True,
+    "commitment": None,
+    "seed": None,
+    "pack": ["2c", "2d", "2h", "2s", "…", "As"],
+    "deck_schema": 2,
+    "root": "e43b41983ad0e4d3a3a1b3c8a0f6f1e3c7d2a9b8e1f0c3d4a5b6c7d8e9f0a1b2",
+    "size": 52,
+    "entropy": [{"player": "3", "client_seed": "9f2c4e1a7b3d5f60718293a4b5c6d7e8"}],
+    "player_entropy": True,
+    "permutation_key": "cf0749165b2e7d1a3c4f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e1f0a9",
+    "permutation": [9, 26, 25, 4, 40],
+    "stocks": [],
+    "deck": None,
+    "reshuffles": None,
+    "reason": None,
+    "dealt": [
+        {"index": 0, "player": "3", "card": "4d", "expected": "4d", "matches": True},
+        {"index": 1, "player": "4", "card": None, "expected": None, "matches": True},
+    ],
+    "out_of_play": [],
+    "openings": [
+        {
+            "index": 0,
+            "player": "3",
+            "tree": 0,
+            "position": 9,
+            "card": "4d",
+            "salt": "2bdece27a1f04c6e9d3b5a7c8e0f1d2c",
+            "path": ["77b3ef92…", "4b1bcfc3…"],
+        }
+    ],
+}
+
 VERIFY_BROKEN = {
     "ok": False,
     "events": 1200,

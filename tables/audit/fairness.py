@@ -1,7 +1,8 @@
-"""The fairness proof of a finished deal (DESIGN §2.7, docs/deck.md).
+"""The fairness proof of a deal (DESIGN §2.7, docs/deck.md).
 
 Deals of deck schema 2 (every deal the service starts now) are proven card by card without any
-seed: `openings.fair_proof`. What follows is the seed recipe of schema 1, which old deals keep:
+seed: `openings.fair_proof`, during the deal (each reader's openings so far) as after it. What
+follows is the seed recipe of schema 1, which old deals keep, proven once they are over:
 DealStarted published sha256(seed); DealEnded revealed the seed. The proof recomputes the deck
 with the engine's `verify_deal` and checks every card dealt, in the order the cards left the
 deck (round by round, from the dealer's left, D-G2-01; then each draw, EXC-01/02), against the
@@ -30,7 +31,7 @@ from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import evolve
 from tables.engine.decider.program import deck_for
 from tables.engine.decider.view import Viewer, redact_event
-from tables.engine.deck import STANDARD_PACK, Deck
+from tables.engine.deck import Deck
 from tables.errors import DealNotFinished
 
 
@@ -38,7 +39,7 @@ from tables.errors import DealNotFinished
 class DealtCard:
     index: int  # 0 = the top card of the deck, the first card dealt
     player: str  # the holder; "board" for community cards, "deck" for 42X-03's deck cards,
-    # "ghost" for the ghost hand (GH-02)
+    # "ghost" for the ghost hand (GH-02), "middle" for Buddha's Folly's middle card (BF-02)
     card: str
     public: bool = False  # dealt face up, to the board, or turned against a lone "in" player
     version: int = 0  # the stream version of the event that dealt it
@@ -52,8 +53,8 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
     one only its new cards. The program deals them one at a time round the table
     (steps/deal.py), which is the order here. Board cards (BoardDealt) and the deck's cards turned
     against a lone player (DeckCompared) leave the deck in one run each, and so do a player's
-    drawn cards (CardsDrawn, EXC-01/02). The ghost hand (GhostDealt) is the last recipient of its
-    deal step's rounds (D-GH-03)."""
+    drawn cards (CardsDrawn, EXC-01/02) and Buddha's Folly's middle card (MiddleCardTurned,
+    BF-02). The ghost hand (GhostDealt) is the last recipient of its deal step's rounds (D-GH-03)."""
     held: dict[str, int] = {}
     step: list[tuple[str, list[str], bool, int]] = []
     order: list[tuple[str, str, bool, int]] = []
@@ -74,6 +75,8 @@ def dealing_order(events: tuple[StoredEvent, ...] | list[StoredEvent]) -> list[D
             order += [("deck", card, True, event.version) for card in data["deck_cards"]]
         elif event.type == ev.CARDS_DRAWN:
             order += [(data["player"], card, False, event.version) for card in data["drawn"]]
+        elif event.type == ev.MIDDLE_CARD_TURNED:
+            order.append(("middle", data["card"], True, event.version))
     order += _round_robin(step)
     return [
         DealtCard(index, player, card, public, version)
@@ -123,12 +126,12 @@ def deal_pack(record: DealRecord) -> tuple[Card, ...]:
 
 
 def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
-    """The proof of a finished deal as this viewer may see it (also the verifier's input)."""
-    started, ended = record.events[0].data, record.events[-1].data
+    """The proof of a deal as this viewer may see it now (also the verifier's input)."""
+    started, ended = record.events[0].data, record.events[-1].data if record.over else {}
     dealt = dealing_order(record.events)
-    seen = visible_hands(record.events, viewer, deal_over=True)
+    seen = visible_hands(record.events, viewer, deal_over=record.over)
     schema = started.get("deck_schema", 1)
-    pack = STANDARD_PACK if schema >= fairdeck.SCHEMA else deal_pack(record)
+    pack = deal_pack(record)
     common = {
         "table_id": record.table_id,
         "deal_no": record.deal_no,
@@ -139,7 +142,7 @@ def proof_json(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
         "deck_schema": schema,
     }
     if schema >= fairdeck.SCHEMA and not started["stacked"]:
-        return fair_proof(record, dealt, viewer, common)
+        return fair_proof(record, dealt, viewer, common, common["pack"])
     if started["stacked"] or ended.get("seed") is None:
         return {
             **common,
@@ -181,9 +184,17 @@ def _dealt_json(card: DealtCard, expected: str | None, match: bool | None, visib
     }
 
 
+def provable_live(record: DealRecord) -> bool:
+    """Whether a live deal has a proof yet: a committed deck (schema 2) opens each card as it is
+    shown; the seed recipe (schema 1) proves nothing before its seed is revealed at the end."""
+    started = record.events[0].data
+    return started.get("deck_schema", 1) >= fairdeck.SCHEMA and not started["stacked"]
+
+
 def deal_proof(*, table_id: UUID | str, deal_no: int, viewer: Viewer) -> dict[str, Any]:
-    """The proof of a finished deal; DealNotFinished while it is being played."""
+    """The proof of a deal as this viewer may see it now: of a live deal of schema 2, the
+    openings served so far; DealNotFinished for a live deal of the seed recipe or a stacked deck."""
     record = deal_load(table_id=table_id, deal_no=deal_no)
-    if not record.over:
+    if not record.over and not provable_live(record):
         raise DealNotFinished(deal_no)
     return proof_json(record, viewer)

@@ -1,13 +1,21 @@
-"""The proof of a deal of deck schema 2 (docs/deck.md): each card opened to exactly its viewers.
+"""The proof of a deal of deck schema 2 (docs/deck.md): each card opened to exactly its viewers,
+exactly when they may see it, during the deal as after it.
 
 A card's *opening* is (dealing index, tree, position, card, salt, inclusion path): the salt and
 the card hash to the leaf committed at that position of the tree whose root was published before
 the deal (tree 0, `DealStarted.root`) or before the reshuffled stock was drawn from (tree g,
 `StockReshuffled.root` of the g-th reshuffle, D-GEN-02). Which openings a viewer gets is the
-visibility rule itself: a dealt card is opened to a viewer exactly when some event of the deal, as
-`redact_event` serves it to him, shows that card while it occupied that slot (his own cards, face-up
-and shown cards, a private comparison's hands to the players compared; every card to an auditor
-once the deal is over). The undealt stock and the committed order are opened to auditors only.
+visibility rule itself: a dealt card is opened to a viewer exactly when some event of the deal so
+far, as `redact_event` serves it to him now, shows that card while it occupied that slot (his own
+cards as soon as they are dealt, drawn or passed to him; face-up and shown cards to everyone once
+shown; a private comparison's hands to the players compared once compared; every card to an
+auditor once the deal is over, never before). The undealt stock and the committed order are
+opened to auditors only, after the deal.
+
+A short pack (Italian poker, D-IT-01) is dealt from the 52 committed cards by skipping, in
+permutation order, the positions of the cards outside it (`fairdeck.in_play`). Those cards are out
+of play: their openings (`out_of_play`) are served to everyone from the deal's start, so anyone
+recomputes which position each dealing index took.
 
 The public part (root, the players' seeds, the permutation, which index went to whom) is the same
 for everyone: anyone can recompute the permutation, and it says nothing about the cards.
@@ -44,9 +52,9 @@ def committed_deck(record: DealRecord) -> dict[str, Any]:
     return dict(found[0])
 
 
-def served_cards(event: StoredEvent, viewer: Viewer) -> Iterator[str]:
-    """Every card `event` shows this viewer (as redact_event serves it once the deal is over)."""
-    data = redact_event(event.type, event.data, viewer, deal_over=True)
+def served_cards(event: StoredEvent, viewer: Viewer, *, deal_over: bool) -> Iterator[str]:
+    """Every card `event` shows this viewer (as redact_event serves it to him now)."""
+    data = redact_event(event.type, event.data, viewer, deal_over=deal_over)
     for key in _CARD_KEYS:
         value = data.get(key)
         if isinstance(value, str):
@@ -60,7 +68,9 @@ def served_cards(event: StoredEvent, viewer: Viewer) -> Iterator[str]:
         yield from ghost.get("cards") or ()
 
 
-def visible_indices(events: Sequence[StoredEvent], dealt: Sequence[Any], viewer: Viewer) -> set[int]:
+def visible_indices(
+    events: Sequence[StoredEvent], dealt: Sequence[Any], viewer: Viewer, *, deal_over: bool = True
+) -> set[int]:
     """The dealing indices whose card this viewer was shown while the card sat in that slot: for
     each card an event shows him, the latest slot that card was dealt into up to that event."""
     by_card: dict[str, list[tuple[int, int]]] = {}
@@ -68,42 +78,54 @@ def visible_indices(events: Sequence[StoredEvent], dealt: Sequence[Any], viewer:
         by_card.setdefault(card.card, []).append((card.version, card.index))
     visible: set[int] = set()
     for event in events:
-        for card in served_cards(event, viewer):
+        for card in served_cards(event, viewer, deal_over=deal_over):
             slots = [index for version, index in by_card.get(card, ()) if version <= event.version]
             if slots:
                 visible.add(slots[-1])
     return visible
 
 
-def _trees(committed: dict[str, Any], key: str, events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
-    """Tree 0 (the committed deck) and one tree per reshuffle: cards per slot, salts, root, and
-    the first dealing index it serves."""
+def _leaves(cards: Sequence[str], salts: Sequence[str]) -> list[str]:
+    return [fairdeck.card_commitment(salt, card) for salt, card in zip(salts, cards, strict=True)]
+
+
+def _trees(
+    committed: dict[str, Any], key: str, events: Sequence[StoredEvent], pack: set[str] | None
+) -> list[dict[str, Any]]:
+    """Tree 0 (the committed deck) and one tree per reshuffle: cards per slot, salts, leaves,
+    root, the first dealing index it serves and, per dealing index, the slot it takes."""
     cards, salts = list(committed["cards"]), list(committed["salts"])
+    positions = fairdeck.in_play(cards, key, pack)
     trees = [
         {
             "tree": TREE_DECK,
             "root": committed["root"],
             "cards": cards,
             "salts": salts,
+            "leaves": _leaves(cards, salts),
             "first": 0,
-            "dealing": fairdeck.dealing_sequence(cards, key),
+            "positions": positions,
+            "dealing": [cards[position] for position in positions],
         }
     ]
     batches: list[list[str]] = []
-    first = len(cards)
+    first = len(positions)
     for event in events:
         if event.type != ev.STOCK_RESHUFFLED:
             continue
         batches.append(list(event.data["cards"]))
         sequence = [str(card) for card in Deck.committed((), key, reshuffles=batches).stock]
         slots = sequence[len(sequence) - len(batches[-1]) :]
+        fresh = list(event.data.get("salts") or ())
         trees.append(
             {
                 "tree": event.data["generation"],
                 "root": event.data.get("root"),
                 "cards": slots,
-                "salts": list(event.data.get("salts") or ()),
+                "salts": fresh,
+                "leaves": _leaves(slots, fresh),
                 "first": first,
+                "positions": list(range(len(slots))),
                 "dealing": slots,
                 "recorded": batches[-1],
             }
@@ -112,50 +134,54 @@ def _trees(committed: dict[str, Any], key: str, events: Sequence[StoredEvent]) -
     return trees
 
 
-def _opening(trees: list[dict[str, Any]], index: int, key: str, player: str | None) -> dict[str, Any]:
-    tree = next(t for t in reversed(trees) if t["first"] <= index)
-    offset = index - tree["first"]
-    position = fairdeck.permutation(key, len(tree["cards"]))[offset] if tree["tree"] == TREE_DECK else offset
-    leaves = [
-        fairdeck.card_commitment(salt, card) for salt, card in zip(tree["salts"], tree["cards"], strict=True)
-    ]
+def _opened(tree: dict[str, Any], position: int) -> dict[str, Any]:
     return {
-        "index": index,
-        "player": player,
         "tree": tree["tree"],
         "position": position,
         "card": tree["cards"][position],
         "salt": tree["salts"][position],
-        "path": fairdeck.inclusion_path(position, leaves),
+        "path": fairdeck.inclusion_path(position, tree["leaves"]),
     }
 
 
+def _opening(trees: list[dict[str, Any]], index: int, player: str | None) -> dict[str, Any]:
+    tree = next(t for t in reversed(trees) if t["first"] <= index)
+    return {"index": index, "player": player, **_opened(tree, tree["positions"][index - tree["first"]])}
+
+
+def out_of_play(deck: dict[str, Any]) -> list[dict[str, Any]]:
+    """The openings of the committed cards outside a short pack, in position order: public."""
+    in_play = set(deck["positions"])
+    return [_opened(deck, position) for position in range(len(deck["cards"])) if position not in in_play]
+
+
 def fair_proof(
-    record: DealRecord, dealt: Sequence[Any], viewer: Viewer, common: dict[str, Any]
+    record: DealRecord, dealt: Sequence[Any], viewer: Viewer, common: dict[str, Any], pack: Sequence[str]
 ) -> dict[str, Any]:
-    """The schema-2 proof of a finished deal as this viewer may see it (docs/verify_deal.py's input)."""
+    """The schema-2 proof of a deal as this viewer may see it now (docs/verify_deal.py's input):
+    of a live deal, the openings served so far (`finished` false); auditors get the whole deck
+    only once the deal is over."""
     started = record.events[0].data
     committed = committed_deck(record)
     seeds = [(item["player"], item["client_seed"]) for item in started.get("entropy") or ()]
     key = fairdeck.permutation_key(started["root"], seeds)
-    trees = _trees(committed, key, record.events)
+    short = set(pack) if len(pack) < len(committed["cards"]) else None
+    trees = _trees(committed, key, record.events, short)
     sequence = [card for tree in trees for card in tree["dealing"]]
-    auditor = viewer.role == "auditor"
-    seen = set(range(len(sequence))) if auditor else visible_indices(record.events, dealt, viewer)
+    auditor = viewer.role == "auditor" and record.over
+    if auditor:
+        seen = set(range(len(sequence)))
+    else:
+        seen = visible_indices(record.events, dealt, viewer, deal_over=record.over)
     seen |= {card.index for card in dealt if card.public}
     holders = {card.index: card.player for card in dealt}
-    openings = [_opening(trees, index, key, holders.get(index)) for index in sorted(seen)]
+    openings = [_opening(trees, index, holders.get(index)) for index in sorted(seen)]
     matches = [card.index < len(sequence) and sequence[card.index] == card.card for card in dealt]
-    root_ok = (
-        fairdeck.merkle_root(
-            fairdeck.commitments(fairdeck.SecretDeck(tuple(committed["cards"]), tuple(committed["salts"])))
-        )
-        == started["root"]
-        == committed["root"]
-    )
+    root_ok = fairdeck.merkle_root(trees[0]["leaves"]) == started["root"] == committed["root"]
     return {
         **common,
         "provable": True,
+        "finished": record.over,
         "deck_schema": fairdeck.SCHEMA,
         "root": started["root"],
         "size": len(committed["cards"]),
@@ -182,5 +208,6 @@ def fair_proof(
             }
             for card, match in zip(dealt, matches, strict=True)
         ],
+        "out_of_play": out_of_play(trees[0]),
         "openings": openings,
     }

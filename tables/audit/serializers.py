@@ -12,11 +12,10 @@ from rest_framework import serializers
 from guts_backend.api.fields import JsonObjectField, JsonObjectListField
 from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
 from guts_backend.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
-from tables.api.actions import player_id_field
-from tables.api.results import players_field
-from tables.api.serializers import DealResultsField
 from tables.audit.feeds import DEFAULT_PAGE
 from tables.engine.decider import vocabulary
+from tables.schema.actions import player_id_field
+from tables.schema.results import DealResultsField, players_field
 
 
 class FeedQuerySerializer(QuerySerializer):
@@ -146,9 +145,9 @@ class DealtCardSerializer(serializers.Serializer):
         ref_name = "DealtCard"
 
 
-class OpeningSerializer(serializers.Serializer):
-    index = serializers.IntegerField(help_text="The dealing index: 0 is the first card dealt.")
-    player = serializers.CharField(allow_null=True, help_text="Who it was dealt to (null: the stock).")
+class CommittedLeafSerializer(serializers.Serializer):
+    """One committed position opened: its card and salt hash to the leaf the path proves."""
+
     tree = serializers.IntegerField(
         help_text="0: the deck committed before the deal; g: the g-th reshuffled stock (D-GEN-02)."
     )
@@ -159,8 +158,20 @@ class OpeningSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="The RFC 9162 inclusion path of the leaf, sibling first."
     )
 
+
+class OpeningSerializer(CommittedLeafSerializer):
+    index = serializers.IntegerField(help_text="The dealing index: 0 is the first card dealt.")
+    player = serializers.CharField(allow_null=True, help_text="Who it was dealt to (null: the stock).")
+
     class Meta:
         ref_name = "CardOpening"
+
+
+class OutOfPlaySerializer(CommittedLeafSerializer):
+    """A committed card outside a short pack (D-IT-01), never dealt: public."""
+
+    class Meta:
+        ref_name = "OutOfPlayOpening"
 
 
 class ReshuffleProofSerializer(serializers.Serializer):
@@ -189,6 +200,11 @@ class ProofSerializer(serializers.Serializer):
         "public); 2: per-card commitments opened selectively."
     )
     provable = serializers.BooleanField(help_text="False for stacked decks (tests and demos).")
+    finished = serializers.BooleanField(
+        required=False,
+        help_text="False: the deal is being played (deck schema 2): the openings served so far, none "
+        "of a card you may not see yet; auditors get every card only once it is over.",
+    )
     stacked = serializers.BooleanField()
     ok = serializers.BooleanField(allow_null=True)
     commitment_ok = serializers.BooleanField(allow_null=True)
@@ -226,7 +242,15 @@ class ProofSerializer(serializers.Serializer):
         many=True, required=False, help_text="Each reshuffled stock's committed tree (public)."
     )
     openings = OpeningSerializer(
-        many=True, required=False, help_text="The cards you may see, opened (auditors: every position)."
+        many=True,
+        required=False,
+        help_text="The cards you may see now, opened (auditors, once the deal is over: every position).",
+    )
+    out_of_play = OutOfPlaySerializer(
+        many=True,
+        required=False,
+        help_text="A short pack's (D-IT-01): the committed cards outside it, opened to everyone from the "
+        "deal's start; the k-th card dealt is at the k-th position of `permutation` not among them.",
     )
 
     class Meta:

@@ -278,7 +278,9 @@ class DealReplayApi(APIView):
 
 
 class DealProofApi(APIView):
-    """The fairness proof of a finished deal: commitment, seed, and every dealt card checked."""
+    """The fairness proof of a deal: the commitment and every dealt card checked, each card opened
+    to the reader only when he may see it (deck schema 2: during the deal too, `finished` false;
+    a live deal of the old seed recipe is 409 deal_not_finished)."""
 
     @extend_schema(
         operation_id="tables_deals_proof",
@@ -287,7 +289,15 @@ class DealProofApi(APIView):
         parameters=[TABLE_ID, DEAL_NO],
         responses={200: ProofSerializer, **problem_responses(*DEAL, "deal_not_finished")},
         examples=[
-            OpenApiExample("A player's proof", value=examples.PROOF, response_only=True, status_codes=["200"])
+            OpenApiExample(
+                "A player's proof", value=examples.PROOF, response_only=True, status_codes=["200"]
+            ),
+            OpenApiExample(
+                "A player's proof during the deal (deck schema 2)",
+                value=examples.LIVE_PROOF,
+                response_only=True,
+                status_codes=["200"],
+            ),
         ],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int) -> Response:

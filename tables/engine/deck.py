@@ -215,11 +215,17 @@ class Deck:
 
     @classmethod
     def committed(
-        cls, sequence: Sequence[Card], key: str, *, reshuffles: Iterable[Iterable[Card | str]] = ()
+        cls,
+        sequence: Sequence[Card],
+        key: str,
+        *,
+        pack: Sequence[Card] = STANDARD_PACK,
+        reshuffles: Iterable[Iterable[Card | str]] = (),
     ) -> Deck:
-        """A committed deck (fairdeck) already in dealing order; its reshuffles are keyed by the
-        deal's permutation key exactly as a seeded deck's by its seed (§6 of docs/deck.md)."""
-        deck = cls(sequence, seed=key, pack=STANDARD_PACK)
+        """A committed deck (fairdeck) already in dealing order (of a short pack: its cards only);
+        its reshuffles are keyed by the deal's permutation key exactly as a seeded deck's by its
+        seed (§6 of docs/deck.md)."""
+        deck = cls(sequence, seed=key, pack=tuple(pack))
         for batch in reshuffles:
             deck._append_batch(parse_cards(batch), rebuilding=True)
         return deck

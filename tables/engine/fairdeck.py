@@ -11,7 +11,9 @@ The recipe, in three parts, each checkable with the standard library (docs/verif
    permute it exist (the next deal's deck is committed when a deal starts). The k-th card dealt is
    the committed position ``perm[k]``, where ``perm`` is the deck's Fisher-Yates shuffle of
    ``range(size)`` keyed by ``permutation_key(root, seeds)``: public, recomputable by anyone, and
-   revealing nothing about the cards.
+   revealing nothing about the cards. A short pack (Italian poker, D-IT-01) is dealt from the same
+   52 committed cards: the positions in ``perm`` order whose card is outside the pack are skipped
+   (`in_play`), and those cards, out of play, are opened to everyone.
 3. **Reshuffles** (D-GEN-02) put the discards, in pack index order, through the same Fisher-Yates
    keyed by HMAC(permutation key, "guts-reshuffle" || generation), and commit the new stock's
    slots afresh (new salts, a new root) before anyone draws from it.
@@ -26,7 +28,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -35,6 +37,10 @@ from tables.engine.deck import RESHUFFLE_LABEL, STANDARD_PACK, shuffle
 
 SCHEMA = 2  # DealStarted.deck_schema: 1 = the seed recipe (deck.py), 2 = this one
 SALT_BYTES = 16  # 128 bits per position
+# The salts the service sends with a command that may reshuffle a stock (a draw, a timeout): one
+# decision puts each card into a reshuffled stock at most once (a card must be discarded again,
+# by another draw, to be reshuffled again), so one per card of the pack always suffices.
+DECISION_SALTS = len(STANDARD_PACK)
 PERMUTATION_LABEL = b"guts-permutation"
 _HEX = re.compile(r"[0-9a-f]+")
 _CLIENT_SEED = re.compile(r"[0-9a-f]{32,128}")
@@ -189,12 +195,25 @@ def reshuffle_key(key: str, generation: int) -> bytes:
     return hmac.digest(bytes.fromhex(key), RESHUFFLE_LABEL + generation.to_bytes(8, "big"), "sha256")
 
 
-def dealing_sequence(deck: Sequence[str], key: str) -> list[str]:
-    """The cards in the order they are dealt: deck[perm[0]], deck[perm[1]], ..."""
-    return [deck[position] for position in permutation(key, len(deck))]
+def in_play(deck: Sequence[str], key: str, pack: Collection[str] | None = None) -> list[int]:
+    """The committed positions in the order they are dealt: ``perm``, without the positions whose
+    card is not in `pack` (a short pack; None: every card is in play). The k-th card dealt is the
+    committed card at ``in_play(...)[k]``; the skipped cards are out of play, so their openings
+    are public and anyone recomputes this list from them."""
+    perm = permutation(key, len(deck))
+    if pack is None:
+        return list(perm)
+    return [position for position in perm if deck[position] in pack]
+
+
+def dealing_sequence(deck: Sequence[str], key: str, pack: Collection[str] | None = None) -> list[str]:
+    """The cards in the order they are dealt: deck[perm[0]], deck[perm[1]], ... (of a short
+    pack: only its cards, in that order)."""
+    return [deck[position] for position in in_play(deck, key, pack)]
 
 
 __all__ = [
+    "DECISION_SALTS",
     "SCHEMA",
     "FairDeckError",
     "SecretDeck",
@@ -203,6 +222,7 @@ __all__ = [
     "check_secret_deck",
     "commitments",
     "dealing_sequence",
+    "in_play",
     "inclusion_path",
     "merkle_root",
     "new_salts",

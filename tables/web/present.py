@@ -126,6 +126,8 @@ class Names:
             return "the ghost hand"
         if player == "deck":
             return "the deck"
+        if player == "middle":
+            return "the middle card"
         name = self._known.get(player, f"Player {player}")
         return f"{name} (you)" if self.you is not None and player == str(self.you) else name
 

@@ -12,10 +12,10 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from guts_backend.api.schema import as_code
-from tables.api.actions import LEGAL_ACTIONS
-from tables.api.results import RESULT_DATA
 from tables.engine.decider import vocabulary
 from tables.engine.decider.evolve import RESULTS
+from tables.schema.actions import LEGAL_ACTIONS
+from tables.schema.results import RESULT_DATA
 
 TYPED = {"type", "$ref", "oneOf", "anyOf", "allOf", "enum"}
 

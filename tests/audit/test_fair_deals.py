@@ -36,7 +36,7 @@ from tables.engine.decider import commands as cmd
 from tables.engine.decider.events import parse
 from tables.engine.decider.evolve import fold
 from tables.engine.decider.view import Viewer, legal_actions, table_view
-from tables.engine.deck import STANDARD_PACK, shuffled_deck
+from tables.engine.deck import STANDARD_PACK, italian_pack, shuffled_deck
 from tables.state import load_table
 from tests.audit.conftest import Club, client_for, open_session
 from tests.audit.test_sse import events_of
@@ -427,3 +427,25 @@ def test_the_verifier_checks_a_whole_tables_history_as_its_reader(club: Club, tm
     assert result.returncode == 0, result.stdout
     assert result.stdout.count("Deal ") == 2
     assert result.stdout.count("OK as player") == 2
+
+
+def test_d_it_01_an_old_italian_deal_of_the_seed_recipe_keeps_verifying_by_it(
+    club: Club, tmp_path: Path
+) -> None:
+    """A deal logged before the short pack was committed card by card (schema 1: the seed shuffled
+    the short pack and DealEnded revealed it) is proven by that recipe, its event schema says so."""
+    session = open_session(club.ids(), variant="italian", legacy=True)
+    deal_no = session.start()
+    while (deal := load_table(session.table_id).state.live) is not None:
+        state = load_table(session.table_id).state
+        player = deal.awaiting[0]
+        action = next(a for a in legal_actions(state, player, state_time()) if a["action"] == "bet")
+        choice = "check" if "check" in action["choices"] else "fold"
+        service.table_command(table_id=session.table_id, command=cmd.Bet(player, deal.deal_no, choice))
+    proof = client_for(club.players[0]).get(f"/api/v1/tables/{session.table_id}/deals/{deal_no}/proof").json()
+    assert (proof["deck_schema"], proof["provable"], proof["ok"]) == (1, True, True)
+    assert proof["pack"] == [str(card) for card in italian_pack(3)]  # D-IT-01: 8s to aces
+    assert proof["seed"] is not None
+    result = run_verifier(tmp_path, proof)
+    assert result.returncode == 0, result.stdout
+    assert "commitment OK" in result.stdout

@@ -35,7 +35,7 @@ def reader(club: Club, role: str) -> AbstractUser:
 def without_pack(value: Any) -> Any:
     """The body without the pack (public knowledge) and a finished deal's recomputed deck (all 52
     cards, in which any card of another deal also appears), as a list or as an auditor's openings
-    of the undealt stock (docs/deck.md §10.4)."""
+    of the undealt stock (docs/deck.md §10.5)."""
     if isinstance(value, dict):
         return {
             key: without_pack(item)
@@ -133,8 +133,25 @@ def test_no_response_shows_what_its_reader_may_not_see(club: Club, played: Sessi
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_live_deals_proof_is_409(club: Club, played: Session, role: str) -> None:
+def test_the_live_deals_proof_opens_only_its_readers_own_cards(
+    club: Club, played: Session, role: str
+) -> None:
+    """Deck schema 2: the proof of a live deal is each reader's openings so far (his own cards;
+    an auditor's too are only what was shown, nothing yet); the seed recipe's is 409 until the end."""
     response = client_for(reader(club, role)).get(f"/api/v1/tables/{played.table_id}/deals/2/proof")
+    assert response.status_code == 200
+    proof = response.json()
+    assert (proof["finished"], proof["deck"], proof["seed"]) == (False, None, None)
+    own = hole_cards(played.table_id, 2).get(str(reader(club, role).pk), [])
+    assert {opening["card"] for opening in proof["openings"]} == set(own)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_live_deal_of_the_seed_recipe_has_a_409_proof(
+    club: Club, legacy_session: Session, role: str
+) -> None:
+    legacy_session.start()
+    response = client_for(reader(club, role)).get(f"/api/v1/tables/{legacy_session.table_id}/deals/1/proof")
     assert response.status_code == 409
     assert response.json()["code"] == "deal_not_finished"
 

@@ -12,10 +12,13 @@ from hypothesis import strategies as st
 
 from tables.engine import fairdeck
 from tables.engine.decider import commands as cmd
+from tables.engine.decider import events as ev
 from tables.engine.decider.events import CARDS_DEALT, DEAL_STARTED, DECK_COMMITTED
+from tables.engine.decider.fair import unused_salts
 from tables.engine.decider.snapshot import state_from_json, state_to_json
-from tables.engine.deck import STANDARD_PACK
-from tests.engine.decider.helpers import Session, of_type, one, table
+from tables.engine.decider.visibility import Viewer, redact_event, secret_keys
+from tables.engine.deck import STANDARD_PACK, commitment, italian_pack, shuffled_deck
+from tests.engine.decider.helpers import SEED, Session, of_type, one, table
 
 PACK = [str(card) for card in STANDARD_PACK]
 TEST_SALT = "000102030405060708090a0b0c0d0e0f"
@@ -130,3 +133,74 @@ def test_a_stacked_table_commits_nothing_and_deals_its_stacked_deck() -> None:
     started = one(events, DEAL_STARTED)
     assert (started.stacked, started.deck_schema) == (True, 1)
     assert [e.cards for e in of_type(events, CARDS_DEALT)] == [["As", "Qh"], ["Kd", "Js"]]
+
+
+def test_a_short_pack_is_dealt_in_permutation_order_skipping_the_cards_outside_it() -> None:
+    deck, key = secret_deck(5).cards, "ab" * 32
+    pack = {str(card) for card in italian_pack(4)}  # D-IT-01: 7s to aces
+    positions = fairdeck.in_play(deck, key, pack)
+    assert positions == [p for p in fairdeck.permutation(key) if deck[p] in pack]
+    assert fairdeck.in_play(deck, key) == list(fairdeck.permutation(key))
+    assert fairdeck.dealing_sequence(deck, key, pack) == [deck[p] for p in positions]
+    assert sorted(fairdeck.dealing_sequence(deck, key, pack)) == sorted(pack)
+
+
+@pytest.mark.parametrize("players", ["abcd", "abcdef"])
+def test_d_it_01_italian_poker_commits_the_whole_pack_and_deals_its_short_pack_from_it(players: str) -> None:
+    """The next deal's commitment is the same 52 cards whoever will be dealt in; the deal takes the
+    committed cards of the short pack for its players in their committed (permuted) order."""
+    session = table(players, variant="italian", ante=5, min_buy_in=500, buy_in=5000)
+    events = session.do(cmd.StartDeal(deck=secret_deck(1), next_deck=secret_deck(2)))
+    commits = of_type(events, DECK_COMMITTED)
+    assert [(e.deal_no, e.size) for e in commits] == [(1, 52), (2, 52)]
+    assert commits[1].root == fairdeck.merkle_root(fairdeck.commitments(secret_deck(2)))
+    started = one(events, DEAL_STARTED)
+    assert (started.deck_schema, started.seed, started.commitment) == (2, None, None)
+    pack = {str(card) for card in italian_pack(len(players))}
+    key = fairdeck.permutation_key(started.root, [])
+    sequence = fairdeck.dealing_sequence(secret_deck(1).cards, key, pack)
+    hands = {e.player: e.cards for e in of_type(events, CARDS_DEALT)}
+    order = started.participants
+    rounds = [hands[player][r] for r in range(5) for player in order]  # one card at a time (IT-04)
+    assert rounds == sequence[: 5 * len(players)]
+    assert set(rounds) <= pack
+
+
+def test_an_italian_deal_begun_by_the_seed_recipe_keeps_dealing_by_it() -> None:
+    """A StartDeal with a seed and no decks (an old log's) is a deal of schema 1 on the short pack."""
+    session = table("abcd", variant="italian", ante=5, min_buy_in=500, buy_in=5000)
+    events = session.do(cmd.StartDeal(None, SEED))
+    started = one(events, DEAL_STARTED)
+    assert (started.deck_schema, started.commitment) == (1, commitment(SEED))
+    hands = {e.player: e.cards for e in of_type(events, CARDS_DEALT)}
+    rounds = [hands[player][r] for r in range(5) for player in started.participants]
+    assert rounds == [str(card) for card in shuffled_deck(SEED, italian_pack(4))[:20]]
+
+
+def test_the_salts_of_a_decision_commit_each_slot_once() -> None:
+    salts = fairdeck.new_salts(6)
+    first = ev.StockReshuffled(
+        deal_no=1, generation=1, count=2, cards=["As", "Kd"], root="r", salts=[*salts[:2]]
+    )
+    assert unused_salts(salts, []) == salts
+    assert unused_salts(salts, [first]) == salts[2:]
+    assert unused_salts(salts, [first, first]) == salts[4:]
+
+
+def test_d_gen_02_a_reshuffled_stocks_salts_are_sealed_like_its_cards() -> None:
+    """Served beside the stock's root, the salts would let anyone try the few discards it can hold
+    until the root comes out: they are secret facts, like the cards, auditors' after the deal."""
+    data = {
+        "deal_no": 1,
+        "generation": 1,
+        "count": 2,
+        "cards": ["As", "Kd"],
+        "root": "ab" * 32,
+        "salts": ["00" * 16] * 2,
+    }
+    assert secret_keys(ev.STOCK_RESHUFFLED, data) == ("cards", "salts")
+    for viewer in (Viewer("a"), Viewer(None), Viewer(None, "auditor")):
+        served = redact_event(ev.STOCK_RESHUFFLED, data, viewer, deal_over=False)
+        assert (served["cards"], served["salts"], served["root"]) == (None, None, data["root"])
+    after = redact_event(ev.STOCK_RESHUFFLED, data, Viewer(None, "auditor"), deal_over=True)
+    assert after["salts"] == data["salts"]

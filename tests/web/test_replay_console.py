@@ -104,14 +104,23 @@ def test_auditor_steps_a_finished_deal_by_keyboard_sees_every_card_and_the_check
     page.screenshot(f"replay-{variant}-auditor-showdown", full=False)  # docs/img/replay-console.png
 
 
+def checked_as_served(
+    browser: Any, settings: Any, urlconf: str, user: Any, path: str
+) -> tuple[Page, dict[str, Any]]:
+    """The browser's own checks of `path` for `user`, the site served by the URL map `urlconf`."""
+    settings.ROOT_URLCONF = urlconf
+    page = browser()
+    page.sign_in(user)
+    page.open(path)
+    return page, checked(page)
+
+
 def test_a_tampered_event_fails_the_browsers_chain_check(browser: Any, people: People, settings: Any) -> None:
     session = open_session([people.alice.pk, people.bob.pk])
     deal_no = session.play(everyone_in)
-    settings.ROOT_URLCONF = "tests.web.tampered_urls"  # the replay served with one chip more
-    page = browser()
-    page.sign_in(people.auditor)
-    page.open(replay_path(session.table_id, deal_no))
-    verdicts = checked(page)
+    page, verdicts = checked_as_served(  # the replay served with one chip more
+        browser, settings, "tests.web.tampered_urls", people.auditor, replay_path(session.table_id, deal_no)
+    )
     assert "fail" in verdicts["chain"]
     assert len(verdicts["failed"]) == 1
     assert TAMPERED_TYPE in verdicts["failed"][0]
@@ -180,3 +189,45 @@ def test_a_player_cannot_open_another_tables_private_replay_nor_another_players_
         assert "Not yours to see" in page.css("h1")[0].text
     page.open(f"/audit/accounts/player:{people.carol.pk}/")
     assert "Statement" in page.css("h1")[0].text
+
+
+def test_a_player_checks_his_own_cards_in_the_browser_while_the_deal_is_played(
+    browser: Any, people: People, settings: Any
+) -> None:  # D-IT-01, docs/deck.md §10.4-10.6
+    """Italian poker for two (the 24-card pack from 9s): the browser checks the cards out of play,
+    then alice's five cards against the commitment, during the deal; bob's never reach her. A
+    proof whose opening was forged fails the same check."""
+    alice, bob = str(people.alice.pk), str(people.bob.pk)
+    session = open_session([people.alice.pk, people.bob.pk], variant="italian", declare_timeout=600)
+    deal_no = session.start()
+    hands = hole_cards(session.table_id, deal_no)
+    page = browser()
+    page.sign_in(people.alice)
+    page.open(replay_path(session.table_id, deal_no))
+    verdicts = checked(page)
+    assert verdicts["failed"] == []
+    assert "pass" in verdicts["proof"]
+    rows = [row.text for row in page.css("#proof-checks .check")]
+    assert any("Deal still being played" in row for row in rows)
+    assert any("Short pack" in row for row in page_rows(page, "pass")), rows
+    checked_cards = [row for row in page_rows(page, "pass") if "Card " in row]
+    assert len(checked_cards) == 5, rows
+    assert all(card in " ".join(checked_cards) for card in hands[alice])
+    assert leaks(page, hands[bob]) == []
+    page.screenshot("replay-player-live-deal-proof")
+
+    _, verdicts = checked_as_served(
+        browser,
+        settings,
+        "tests.web.tampered_proof_urls",
+        people.alice,
+        replay_path(session.table_id, deal_no),
+    )
+    assert "fail" in verdicts["proof"]
+    assert len(verdicts["failed"]) == 1
+    assert "does not open the commitment" in verdicts["failed"][0]
+
+
+def page_rows(page: Page, state: str) -> list[str]:
+    """The text of the proof's check rows in that state (pass, fail, skip, info)."""
+    return [row.text for row in page.css(f"#proof-checks .check.{state}")]

@@ -8,8 +8,8 @@ from typing import Any
 from rest_framework import serializers
 
 from ledger.names import player_names
-from tables.api.actions import player_id_field
-from tables.api.results import players_field
+from tables.schema.actions import player_id_field
+from tables.schema.results import players_field
 from tournaments.engine.config import CANCEL_FEES, CANCEL_SETTLEMENTS
 from tournaments.selectors import STATUSES
 

@@ -132,6 +132,8 @@ class ContributeSeed:
 @dataclass(frozen=True)
 class ExpireDeclare:
     deal_no: int
+    salts: tuple[str, ...] = ()  # drawn by the service: a stock reshuffled by the draws the
+    # timeout ends (IT-14, D-GEN-02) commits its new slots with them
 
 
 # --- tournament tables: issued by the tournament service, never by clients ------------

@@ -54,7 +54,7 @@ def _step_command(state: TableState, command: Any, now: datetime) -> list[ev.Eve
     """A player's command inside the deal: the current step's kind guards and handles it; a
     command no current step takes is refused as out of turn (after the guards every action
     shares: the table open, the player seated, the deal live)."""
-    ctx, step = current_ctx(state, now), state.current_step()
+    ctx, step = current_ctx(state, now, _salts(command)), state.current_step()
     entry = None if ctx is None or step is None else step.definition.commands.get(type(command))
     if ctx is None or entry is None:
         check_acting(state, command.player_id, command.deal_no)
@@ -63,7 +63,7 @@ def _step_command(state: TableState, command: Any, now: datetime) -> list[ev.Eve
         )
     check, handle = entry
     checked = check(ctx, command)
-    return then_advance(state, handle(ctx, command, checked), now)
+    return then_advance(state, handle(ctx, command, checked), now, ctx.salts)
 
 
 def _expire(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.Event]:
@@ -79,13 +79,19 @@ def _expire(state: TableState, c: cmd.ExpireDeclare, now: datetime) -> list[ev.E
         or now < parse_iso(deal.deadline)
     ):
         return []
-    ctx = current_ctx(state, now)
+    ctx = current_ctx(state, now, c.salts)
     step = state.current_step()
     if ctx is None or step is None:
         return []
     expire = step.definition.expire
     assert expire is not None, "an interactive kind says how its turns time out"
-    return then_advance(state, expire(ctx), now)
+    return then_advance(state, expire(ctx), now, ctx.salts)
+
+
+def _salts(command: Any) -> tuple[str, ...]:
+    """The fresh salts the service sent with a command (a draw's), for the slots of a stock
+    reshuffled while it is decided (D-GEN-02)."""
+    return tuple(getattr(command, "salts", ()))
 
 
 def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:

@@ -8,8 +8,9 @@
   (`DealStarted.entropy == []`, as for any deal nobody sent a seed for).
 - `ContributeSeed` records a player's seed for the committed next deck: the first one of each
   player counts (a later one appends nothing), so the log grows by at most a seat per deal.
-- The deal's cards come from `deck_of`: committed position perm[k] for the k-th card dealt, then
-  each reshuffled batch (D-GEN-02) mixed by the permutation key and committed afresh.
+- The deal's cards come from `deck_of`: committed position perm[k] for the k-th card dealt (a short
+  pack skips the positions of the cards outside it), then each reshuffled batch (D-GEN-02) mixed
+  by the permutation key and committed afresh.
 
 The secrets (the committed order and the salts) live in sealed event keys nobody is served;
 tables.audit.fairness opens each card to exactly the viewers who may see it.
@@ -29,7 +30,7 @@ from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.state import DealState, TableState, copy_with
-from tables.engine.deck import Deck
+from tables.engine.deck import PACKS, STANDARD_PACK, Deck
 
 if TYPE_CHECKING:
     from tables.engine.decider.variants import Variant
@@ -42,7 +43,7 @@ def opening_events(
 ) -> list[ev.Event]:
     """The first deal's deck committed as the table opens, so that the seeds players send as
     they sit down key its permutation (nothing for a stacked table, without a deck, or for a
-    variant that keeps the seed recipe)."""
+    variant whose pack is not part of the committed 52 cards: none today, `committed_pack`)."""
     if deck is None or opened.stacked or not committed_pack(variant):
         return []
     return [committed_event(1, deck)]
@@ -145,21 +146,34 @@ FOLDS: dict[type[ev.Event], Callable[[TableState, Any], TableState]] = {
 
 
 @lru_cache(maxsize=512)
-def _sequence(cards: tuple[str, ...], key: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(fairdeck.dealing_sequence(cards, key)))
+def _sequence(cards: tuple[str, ...], key: str, pack: tuple[Card, ...]) -> tuple[Card, ...]:
+    short = None if len(pack) == len(STANDARD_PACK) else {str(card) for card in pack}
+    return tuple(parse_cards(fairdeck.dealing_sequence(cards, key, short)))
 
 
-def deck_of(deal: DealState) -> Deck:
-    """The schema-2 deck: the committed cards in dealing order, then the reshuffled batches."""
+def deck_of(deal: DealState, pack: Sequence[Card] = STANDARD_PACK) -> Deck:
+    """The schema-2 deck: the committed cards in dealing order, then the reshuffled batches. A
+    short pack (Italian poker, D-IT-01) deals the committed cards of its pack in that order and
+    skips the others: they are out of play (and their openings public, tables.audit.openings)."""
     _root, key, cards = deal.fair
-    return Deck.committed(_sequence(tuple(cards), key), key, reshuffles=deal.reshuffles)
+    dealt_from = tuple(pack)
+    sequence = _sequence(tuple(cards), key, dealt_from)
+    return Deck.committed(sequence, key, pack=dealt_from, reshuffles=deal.reshuffles)
 
 
 def committed_pack(variant: Variant) -> bool:
-    """Whether the variant's deals are committed card by card (deck schema 2): the standard pack.
-    A short pack depends on the players dealt in (Italian poker, D-IT-01), which is not known when
-    the next deal's deck is committed; such deals keep the seed recipe (schema 1)."""
-    return variant.deck == "standard52"
+    """Whether the variant's deals are committed card by card (deck schema 2): every pack the
+    engine knows is the standard 52 cards or a part of them, so the whole 52-card pack is
+    committed (the next deal's commitment cannot depend on who will be dealt in) and a short pack
+    (Italian poker by players, D-IT-01) is dealt from it by skipping the cards outside it."""
+    return variant.deck in PACKS
+
+
+def unused_salts(salts: Sequence[str], events: Sequence[ev.Event]) -> tuple[str, ...]:
+    """The salts of a decision not used by `events` yet: each reshuffled stock took the first
+    ones left, one per slot, so that no salt ever commits two slots."""
+    used = sum(len(e.salts or ()) for e in events if isinstance(e, ev.StockReshuffled))
+    return tuple(salts[used:])
 
 
 def stock_reshuffled(

@@ -12,11 +12,13 @@ appears here by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.close import close_table_events
 from tables.engine.decider.evolve import enter_step, evolve
 from tables.engine.decider.game_end import GAME_END_RULES
@@ -28,12 +30,15 @@ from tables.engine.decision import Decision
 __all__ = ["advance", "antes_due", "current_ctx", "deck_for", "iso", "parse_iso", "then_advance"]
 
 
-def then_advance(state: TableState, events: list[ev.Event], now: datetime) -> Decision[ev.Event, TableState]:
+def then_advance(
+    state: TableState, events: list[ev.Event], now: datetime, salts: Sequence[str] = ()
+) -> Decision[ev.Event, TableState]:
     """Fold `events` and run the program on: the command's events and their consequences, with
-    the state after them (each event folded once)."""
+    the state after them (each event folded once). `salts`: the service's fresh salts sent with
+    the command, of which `events` used the first (`fair.unused_salts`)."""
     for event in events:
         state = evolve(state, event)
-    state, more = advance(state, now)
+    state, more = advance(state, now, fair.unused_salts(salts, events))
     return Decision([*events, *more], state)
 
 
@@ -41,8 +46,9 @@ Position = tuple[int, int]  # (stage 1-based, step 0-based); (0, 0) before the p
 _MOST_MOVES = 1000  # a program is walked in far fewer moves: a loop is a bug
 
 
-def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event]]:
-    """Run the live deal's program; stop when players must act or the deal has ended."""
+def advance(state: TableState, now: datetime, salts: Sequence[str] = ()) -> tuple[TableState, list[ev.Event]]:
+    """Run the live deal's program; stop when players must act or the deal has ended. Each step
+    at work gets the salts not used yet (a stock reshuffled commits its slots with them, D-GEN-02)."""
     emitted: list[ev.Event] = []
     deal = state.live
     if deal is None:
@@ -52,7 +58,8 @@ def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event
         deal = state.live
         if deal is None:
             return state, emitted
-        if (deal.stage, deal.step) == cursor and (waiting := _run_current(state, now)) is not None:
+        fresh = fair.unused_salts(salts, emitted)
+        if (deal.stage, deal.step) == cursor and (waiting := _run_current(state, now, fresh)) is not None:
             if not waiting:
                 return state, emitted
             state = _folded(state, waiting, emitted)
@@ -61,7 +68,7 @@ def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event
         nxt = next_position(state, cursor)
         if nxt is None:
             return _folded(state, _end_of_deal(state, deal), emitted), emitted
-        state, cursor, ended = _enter(state, nxt, now, emitted)
+        state, cursor, ended = _enter(state, nxt, now, emitted, fresh)
         if ended:
             live = state.deal
             assert live is not None
@@ -69,17 +76,17 @@ def advance(state: TableState, now: datetime) -> tuple[TableState, list[ev.Event
     raise AssertionError("the program did not come to rest")
 
 
-def _run_current(state: TableState, now: datetime) -> list[ev.Event] | None:
+def _run_current(state: TableState, now: datetime, salts: tuple[str, ...]) -> list[ev.Event] | None:
     """The current step's next events if it is interactive and not done ([]: waiting for
     players); None when the program moves on from it."""
-    ctx, step = current_ctx(state, now), state.current_step()
+    ctx, step = current_ctx(state, now, salts), state.current_step()
     if ctx is None or step is None or not step.definition.interactive or step.definition.done(ctx):
         return None
     return step.definition.run(ctx)
 
 
 def _enter(
-    state: TableState, position: Position, now: datetime, emitted: list[ev.Event]
+    state: TableState, position: Position, now: datetime, emitted: list[ev.Event], salts: tuple[str, ...]
 ) -> tuple[TableState, Position, bool]:
     """Reach the step at `position`: run it from its reset facts (its kind's `start`); its first
     event carries the position. Returns the state, the cursor and whether the deal is over."""
@@ -88,7 +95,7 @@ def _enter(
     kind, params = step.definition, step.resolved(state.opts)
     entered = enter_step(state, stage, index)
     assert entered.deal is not None
-    ctx = Ctx(entered, entered.deal, params, stage, index, now)
+    ctx = Ctx(entered, entered.deal, params, stage, index, now, salts)
     if kind.interactive:
         if kind.done(ctx):
             return state, position, False  # nothing to do: no trace
@@ -141,12 +148,12 @@ def _folded(state: TableState, events: list[ev.Event], into: list[ev.Event]) -> 
     return state
 
 
-def current_ctx(state: TableState, now: datetime) -> Ctx[Any] | None:
+def current_ctx(state: TableState, now: datetime, salts: Sequence[str] = ()) -> Ctx[Any] | None:
     """The live deal's current step at work (None between steps, deals or stages)."""
     deal, step = state.live, state.current_step()
     if deal is None or step is None:
         return None
-    return Ctx(state, deal, step.resolved(state.opts), deal.stage, deal.step, now)
+    return Ctx(state, deal, step.resolved(state.opts), deal.stage, deal.step, now, tuple(salts))
 
 
 def _end_of_deal(state: TableState, deal: DealState) -> list[ev.Event]:

@@ -133,6 +133,8 @@ class Ctx(Generic[P]):
     stage: int  # 1-based
     step: int  # 0-based within the stage
     now: datetime
+    salts: tuple[str, ...] = ()  # the service's fresh salts not used yet in this decision: a
+    # stock reshuffled now commits its new slots with them (D-GEN-02, fair.stock_reshuffled)
 
 
 def _no_change(deal: DealState, params: Any) -> DealState:
@@ -281,8 +283,8 @@ def deck_for(state: TableState, deal: DealState) -> Deck:
         assert state.stacked_decks is not None
         cards = state.stacked_decks[(deal.deal_no - 1) % len(state.stacked_decks)]
         return Deck.stacked(list(cards), pack=pack, reshuffles=deal.reshuffles)
-    if deal.fair:  # deck schema 2: committed cards, permuted
-        return fair.deck_of(deal)
+    if deal.fair:  # deck schema 2: committed cards, permuted (a short pack skips the others)
+        return fair.deck_of(deal, pack)
     assert deal.seed is not None
     return Deck.shuffled(deal.seed, pack, reshuffles=deal.reshuffles)
 

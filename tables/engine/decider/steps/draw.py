@@ -20,11 +20,13 @@ any draw: the cards are private to the drawer, the count public (D-IT-05).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider import fair
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import check_acting
 from tables.engine.decider.state import DealState, TableState
@@ -77,7 +79,7 @@ def run(ctx: Ctx[DrawParams]) -> list[ev.Event]:
             )
         ]
     player = next(p for p in players if owed(deal, p))
-    return _serve(ctx.state, player, [], owed(deal, player), deferred=True)
+    return _serve(ctx.state, player, [], owed(deal, player), deferred=True, salts=ctx.salts)
 
 
 def check_draw(ctx: Ctx[DrawParams], c: cmd.Exchange) -> list[str]:
@@ -111,7 +113,7 @@ def check_draw(ctx: Ctx[DrawParams], c: cmd.Exchange) -> list[str]:
 def draw(ctx: Ctx[DrawParams], c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     """IT-15: a four-card draw gets three now; the rest waits until everyone else has drawn."""
     now = FIRST_OF_FOUR if len(discards) == 4 else len(discards)
-    return _serve(ctx.state, c.player_id, discards, now, split=c.split_openers)
+    return _serve(ctx.state, c.player_id, discards, now, split=c.split_openers, salts=ctx.salts)
 
 
 def _serve(
@@ -122,9 +124,11 @@ def _serve(
     *,
     split: bool = False,
     deferred: bool = False,
+    salts: Sequence[str] = (),
 ) -> list[ev.Event]:
     """`player` discards `discards` and takes `count` cards (IT-13), reshuffling the discards out
-    of play into a new stock when it runs short (IT-14); what it cannot serve now waits."""
+    of play into a new stock when it runs short (IT-14; a committed deck commits the new stock's
+    slots with the service's `salts`, D-GEN-02); what it cannot serve now waits."""
     deal = state.live
     assert deal is not None
     deck = deck_for(state, deal)
@@ -135,11 +139,7 @@ def _serve(
         pool = _reshuffle_pool(deal, last_resort=deferred and not deck.remaining)
         if pool:
             deck.reshuffle(pool)
-            events.append(
-                ev.StockReshuffled(
-                    deal_no=deal.deal_no, generation=len(deck.reshuffles), count=len(pool), cards=pool
-                )
-            )
+            events.append(fair.stock_reshuffled(deal, deck, pool, salts))
             drawn += _take(deck, count - len(drawn))
     assert drawn or not deferred, "a card outside the hands is always left to serve (52 >= 5 x 10)"
     kept = [card for card in deal.hand_of(player) if card not in discards]

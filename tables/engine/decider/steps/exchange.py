@@ -151,7 +151,7 @@ def card_in_hand(hand: tuple[str, ...], card: Any) -> str:
 
 def exchange(ctx: Ctx[ExchangeParams], c: cmd.Exchange, discards: list[str]) -> list[ev.Event]:
     """A draw is accepted until the timeout is recorded (ExpireDeclare), like a declare."""
-    return draw_events(ctx.state, c.player_id, discards, salts=c.salts)
+    return draw_events(ctx.state, c.player_id, discards, salts=ctx.salts)
 
 
 def offers(ctx: Ctx[ExchangeParams], player: str) -> list[dict[str, Any]]:

@@ -205,11 +205,11 @@ const GutsVerify = (() => {
   }
 
   async function proofChecks(replay, proofUrl, names, add) {
-    if (!replay.finished) {
+    const {status, body: proof} = await fetchJson(proofUrl);
+    if (status === 409 && !replay.finished) {
       add("skip", "Deal still being played", "its seed stays secret until it ends: nothing to prove yet");
       return;
     }
-    const {status, body: proof} = await fetchJson(proofUrl);
     if (status !== 200) {
       add(status === 409 ? "skip" : "fail", "Proof", (proof && proof.detail) || `the proof answered ${status}`);
       return;
@@ -281,7 +281,35 @@ const GutsVerify = (() => {
     return sn === 0 && hex(r) === root;
   }
 
+  // A short pack (Italian poker, D-IT-01): the committed cards outside it, opened to everyone, must
+  // be exactly the 52-card pack's cards outside the deal's pack; the k-th card dealt is then at the
+  // k-th position of the permutation not among theirs. Returns those positions, or null (a failure).
+  async function outOfPlayChecks(proof, add) {
+    const pack = proof.pack || PACK;
+    if (!knownPack(pack)) {
+      add("fail", "Pack", "not a standard or Italian pack in index order");
+      return null;
+    }
+    const outside = PACK.filter((card) => !pack.includes(card));
+    const openings = proof.out_of_play || [];
+    const positions = new Set(openings.map((o) => o.position));
+    const cards = openings.map((o) => o.card).sort((a, b) => PACK.indexOf(a) - PACK.indexOf(b));
+    let ok = positions.size === openings.length && JSON.stringify(cards) === JSON.stringify(outside);
+    for (const opening of openings) {
+      const leaf = await sha256(joined(bytesOf(opening.salt), encoder.encode(opening.card)));
+      ok = ok && (opening.tree || 0) === 0 && await included(proof.root, proof.size, opening.position, leaf, opening.path || []);
+    }
+    if (!outside.length && !openings.length) return positions;
+    add(ok ? "pass" : "fail", "Short pack", ok
+      ? `${pack.length} cards in play; the ${outside.length} others are out of play, each opened at its committed position`
+      : "the cards out of play are not the pack's cards outside the deal's pack, or do not open their commitments");
+    return ok ? positions : null;
+  }
+
   async function openingChecks(proof, started, names, add) {
+    if (proof.finished === false) {
+      add("info", "Deal still being played", "the cards opened to you so far are checked; the others once you may see them");
+    }
     const seeds = proof.entropy || [];
     const lines = seeds.map((s) => `${s.player}:${s.client_seed}\n`).join("");
     const key = await sha256(joined(encoder.encode("guts-permutation\n"), encoder.encode(`${proof.root}\n${lines}`)));
@@ -294,13 +322,15 @@ const GutsVerify = (() => {
     add(chained === proof.root ? "pass" : "fail", "Root in the chain",
         chained === proof.root ? `the proof's root is the one DealStarted v${started.event.version} holds`
           : "the proof's root is not the one in the deal's DealStarted event");
-    const used = new Set();
+    const outside = await outOfPlayChecks(proof, add) || new Set();
+    const inPlay = perm.filter((position) => !outside.has(position));
+    const used = new Set([...outside].map((position) => `0:${position}`));
     for (const opening of proof.openings || []) {
       const tree = opening.tree || 0;
       const stock = tree ? (proof.stocks || []).find((s) => s.generation === tree) : null;
       const root = tree ? stock && stock.root : proof.root;
       const size = tree ? stock && stock.count : proof.size;
-      const expected = tree ? opening.index - (stock ? stock.first_index : 0) : perm[opening.index];
+      const expected = tree ? opening.index - (stock ? stock.first_index : 0) : inPlay[opening.index];
       const leaf = await sha256(joined(bytesOf(opening.salt), encoder.encode(opening.card)));
       const slot = `${tree}:${opening.position}`;
       const holder = opening.player == null ? "the stock" : (names[opening.player] || `player ${opening.player}`);

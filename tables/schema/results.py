@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from tables.api.actions import cards_field, player_id_field
 from tables.engine.decider import vocabulary
+from tables.schema.actions import cards_field, player_id_field
 
 
 def players_field(**kwargs: Any) -> serializers.ListField:
@@ -241,3 +241,11 @@ RESULTS: dict[str, type[serializers.Serializer]] = {
 DEAL_RESULTS = PolymorphicProxySerializer(
     component_name="DealResult", serializers=RESULTS, resource_type_field_name="type", many=True
 )
+
+
+@extend_schema_field(DEAL_RESULTS)
+class DealResultsField(serializers.ListField):
+    """A deal's results, rendered as the engine built them (each item a JSON object), documented
+    as the union above."""
+
+    child = serializers.DictField()
