@@ -153,7 +153,7 @@ def player_ids_in(value: Any, key: str = "") -> set[str]:
 
 
 def account_words(account: str, names: Names) -> str:
-    """'seat:<table>:4' -> "bob's stack"; 'pot:<table>' -> 'the pot'."""
+    """'seat:<table>:4' -> "bob's stack"; 'pot:<table>' -> 'the pot'; 'sidepot:<table>:1' -> 'side pot 1'."""
     kind = account_kind(account)
     owner = account.rsplit(":", 1)[-1]
     whose = "your" if names.you is not None and owner == str(names.you) else f"{names[owner]}'s"
@@ -163,6 +163,7 @@ def account_words(account: str, names: Names) -> str:
         "pot": "the pot",
         "reserve": "the reserve",
         "bets": "the bets",
+        "sidepot": f"side pot {owner}",
         "cashier": "the cashier",
         "house": "the house",
     }

@@ -442,6 +442,21 @@ class OpenersShown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BetsGathered(Event):
+    """D-IT-02: a poker betting round is over and its bets are gathered into the pots (public):
+    the main pot is the pot account, each side pot an account of its own
+    (`sidepot:<table>:<n>`); `pots`: every pot as formed so far, [{pot, account, amount,
+    contributors, eligible, contributions}]; `transfers` move the called chips from the bets
+    account into them (an uncalled bet stays there until the pots are awarded)."""
+
+    TYPE: ClassVar[str] = "BetsGathered"
+    deal_no: int
+    round: int
+    pots: list[dict[str, Any]]
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
 class PotsAwarded(Event):
     """D-IT-02: each pot (the main pot, then the side pots, as standard poker forms them) to the
     best hand among the players still in who contributed to it (`pots`: [{pot, amount,
@@ -873,6 +888,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     NobodyOpened,
     OpenersShown,
     PotsAwarded,  # D-IT-02, D-IT-03
+    BetsGathered,  # D-IT-02
     *TOURNAMENT_EVENTS,
     EscalationOpened,
     Escalated,
@@ -914,6 +930,7 @@ MIDDLE_CARD_TURNED, OFFER_OPENED, OFFER_ANSWERED = "MiddleCardTurned", "OfferOpe
 TRUMP_CHOOSER_NAMED, TRUMP_OPENED, TRUMP_CHOSEN = "TrumpChooserNamed", "TrumpOpened", "TrumpChosen"
 PLAY_OPENED, CARD_PLAYED, TRICK_WON = "PlayOpened", "CardPlayed", "TrickWon"
 NOBODY_OPENED, OPENERS_SHOWN, POTS_AWARDED = "NobodyOpened", "OpenersShown", "PotsAwarded"  # D-IT-02/03
+BETS_GATHERED = "BetsGathered"  # D-IT-02
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})  # the program's position, nothing else
 
 

@@ -44,6 +44,7 @@ RESULTS = (
     ev.NobodyOpened,
     ev.PotsAwarded,
     ev.OpenersShown,
+    ev.BetsGathered,
 )  # D-IT-02, D-IT-03
 
 
@@ -235,9 +236,10 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
     not table state."""
     seat_prefix = f"seat:{state.table_id}:"
     pot_name, reserve_name = f"pot:{state.table_id}", f"reserve:{state.table_id}"
-    bets_name = f"bets:{state.table_id}"
+    bets_name, side_prefix = f"bets:{state.table_id}", f"sidepot:{state.table_id}:"
     deltas: dict[str, int] = {}
     pot, reserve, bets = state.pot, state.reserve, state.bets
+    sides: list[int] | None = None
     for transfer in transfers:
         amount = transfer["amount"]
         for account, sign in ((transfer["from"], -1), (transfer["to"], 1)):
@@ -250,9 +252,15 @@ def apply_transfers(state: TableState, transfers: Iterable[Mapping[str, Any]]) -
             elif account.startswith(seat_prefix):
                 player = account[len(seat_prefix) :]
                 deltas[player] = deltas.get(player, 0) + sign * amount
+            elif account.startswith(side_prefix):  # D-IT-02: side pot n, 1 up
+                sides = sides if sides is not None else list(state.side_pots)
+                number = int(account[len(side_prefix) :])
+                sides.extend([0] * (number - len(sides)))
+                sides[number - 1] += sign * amount
     seats = state.seats
     if deltas:
         seats = tuple(
             copy_with(s, stack=s.stack + deltas[s.player]) if s.player in deltas else s for s in seats
         )
-    return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets)
+    side_pots = state.side_pots if sides is None else (tuple(sides) if any(sides) else ())
+    return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets, side_pots=side_pots)

@@ -433,7 +433,7 @@ def test_d_it_02_a_side_pot_goes_to_the_best_hand_among_its_contributors() -> No
         (100, ["b", "c", "d"], ["c"]),
         (40, ["b", "d"], ["b"]),
     ]
-    assert transfers(events)[-1] == ("bets", "seat:b", 40)
+    assert transfers(events)[-1] == ("sidepot:t1:1", "seat:b", 40)  # the side pot's own account
 
 
 def test_d_it_02_an_uncalled_bet_returns_to_its_bettor() -> None:
@@ -453,9 +453,10 @@ def test_d_it_02_pot_limit_bets_from_the_unit_up_to_the_pot() -> None:
     assert action["most"]["open"] == 40
     bet(session, ("b", "open", 40))
     action = offer(session, "c", "bet")
-    assert action["amounts"]["raise"] == 50
-    assert action["most"]["raise"] == 40 + 120
+    assert action["amounts"]["raise"] == 40 + 40  # the least raise: the last bet's size
+    assert action["most"]["raise"] == 40 + 120  # the pot after calling
     assert session.fails(Bet("c", 1, "raise", 500)) == "invalid_amount"
+    assert session.fails(Bet("c", 1, "raise", 79)) == "invalid_amount"
 
 
 # --- conservation -----------------------------------------------------------------------------------

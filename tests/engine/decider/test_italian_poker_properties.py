@@ -18,6 +18,7 @@ from tables.engine.decider.view import legal_actions
 from .helpers import T0, Ledger, Session, assert_folds_back, later, table
 
 NAMES = "abcdefghij"
+DEAL_ACCOUNTS = ("pot:t1", "bets:t1", "sidepot:t1:")  # the pot, the bets, the side pots (D-IT-02)
 
 
 def _cards_unique(session: Session) -> None:
@@ -33,7 +34,7 @@ def _check_award(ledger: Ledger, event: Any) -> None:
     """Each pot to its eligible players only, eligible players contributed, the pots and the
     uncalled bet are every chip of the pot and the bets account (before the award)."""
     total = sum(p["amount"] for p in event.pots) + (event.returned["amount"] if event.returned else 0)
-    assert total == ledger.balances["pot:t1"] + ledger.balances["bets:t1"]
+    assert total == sum(ledger.balances[a] for a in ledger.balances if a.startswith(DEAL_ACCOUNTS))
     for pot in event.pots:
         assert set(pot["winners"]) <= set(pot["eligible"]) <= set(pot["contributors"])
         assert sum(pot["shares"].values()) == pot["amount"]
