@@ -84,10 +84,9 @@ def secret_keys(event_type: str, data: dict[str, Any]) -> tuple[str, ...]:
     if event_type == ev.CARDS_DRAWN:
         return tuple(key for key in _DRAWN if key in data)
     if event_type == ev.STOCK_RESHUFFLED:
-        return ("cards",)
+        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
     if event_type == ev.BET_MADE:
         return ("openers",) if data.get("openers") is not None else ()
-        return ("cards", "salts") if data.get("salts") is not None else ("cards",)
     if event_type == ev.DECK_COMMITTED:
         return ("cards", "salts")
     if event_type == ev.SEED_CONTRIBUTED:

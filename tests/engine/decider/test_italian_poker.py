@@ -27,6 +27,7 @@ from tables.engine.decider.steps.base import deck_for
 from tables.engine.decider.steps.betting import betting_of, openers
 from tables.engine.decider.variants import validate_options
 from tables.engine.decider.view import Viewer, legal_actions, redact_event, table_view
+from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import italian_pack
 
 from .helpers import T0, Ledger, Session, later, of_type, one, stack_deck, start, table, transfers
@@ -549,3 +550,12 @@ def test_d_it_02_a_draw_that_times_out_stands_pat() -> None:
     drawn = one(events, CARDS_DRAWN)
     assert (drawn.player, drawn.count, drawn.timed_out) == ("b", 0, True)
     assert session.state.live.hand_of("b") == tuple(HANDS[0].split())
+
+
+def test_d_it_03_d_gen_02_a_reshuffles_cards_and_salts_are_secret_and_an_opens_openers() -> None:
+    """IT-14's reshuffled stock (and, in a schema-2 deal, the salts that seal its new slots) and
+    the openers of an open (D-IT-03) are secret keys: the store seals them."""
+    assert secret_keys("StockReshuffled", {"cards": ["As"], "salts": ["00"]}) == ("cards", "salts")
+    assert secret_keys("StockReshuffled", {"cards": ["As"]}) == ("cards",)
+    assert secret_keys("BetMade", {"action": "open", "openers": ["Jh", "Js"]}) == ("openers",)
+    assert secret_keys("BetMade", {"action": "call"}) == ()
