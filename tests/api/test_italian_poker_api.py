@@ -239,6 +239,26 @@ def test_it_the_hand_history_reads_like_draw_poker() -> None:
         "shows his openers: Jh Js (split in the draw)",
     ):
         assert line in text, (line, text)
+    # In the order it was played: the antes, the first round and the pot it made, the draw with
+    # each count (the reader's own cards only), the second round, the showdown, the openers.
+    text = table.api("d").get(table_url(table.id, "deals/2/history?format=text")).content.decode()
+    order = [
+        "Antes of 10",
+        "First betting round (jacks or better to open):",
+        "  Main pot now 120",
+        "Draw:",
+        "draws 4 and splits his openers\n",  # c's cards are c's
+        "draws 1 (discards 7d, gets 9c)",  # d's own
+        "gets his last card (IT-15)\n",
+        "Second betting round:",
+        "Showdown (contested):",
+        "Main pot of 120",
+        "shows his openers: Jh Js (split in the draw)",
+    ]
+    at = [text.find(line) for line in order]
+    assert -1 not in at, text
+    assert at == sorted(at), text
+    assert "declared" not in text  # poker has no declare
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8, 9, 10])
