@@ -2,8 +2,9 @@
 browser, play a whole deal from the page alone on a stacked deck (IT-07..18, D-IT-02, D-IT-03):
 bob opens on jacks, alice raises, bob calls; in the draw bob splits his openers (he ticks a jack
 and "I split my openers", IT-16) and alice draws one; in the second round bob checks, alice
-bets, bob raises and alice folds; and a pot-limit open of the chips typed in (D-IT-02). The page shows who opened, the round, the pot, each player's
-bet and how many cards he drew; the openers are shown at the end (OpenersShown)."""
+bets, bob raises and alice folds. The page shows who opened, the round, the pot, each player's
+bet and how many cards he drew; the openers are shown at the end (OpenersShown). Under pot limit
+an open is of the chips typed in (D-IT-02)."""
 
 from __future__ import annotations
 
