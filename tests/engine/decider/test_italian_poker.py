@@ -222,6 +222,8 @@ DRAWS = "Ts Th Td 9c 9d Qs Kc 8s"  # the stock after the deal, top first
 
 
 def test_it_12_13_the_active_players_draw_0_to_4_in_turn_from_the_dealers_left() -> None:
+    """IT-12: the players still in exchange 0 to 4 cards; IT-13: in turn from the dealer's left,
+    each discards that many and is given as many."""
     session = opened(italian(draws=DRAWS))
     assert session.state.live.awaiting == ("b",)  # d folded: not asked
     assert offer(session, "b", "exchange")["max"] == 4
