@@ -205,6 +205,12 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
         ("PotsAwarded", -40, f"seat:{table.id}:{table.ids['c']}"),
     ]
     assert (balance(f"bets:{table.id}"), balance(f"pot:{table.id}"), balance(side)) == (0, 0, 0)
+    summary = next(
+        d for d in table.api("a").get(table_url(table.id, "deals")).json()["results"] if d["deal_no"] == 3
+    )
+    assert {"from": side, "to": f"seat:{table.id}:{table.ids['c']}", "amount": 40} in [
+        {k: t[k] for k in ("from", "to", "amount")} for t in summary["transfers"]
+    ]  # the deal's summary lists the awards with the antes
     assert check_conservation() == []
     text = table.api("a").get(table_url(table.id, "deals/3/history?format=text")).content.decode()
     assert "open" in text
