@@ -4,8 +4,9 @@ the rules engine, so the engine can write money movements into its events withou
 Every chip movement is a Transfer between two named accounts in one unit (DESIGN §2.4):
 `cashier` (the outside world), `player:<id>` (bankroll), `seat:<table>:<player>` (table stack),
 `pot:<table>`, `reserve:<table>`, `bets:<table>` (the live deal's bets, D-BET),
-`prizepool:<tournament>`, `house`, and a tournament's chip bank
-`chipbank:<tournament>` (the issuer of its chips, unit `t:<tournament>`).
+`sidepot:<table>:<n>` (the live deal's side pot n, 1 up, D-IT-02), `prizepool:<tournament>`,
+`house`, and a tournament's chip bank `chipbank:<tournament>` (the issuer of its chips, unit
+`t:<tournament>`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def bets_account(table_id: object) -> str:
     """The bets of a table's live deal, kept apart from the pot so that the pot is matched at its
     pre-betting size (D-BET, JP-12); empty again when the deal is settled."""
     return f"bets:{table_id}"
+
+
+def side_pot_account(table_id: object, number: int) -> str:
+    """Side pot `number` (1, 2, ...) of a table's live poker deal (D-IT-02): the main pot is the
+    pot account itself; each side pot formed by an all-in is an account of its own, filled when
+    a betting round's bets are gathered and empty again when the deal is settled."""
+    return f"sidepot:{table_id}:{number}"
 
 
 def prizepool_account(tournament_id: object) -> str:

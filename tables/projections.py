@@ -231,7 +231,7 @@ def _deal_fields(deal: DealState) -> dict[str, Any]:
         "settlement": [
             t
             for r in results
-            if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED, ev.BETS_AWARDED)
+            if r["type"] in (ev.POT_SETTLED, ev.POT_AWARDED, ev.BETS_AWARDED, ev.POTS_AWARDED)
             for t in r["data"].get("transfers", ())
         ],
     }

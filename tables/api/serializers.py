@@ -124,8 +124,21 @@ class PotSerializer(serializers.Serializer):
     """D-IT-02: one pot of a poker deal (0: the main pot, then the side pots)."""
 
     pot = serializers.IntegerField()
+    account = serializers.CharField(
+        required=False, help_text="Its account: the main pot `pot:<table>`, side pot n `sidepot:<table>:<n>`."
+    )
     amount = serializers.IntegerField()
+    before_betting = serializers.IntegerField(
+        required=False, help_text="The main pot: its antes and any pot carried from a passed deal (IT-11)."
+    )
+    held = serializers.IntegerField(
+        required=False,
+        help_text="Chips its account holds now (an open round's bets are gathered at its end).",
+    )
     contributors = players_field()
+    contributions = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Each contributor's bets in this pot."
+    )
     eligible = players_field()
 
     class Meta:
@@ -163,6 +176,11 @@ class BettingSerializer(serializers.Serializer):
     all_in = players_field(
         required=False,
         help_text="Italian poker: the players all in (D-IT-02).",
+    )
+    to_call = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Italian poker: while a round is open, what each player still betting must put in to call.",
     )
     pots = PotSerializer(
         many=True,

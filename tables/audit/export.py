@@ -20,6 +20,7 @@ from tables.audit.feeds import events_json
 from tables.engine.decider import events as ev
 from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
+from tables.engine.decider.variants import VARIANTS
 from tables.engine.decider.view import Viewer
 from tables.naming import table_name, with_player_names
 
@@ -36,6 +37,7 @@ RESULT_TYPES = frozenset(
         ev.NOBODY_OPENED,
         ev.POTS_AWARDED,
         ev.OPENERS_SHOWN,
+        ev.BETS_GATHERED,
     }
 )  # D-IT-02, D-IT-03
 
@@ -85,6 +87,8 @@ def deal_history(record: DealRecord, viewer: Viewer) -> dict[str, Any]:
                 "deferred": bool(e["data"].get("deferred")),
                 "split_openers": bool(e["data"].get("split_openers")),
                 "timed_out": bool(e["data"].get("timed_out")),
+                "discarded": e["data"].get("discarded"),  # the drawer's own (redacted for others)
+                "drawn": e["data"].get("drawn"),
             }
             for e in events
             if e["type"] == ev.CARDS_DRAWN
@@ -235,6 +239,9 @@ def deal_text(history: dict[str, Any]) -> str:
         f"Before the deal: pot {history['before']['pot']}, reserve {history['before']['reserve']}",
     ]
     lines += _seat_lines(history["before"]["seats"], who)
+    if _is_poker(history):  # Italian poker: read as draw poker, not as Guts
+        lines += _poker_lines(history, who)
+        return "\n".join(lines) + "\n"
     lines.append("Cards and declares (dealing order from the dealer's left):")
     for hand in history["hands"]:
         cards = " ".join(hand["cards"]) if hand["cards"] else f"[{hand['card_count']} cards, hidden]"
@@ -244,9 +251,7 @@ def deal_text(history: dict[str, Any]) -> str:
         lines.append(f"  {who(hand['player'])}: {cards}{up}; declared {declared}{notes}")
     if history["board"]:
         lines.append(f"Board: {' '.join(history['board'])}")
-    if any(b["action"] == "open" for b in history.get("betting") or ()):  # D-IT-02
-        lines += _poker_lines(history, who)
-    elif history.get("betting"):  # D-BET, after the draw of Jacks and Piss (JP-09)
+    if history.get("betting"):  # D-BET, after the draw of Jacks and Piss (JP-09)
         lines += _draw_lines(history.get("draws") or [], who)
         lines.append("Betting (bets apart from the pot):")
         lines += [_bet_line(b, who) for b in history["betting"]]
@@ -295,31 +300,80 @@ def _bet_line(b: dict[str, Any], who: Callable[[str], str]) -> str:
     )
 
 
+def _is_poker(history: dict[str, Any]) -> bool:
+    """A poker deal (Italian poker): its variant's program ends in the pots step (D-IT-02)."""
+    variant = VARIANTS.get(history["variant"])
+    return variant is not None and any(step.kind == "pots" for step in variant.program)
+
+
 def _poker_lines(history: dict[str, Any], who: Callable[[str], str]) -> list[str]:
-    """Draw poker as a player reads it: the first round (with the open), the draw, the second."""
-    first = [b for b in history["betting"] if b.get("stage", 1) == 1]
-    second = [b for b in history["betting"] if b.get("stage", 1) != 1]
-    lines = ["First betting round (jacks or better to open):", *(_bet_line(b, who) for b in first)]
-    lines += _draw_lines(history.get("draws") or [], who)
+    """Draw poker as a player reads it, in the order it is played: the antes, the hands, the first
+    round (with the open, IT-07) and the pots it formed, the draw with each count (IT-12..16),
+    the second round and its pots, then the showdown, each pot's award and the openers shown
+    (D-IT-02, D-IT-03); nothing the JSON hides."""
+    results = history["results"]
+    of_kind = {
+        kind: [r for r in results if r["type"] == kind] for kind in (ev.ANTES_POSTED, ev.BETS_GATHERED)
+    }
+    lines = [line for r in of_kind[ev.ANTES_POSTED] for line in _result_lines(r, who, poker=True)]
+    lines.append("Hands (dealing order from the dealer's left; as they ended):")
+    for hand in history["hands"]:
+        cards = " ".join(hand["cards"]) if hand["cards"] else f"[{hand['card_count']} cards, hidden]"
+        lines.append(f"  {who(hand['player'])}: {cards}")
+    betting = history.get("betting") or []
+    gathered = {r["data"].get("round"): r["data"] for r in of_kind[ev.BETS_GATHERED]}
+    first = [b for b in betting if b.get("stage", 1) == 1]
+    second = [b for b in betting if b.get("stage", 1) != 1]
+    lines += ["First betting round (jacks or better to open):", *(_bet_line(b, who) for b in first)]
+    lines += _gathered_lines(gathered.get(1), who)
+    lines += _draw_lines(history.get("draws") or [], who, own_cards=True)
     if second:
         lines += ["Second betting round:", *(_bet_line(b, who) for b in second)]
+        lines += _gathered_lines(gathered.get(2), who)
+    for result in results:
+        if result["type"] not in of_kind:
+            lines += _result_lines(result, who, poker=True)
+    after = history["after"]
+    lines.append(f"After the deal: pot {after['pot']}, reserve {after['reserve']}")
+    lines += _seat_lines(after["seats"], who)
+    lines += _proof_lines(history["proof"])
     return lines
 
 
-def _draw_lines(draws: list[dict[str, Any]], who: Callable[[str], str]) -> list[str]:
-    """The draw: how many cards each player takes (public; the cards are private)."""
+def _gathered_lines(data: dict[str, Any] | None, who: Callable[[str], str]) -> list[str]:
+    """D-IT-02: the pots once a round's bets are gathered, each with who may win it."""
+    if data is None:
+        return []
+    return [
+        f"  {_pot_name(pot['pot'])} now {pot['amount']} (for {', '.join(who(p) for p in pot['eligible'])})"
+        for pot in data["pots"]
+    ]
+
+
+def _pot_name(number: int) -> str:
+    return "Main pot" if number == 0 else f"Side pot {number}"
+
+
+def _draw_lines(
+    draws: list[dict[str, Any]], who: Callable[[str], str], *, own_cards: bool = False
+) -> list[str]:
+    """The draw: how many cards each player takes (public); in poker the reader's own cards too
+    (`own_cards`: what the redacted JSON gives him)."""
     if not draws:
         return []
     lines = ["Draw:"]
     for d in draws:
+        own = f" ({' '.join(d['drawn'])})" if own_cards and d.get("drawn") else ""
         if d["deferred"]:
-            lines.append(f"  {who(d['player'])} gets his last card (IT-15)")
+            lines.append(f"  {who(d['player'])} gets his last card (IT-15){own}")
             continue
         took = f"draws {d['count']}" if d["count"] else "stands pat"
+        if own_cards and d.get("discarded"):
+            own = f" (discards {' '.join(d['discarded'])}, gets {' '.join(d['drawn'] or [])})"
         notes = (" and splits his openers" if d["split_openers"] else "") + (
             " (timed out)" if d["timed_out"] else ""
         )
-        lines.append(f"  {who(d['player'])} {took}{notes}")
+        lines.append(f"  {who(d['player'])} {took}{notes}{own}")
     return lines
 
 
@@ -331,7 +385,7 @@ def _pots_lines(stage: str, data: dict[str, Any], who: Callable[[str], str]) -> 
             f"{stage}Uncalled bet of {data['returned']['amount']} back to {who(data['returned']['player'])}"
         )
     for pot in data["pots"]:
-        name = "Main pot" if pot["pot"] == 0 else f"Side pot {pot['pot']}"
+        name = _pot_name(pot["pot"])
         among = ", ".join(who(p) for p in pot["eligible"])
         won = ", ".join(f"{who(p)} {share}" for p, share in pot["shares"].items())
         lines.append(f"{stage}{name} of {pot['amount']} (among {among}): {won}")
@@ -342,9 +396,11 @@ def _seat_lines(seats: list[dict[str, Any]], who: Callable[[str], str]) -> list[
     return [f"  seat {s['seat']}: {who(s['player'])} stack {s['stack']}" for s in seats]
 
 
-def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str]:
-    """One stage result as text, from the redacted data only."""
-    data, kind, stage = result["data"], result["type"], f"[stage {result['stage']}] "
+def _result_lines(result: dict[str, Any], who: Callable[[str], str], *, poker: bool = False) -> list[str]:
+    """One stage result as text, from the redacted data only (poker: no stage prefix, the rounds
+    say where it is)."""
+    data, kind = result["data"], result["type"]
+    stage = "" if poker else f"[stage {result['stage']}] "
     if kind == ev.ANTES_POSTED:
         paid = ", ".join(who(p) for p in data["paid"]) or "nobody (the pot carries)"
         return [f"{stage}Antes of {data['ante']}: {paid}"]
@@ -363,7 +419,7 @@ def _result_lines(result: dict[str, Any], who: Callable[[str], str]) -> list[str
         winners = ", ".join(who(p) for p in data["winners"]) or (
             "the ghost hand" if ghost and ghost["won"] else "nobody"
         )
-        return [*lines, f"  best hand: {winners}"]
+        return [*lines, f"  {'wins a pot' if poker else 'best hand'}: {winners}"]
     if kind == ev.DECK_COMPARED:
         return [
             f"{stage}{who(data['player'])} {' '.join(data['cards'])} ({data['player_value']}) against "

@@ -25,6 +25,7 @@ class Option:
     value: str
     label: str
     card: CardFace | None = None
+    sized: bool = False  # a choice that sends the amount field too (pot limit, D-IT-02)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,8 @@ class Control:
     none_label: str = ""  # amount: a second button that sends null (a bid's pass)
     note: str = ""
     deadline: str | None = None
+    flag: str = ""  # cards: a tick box sent as this boolean field (IT-16's split_openers)
+    flag_label: str = ""
 
 
 def control_for(action: Mapping[str, Any]) -> Control:
@@ -131,6 +134,11 @@ def _pass(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
 
 
 def _exchange(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
+    openers = action.get("openers")  # IT-16: the opener splits them only by saying so
+    note = f"Pick up to {action.get('max')} cards to replace; none stands pat."
+    if openers:
+        faces = " ".join(f"{card_face(c).rank}{card_face(c).suit}" for c in openers)
+        note += f" You opened on {faces}: to discard any of them, tick “I split my openers”."
     return Control(
         title="Draw",
         path="exchanges",
@@ -140,7 +148,9 @@ def _exchange(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
         options=tuple(Option(c, card_face(c).label, card_face(c)) for c in action["choices"]),
         min=action.get("min"),
         max=action.get("max"),
-        note=f"Pick up to {action.get('max')} cards to replace; none stands pat.",
+        note=note,
+        flag="split_openers" if openers else "",
+        flag_label="I split my openers" if openers else "",
         **common,
     )
 
@@ -175,15 +185,26 @@ def _escalate(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
 
 
 def _bet(action: Mapping[str, Any], common: dict[str, Any]) -> Control:
-    amounts = {c: str(a) for c, a in (action.get("amounts") or {}).items() if a}
+    """The betting round's choices, each with the chips it moves; a choice whose amount the
+    player picks (pot limit: from `amounts` to `most`) sends the amount field beside it."""
+    least, most = action.get("amounts") or {}, action.get("most") or {}
+    sized = {c for c in least if most.get(c, least[c]) > least[c]}
+    words = {c: (f"{a}+" if c in sized else str(a)) for c, a in least.items() if a}
     note = f"To call: {action.get('to_call', 0)}; raises left: {action.get('raises_left', 0)}."
+    low = min((least[c] for c in sized), default=None)
+    high = max((most[c] for c in sized), default=None)
+    if sized:
+        note += f" Bet or raise from {low} to {high} chips."
+    options = tuple(Option(o.value, o.label, sized=o.value in sized) for o in _choices(action, words))
     return Control(
         title="Bet",
         path="bets",
         kind="choice",
         field="action",
-        options=_choices(action, amounts),
+        options=options,
         note=note,
+        min=low,
+        max=high,
         **common,
     )
 

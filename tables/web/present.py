@@ -155,7 +155,7 @@ def player_ids_in(value: Any, key: str = "") -> set[str]:
 
 
 def account_words(account: str, names: Names) -> str:
-    """'seat:<table>:4' -> "bob's stack"; 'pot:<table>' -> 'the pot'."""
+    """'seat:<table>:4' -> "bob's stack"; 'pot:<table>' -> 'the pot'; 'sidepot:<table>:1' -> 'side pot 1'."""
     kind = account_kind(account)
     owner = account.rsplit(":", 1)[-1]
     whose = "your" if names.you is not None and owner == str(names.you) else f"{names[owner]}'s"
@@ -165,6 +165,7 @@ def account_words(account: str, names: Names) -> str:
         "pot": "the pot",
         "reserve": "the reserve",
         "bets": "the bets",
+        "sidepot": f"side pot {owner}",
         "cashier": "the cashier",
         "house": "the house",
     }
@@ -206,6 +207,10 @@ class SeatDisplay:
     you: bool = False
     in_deal: bool = False
     winner: bool = False
+    stake: int | None = None  # the current (or last) betting round's stake (D-BET)
+    drew: int | None = None  # how many cards he drew (D-IT-05: public)
+    all_in: bool = False  # D-IT-02
+    opener: bool = False  # IT-07
 
 
 def hand_faces(player: Mapping[str, Any]) -> list[CardFace]:
@@ -230,6 +235,8 @@ def seats_display(view: Mapping[str, Any], names: Names) -> list[SeatDisplay]:
     winners = set(deal.get("winners") or [])
     seated = [(s["player"], s) for s in view.get("seats") or []]
     gone = [(p, {}) for p in in_deal if p not in {player for player, _ in seated}]  # left mid-deal
+    betting = deal.get("betting") or {}
+    draws = deal.get("draws") or {}
     seats = []
     for player, seat in [*seated, *gone]:
         part = in_deal.get(player)
@@ -252,9 +259,30 @@ def seats_display(view: Mapping[str, Any], names: Names) -> list[SeatDisplay]:
                 folded=bool(part and part.get("folded")),
                 timed_out=bool(part and part.get("timed_out")),
                 forced_in=bool(part and part.get("forced_in")),
+                stake=(betting.get("stakes") or {}).get(player) if part else None,
+                drew=draws.get(player) if part else None,
+                all_in=player in (betting.get("all_in") or ()),
+                opener=betting.get("opener") == player,
             )
         )
     return seats
+
+
+def pots_display(view: Mapping[str, Any], names: Names) -> list[dict[str, Any]]:
+    """D-IT-02: each pot of a poker deal as formed so far: its chips, who put how much in and who
+    may win it."""
+    betting = ((view.get("deal") or {}).get("betting")) or {}
+    return [
+        {
+            "name": "Main pot" if pot["pot"] == 0 else f"Side pot {pot['pot']}",
+            "amount": pot["amount"],
+            "contributions": ", ".join(
+                f"{names[p]} {c}" for p, c in (pot.get("contributions") or {}).items()
+            ),
+            "eligible": ", ".join(names[p] for p in pot.get("eligible") or ()),
+        }
+        for pot in betting.get("pots") or ()
+    ]
 
 
 def table_display(view: Mapping[str, Any], names: Names) -> dict[str, Any]:
@@ -270,6 +298,8 @@ def table_display(view: Mapping[str, Any], names: Names) -> dict[str, Any]:
         "ghost": hand_faces({"cards": ghost["cards"], "card_count": ghost["card_count"]}) if ghost else None,
         "results": [event_display(r["type"], r["data"], names) for r in (deal or {}).get("results") or []],
         "winners": [names[p] for p in (deal or {}).get("winners") or []],
+        "pots": pots_display(view, names),
+        "opener": names[opener] if (opener := ((deal or {}).get("betting") or {}).get("opener")) else None,
     }
 
 
@@ -312,6 +342,14 @@ def field_display(key: str, value: Any, names: Names, *, secret: bool = False) -
         return {"label": label, "kind": "cards", "value": [card_face(card) for card in value]}
     if isinstance(value, list) and value and all(isinstance(v, Mapping) and "player" in v for v in value):
         return {"label": label, "kind": "hands", "value": [hand_display(v, names) for v in value]}
+    if isinstance(value, Mapping) and set(value) == {"player", "amount"}:  # an uncalled bet returned
+        return {"label": label, "kind": "text", "value": f"{value['amount']} to {names[value['player']]}"}
+    if (
+        key == "pots"
+        and isinstance(value, list)
+        and all(isinstance(v, Mapping) and "pot" in v for v in value)
+    ):
+        return {"label": label, "kind": "text", "value": "; ".join(pot_words(v, names) for v in value)}
     if isinstance(value, bool):
         return {"label": label, "kind": "text", "value": "yes" if value else "no"}
     if key == "deadline" and isinstance(value, str):
@@ -319,6 +357,15 @@ def field_display(key: str, value: Any, names: Names, *, secret: bool = False) -
     if isinstance(value, Mapping | list):
         return {"label": label, "kind": "text", "value": compact(value, names)}
     return {"label": label, "kind": "text", "value": str(value)}
+
+
+def pot_words(pot: Mapping[str, Any], names: Names) -> str:
+    """D-IT-02: 'Side pot 1: 40 for Ann, Bob; won by Bob 40'."""
+    name = "Main pot" if pot.get("pot") == 0 else f"Side pot {pot.get('pot')}"
+    eligible = ", ".join(names[p] for p in pot.get("eligible") or ()) or "nobody"
+    shares = pot.get("shares") or {}
+    won = f"; won by {', '.join(f'{names[p]} {c}' for p, c in shares.items())}" if shares else ""
+    return f"{name}: {pot.get('amount')} for {eligible}{won}"
 
 
 def moment_words(text: str) -> str:

@@ -14,6 +14,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from ledger.models import AccountEntry
 from ledger.money import balance, check_conservation
 from tests.api.conftest import event_count
 from tests.tables.conftest import stack_deck
@@ -179,14 +180,37 @@ def test_it_a_session_no_open_redeal_open_draw_split_side_pot_and_a_suit_tie() -
     assert [(p["amount"], [table.name_of(x) for x in p["eligible"]]) for p in pots] == [
         (110, ["d", "b", "c"])
     ]
+    assert (pots[0]["account"], pots[0]["held"], view["pot"]) == (f"pot:{table.id}", 110, 110)  # gathered
+    assert {table.name_of(p): chips for p, chips in pots[0]["contributions"].items()} == {
+        "d": 20,
+        "a": 10,
+        "b": 20,
+        "c": 20,
+    }  # the folded opener's 10 stays in the pot he paid into
     table.ok(table.bet("b", "bet"))
+    assert table.view("c")["deal"]["betting"]["to_call"] == {table.ids["b"]: 0, table.ids["c"]: 20}
+    assert table.action("c", "bet")["amounts"] == {"call": 20, "raise": 40, "fold": 0}
     end = table.ok(table.bet("c", "call"))
     results = {r["type"]: r["data"] for r in end["deal"]["results"]}
     pots = results["PotsAwarded"]["pots"]
     assert [(p["amount"], table.name_of(p["winners"][0])) for p in pots] == [(110, "d"), (40, "c")]
     assert results["OpenersShown"]["player"] == table.ids["a"]  # D-IT-03: folded, shown
     assert table.stacks() == {"a": 950, "b": 920, "c": 1080, "d": 110}
-    assert (balance(f"bets:{table.id}"), balance(f"pot:{table.id}")) == (0, 0)
+    side = f"sidepot:{table.id}:1"  # D-IT-02: the side pot is an account of the deal
+    assert [
+        (e.event_type, e.amount, e.counterparty)
+        for e in AccountEntry.objects.filter(account=side).order_by("position")
+    ] == [
+        ("BetsGathered", 40, f"bets:{table.id}"),
+        ("PotsAwarded", -40, f"seat:{table.id}:{table.ids['c']}"),
+    ]
+    assert (balance(f"bets:{table.id}"), balance(f"pot:{table.id}"), balance(side)) == (0, 0, 0)
+    summary = next(
+        d for d in table.api("a").get(table_url(table.id, "deals")).json()["results"] if d["deal_no"] == 3
+    )
+    assert {"from": side, "to": f"seat:{table.id}:{table.ids['c']}", "amount": 40} in [
+        {k: t[k] for k in ("from", "to", "amount")} for t in summary["transfers"]
+    ]  # the deal's summary lists the awards with the antes
     assert check_conservation() == []
     text = table.api("a").get(table_url(table.id, "deals/3/history?format=text")).content.decode()
     assert "open" in text
@@ -221,6 +245,26 @@ def test_it_the_hand_history_reads_like_draw_poker() -> None:
         "shows his openers: Jh Js (split in the draw)",
     ):
         assert line in text, (line, text)
+    # In the order it was played: the antes, the first round and the pot it made, the draw with
+    # each count (the reader's own cards only), the second round, the showdown, the openers.
+    text = table.api("d").get(table_url(table.id, "deals/2/history?format=text")).content.decode()
+    order = [
+        "Antes of 10",
+        "First betting round (jacks or better to open):",
+        "  Main pot now 120",
+        "Draw:",
+        "draws 4 and splits his openers\n",  # c's cards are c's
+        "draws 1 (discards 7d, gets 9c)",  # d's own
+        "gets his last card (IT-15)\n",
+        "Second betting round:",
+        "Showdown (contested):",
+        "Main pot of 120",
+        "shows his openers: Jh Js (split in the draw)",
+    ]
+    at = [text.find(line) for line in order]
+    assert -1 not in at, text
+    assert at == sorted(at), text
+    assert "declared" not in text  # poker has no declare
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8, 9, 10])

@@ -114,4 +114,4 @@ def in_unit(state: TableState, events: list[ev.Event]) -> list[ev.Event]:
     return stamped
 
 
-_TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets"})  # bets: D-BET
+_TABLE_KINDS = frozenset({"seat", "pot", "reserve", "bets", "sidepot"})  # bets: D-BET; sidepot: D-IT-02

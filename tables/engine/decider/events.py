@@ -495,6 +495,20 @@ class OpenersShown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BetsGathered(Event):
+    """D-IT-02: a poker betting round is over and its bets are gathered into the pots (public):
+    the main pot is the pot account, each side pot an account of its own
+    (`sidepot:<table>:<n>`); `pots`: every pot as formed so far, [{pot, account, amount,
+    contributors, eligible, contributions}]; `transfers` move the called chips from the bets
+    account into them (an uncalled bet stays there until the pots are awarded)."""
+
+    deal_no: int
+    round: int
+    pots: list[dict[str, Any]]
+    transfers: Transfers
+
+
+@dataclass(frozen=True, slots=True)
 class PotsAwarded(Event):
     """D-IT-02: each pot (the main pot, then the side pots, as standard poker forms them) to the
     best hand among the players still in who contributed to it (`pots`: [{pot, amount,
@@ -928,6 +942,7 @@ TRICK_WON = TrickWon.TYPE
 NOBODY_OPENED = NobodyOpened.TYPE
 OPENERS_SHOWN = OpenersShown.TYPE
 POTS_AWARDED = PotsAwarded.TYPE
+BETS_GATHERED = BetsGathered.TYPE
 PROGRESS = frozenset({STAGE_STARTED, STEP_STARTED})  # the program's position, nothing else
 
 

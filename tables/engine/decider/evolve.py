@@ -45,6 +45,7 @@ RESULTS = (
     ev.NobodyOpened,
     ev.PotsAwarded,
     ev.OpenersShown,
+    ev.BetsGathered,
 )  # D-IT-02, D-IT-03
 
 
@@ -236,9 +237,10 @@ def apply_transfers(state: TableState, transfers: Iterable[Transfer]) -> TableSt
     not table state."""
     seat_prefix = f"seat:{state.table_id}:"
     pot_name, reserve_name = f"pot:{state.table_id}", f"reserve:{state.table_id}"
-    bets_name = f"bets:{state.table_id}"
+    bets_name, side_prefix = f"bets:{state.table_id}", f"sidepot:{state.table_id}:"
     deltas: dict[str, int] = {}
     pot, reserve, bets = state.pot, state.reserve, state.bets
+    sides: list[int] | None = None
     for transfer in transfers:
         amount = transfer.amount
         for account, sign in ((transfer.source, -1), (transfer.target, 1)):
@@ -251,9 +253,15 @@ def apply_transfers(state: TableState, transfers: Iterable[Transfer]) -> TableSt
             elif account.startswith(seat_prefix):
                 player = account[len(seat_prefix) :]
                 deltas[player] = deltas.get(player, 0) + sign * amount
+            elif account.startswith(side_prefix):  # D-IT-02: side pot n, 1 up
+                sides = sides if sides is not None else list(state.side_pots)
+                number = int(account[len(side_prefix) :])
+                sides.extend([0] * (number - len(sides)))
+                sides[number - 1] += sign * amount
     seats = state.seats
     if deltas:
         seats = tuple(
             copy_with(s, stack=s.stack + deltas[s.player]) if s.player in deltas else s for s in seats
         )
-    return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets)
+    side_pots = state.side_pots if sides is None else (tuple(sides) if any(sides) else ())
+    return copy_with(state, seats=seats, pot=pot, reserve=reserve, bets=bets, side_pots=side_pots)

@@ -32,6 +32,8 @@ def state_to_json(state: TableState) -> dict[str, Any]:
     }
     if state.bets:  # D-BET: mid-deal only; other snapshots unchanged
         data["bets"] = state.bets
+    if state.side_pots:  # D-IT-02: mid-deal only
+        data["side_pots"] = list(state.side_pots)
     if state.tournament_id is not None:  # cash tables' snapshots unchanged
         data.update(tournament_id=state.tournament_id, next_ante=state.next_ante)
     if state.committed:  # the next deal's committed deck (decider.fair)
@@ -75,6 +77,7 @@ def state_from_json(data: dict[str, Any]) -> TableState:
         tournament_id=data.get("tournament_id"),
         next_ante=data.get("next_ante"),
         bets=data.get("bets", 0),
+        side_pots=tuple(data.get("side_pots", ())),
         committed=_tupled(data.get("committed", [])),
     )
 

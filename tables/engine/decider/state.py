@@ -122,6 +122,8 @@ class TableState(NamedTuple):
     bets: int = 0  # the live deal's bets account, apart from the pot (D-BET)
     committed: tuple[Any, ...] = ()  # the next deck (decider.fair): (deal_no, root, cards,
     # salts, ((player, client_seed), ...))
+    side_pots: tuple[int, ...] = ()  # the live deal's side pot accounts, 1 up (D-IT-02); () when
+    # all are empty
 
     @property
     def unit(self) -> str:

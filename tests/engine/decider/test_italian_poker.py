@@ -27,6 +27,7 @@ from tables.engine.decider.steps.base import deck_for
 from tables.engine.decider.steps.betting import betting_of, openers
 from tables.engine.decider.variants import validate_options
 from tables.engine.decider.view import Viewer, legal_actions, redact_event, table_view
+from tables.engine.decider.visibility import secret_keys
 from tables.engine.deck import italian_pack
 
 from .helpers import T0, Ledger, Session, later, of_type, one, stack_deck, start, table, transfers
@@ -221,6 +222,8 @@ DRAWS = "Ts Th Td 9c 9d Qs Kc 8s"  # the stock after the deal, top first
 
 
 def test_it_12_13_the_active_players_draw_0_to_4_in_turn_from_the_dealers_left() -> None:
+    """IT-12: the players still in exchange 0 to 4 cards; IT-13: in turn from the dealer's left,
+    each discards that many and is given as many."""
     session = opened(italian(draws=DRAWS))
     assert session.state.live.awaiting == ("b",)  # d folded: not asked
     assert offer(session, "b", "exchange")["max"] == 4
@@ -433,7 +436,7 @@ def test_d_it_02_a_side_pot_goes_to_the_best_hand_among_its_contributors() -> No
         (100, ["b", "c", "d"], ["c"]),
         (40, ["b", "d"], ["b"]),
     ]
-    assert transfers(events)[-1] == ("bets", "seat:b", 40)
+    assert transfers(events)[-1] == ("sidepot:t1:1", "seat:b", 40)  # the side pot's own account
 
 
 def test_d_it_02_an_uncalled_bet_returns_to_its_bettor() -> None:
@@ -453,9 +456,10 @@ def test_d_it_02_pot_limit_bets_from_the_unit_up_to_the_pot() -> None:
     assert action["most"]["open"] == 40
     bet(session, ("b", "open", 40))
     action = offer(session, "c", "bet")
-    assert action["amounts"]["raise"] == 50
-    assert action["most"]["raise"] == 40 + 120
+    assert action["amounts"]["raise"] == 40 + 40  # the least raise: the last bet's size
+    assert action["most"]["raise"] == 40 + 120  # the pot after calling
     assert session.fails(Bet("c", 1, "raise", 500)) == "invalid_amount"
+    assert session.fails(Bet("c", 1, "raise", 79)) == "invalid_amount"
 
 
 # --- conservation -----------------------------------------------------------------------------------
@@ -548,3 +552,12 @@ def test_d_it_02_a_draw_that_times_out_stands_pat() -> None:
     drawn = one(events, CARDS_DRAWN)
     assert (drawn.player, drawn.count, drawn.timed_out) == ("b", 0, True)
     assert session.state.live.hand_of("b") == tuple(HANDS[0].split())
+
+
+def test_d_it_03_d_gen_02_a_reshuffles_cards_and_salts_are_secret_and_an_opens_openers() -> None:
+    """IT-14's reshuffled stock (and, in a schema-2 deal, the salts that seal its new slots) and
+    the openers of an open (D-IT-03) are secret keys: the store seals them."""
+    assert secret_keys("StockReshuffled", {"cards": ["As"], "salts": ["00"]}) == ("cards", "salts")
+    assert secret_keys("StockReshuffled", {"cards": ["As"]}) == ("cards",)
+    assert secret_keys("BetMade", {"action": "open", "openers": ["Jh", "Js"]}) == ("openers",)
+    assert secret_keys("BetMade", {"action": "call"}) == ()

@@ -1,7 +1,9 @@
 """Italian poker over random sessions (D-IT-02, D-GEN-02, IT-14): every event double entry and
-conserving the table's chips, no card dealt twice (reshuffles included), each pot paid only to
-players still in who contributed to it and the pots summing to the contributions, snapshots plus
-the tail folding to the live state."""
+conserving the table's chips, the pot, every side pot account and the bets account holding what
+the folded state says after every event, no card dealt twice (reshuffles included), each pot paid
+only to players still in who contributed to it, from its own account, and the pots summing to the
+contributions, snapshots plus the tail folding to the live state (rebuild equals live on
+PostgreSQL: tests/tables/test_italian_rebuild.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,10 @@ from tables.engine.decider.snapshot import state_to_json
 from tables.engine.decider.view import legal_actions
 
 from .helpers import T0, Ledger, Session, assert_folds_back, later, table
+from .test_italian_side_pots import assert_accounts_follow_the_state
 
 NAMES = "abcdefghij"
+DEAL_ACCOUNTS = ("pot:t1", "bets:t1", "sidepot:t1:")  # the pot, the bets, the side pots (D-IT-02)
 
 
 def _cards_unique(session: Session) -> None:
@@ -33,11 +37,17 @@ def _check_award(ledger: Ledger, event: Any) -> None:
     """Each pot to its eligible players only, eligible players contributed, the pots and the
     uncalled bet are every chip of the pot and the bets account (before the award)."""
     total = sum(p["amount"] for p in event.pots) + (event.returned["amount"] if event.returned else 0)
-    assert total == ledger.balances["pot:t1"] + ledger.balances["bets:t1"]
+    assert total == sum(ledger.balances[a] for a in ledger.balances if a.startswith(DEAL_ACCOUNTS))
     for pot in event.pots:
         assert set(pot["winners"]) <= set(pot["eligible"]) <= set(pot["contributors"])
         assert sum(pot["shares"].values()) == pot["amount"]
         assert pot["winners"]
+        reason, account = (
+            ("pot", "pot:t1") if pot["pot"] == 0 else (f"side_pot_{pot['pot']}", f"sidepot:t1:{pot['pot']}")
+        )
+        paid = [t for t in event.transfers if t["reason"] == reason]
+        assert {t["from"] for t in paid} <= {account}  # D-IT-02: each pot from its own account
+        assert sum(t["amount"] for t in paid) == pot["amount"] == ledger.balances[account]
 
 
 def _act(data: st.DataObject, session: Session, offer: dict[str, Any], player: str) -> Any:
@@ -104,3 +114,4 @@ def test_d_it_02_property_conservation_pots_and_cards(data: st.DataObject, playe
             assert ledger.balances[f"seat:t1:{seat.player}"] == seat.stack >= 0
         assert ledger.balances["pot:t1"] == session.state.pot
     assert_folds_back(session, snapshots)
+    assert_accounts_follow_the_state(session.events)

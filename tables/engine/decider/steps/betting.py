@@ -25,13 +25,23 @@ Poker betting (Italian poker, D-IT-02, IT-07..11, IT-17), by parameters whose de
 bet open a player holding jacks or better, judged by ``ranking``, may ``open`` or check, anyone
 else may only check; an unqualified open is ``cannot_open``; when everyone has checked the round
 records NobodyOpened, IT-11, and the rest of the deal is skipped: the pot stays); ``multiple`` (2
-in the second round: bets twice the unit, D-IT-02); ``first`` ``opener`` (IT-17: the round starts
-with the opener, or the next active player to his left); ``limit`` ``pot`` (a bet or raise of any
-size from the unit up to the pot after calling); ``all_in`` (table stakes as in poker: a player
-may put in his whole stack; a call he cannot cover is all in for what he has, a bet or raise he
-cannot cover in full is all in; a player with no chips left acts no more; the side pots are
-`side_pots`, paid by the `pots` step). The opener's qualifying cards travel with his open
-(BetMade.openers, secret to others until the `pots` step shows them, D-IT-03).
+in the second round: the round's unit is twice the table's, D-IT-02); ``first`` ``opener`` (IT-17:
+the round starts with the opener, or the next active player to his left); ``limit`` ``pot``
+(standard pot limit: a bet from the round's unit up to the pot, a raise by at least the round's
+unit and the round's last full bet or raise, up to the pot after calling); ``all_in`` (table
+stakes as in poker: a player may put in his whole stack; a call he cannot cover is all in for
+what he has, a bet or raise he cannot cover in full is all in; a player with no chips left acts
+no more; an all-in raise of less than a full raise counts as a raise but does not reopen the
+betting to a player who acted after the last full one: he may only call or fold). The opener's
+qualifying cards travel with his open (BetMade.openers, secret to others until the `pots` step
+shows them, D-IT-03).
+
+Side pots are accounts (D-IT-02, poker betting only): while a round runs its bets sit in the bets
+account; when it is over, `BetsGathered` moves the called chips into the pots as standard poker
+forms them (`side_pots`): the main pot is the pot account (its antes, any pot carried from a
+passed deal, and what everyone still in matched), each side pot an account of its own
+(`sidepot:<table>:<n>`). An uncalled bet stays in the bets account until the `pots` step returns
+it and pays each pot from its own account.
 """
 
 from __future__ import annotations
@@ -40,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ledger.accounts import Transfer, bets_account, seat_account
+from ledger.accounts import Transfer, bets_account, pot_account, seat_account, side_pot_account
 from tables.engine import RANKINGS, evaluate
 from tables.engine.cards import parse_card
 from tables.engine.decider import commands as cmd
@@ -65,7 +75,9 @@ class BettingSlot(NamedTuple):
     """The deal's bets, aligned with `order`: each player's stake in the current round and in the
     whole deal; the raises of the round (after its bet), who has acted since the round's last bet
     or raise, and the index in `order` from which the next turn is sought; in poker betting
-    (Italian poker) who opened, on what, and whether nobody did."""
+    (Italian poker) who opened, on what, and whether nobody did; where each player stood when he
+    last acted and the size of the last full raise (who may raise again after an all-in for
+    less), and which round this is."""
 
     bet_round: tuple[int, ...] = ()
     bet_total: tuple[int, ...] = ()
@@ -76,6 +88,11 @@ class BettingSlot(NamedTuple):
     openers: tuple[str, ...] = ()  # D-IT-03: the cards that qualified him (secret)
     opener_hand: tuple[str, ...] = ()  # his hand when he opened (his discards are kept apart)
     no_open: bool = False  # IT-11: everyone checked; the deal is passed
+    # poker betting only (all_in; empty in D-BET's rounds):
+    acted_at: tuple[int, ...] = ()  # aligned with order: the round's highest stake when each last
+    # acted (-1: not yet); a short all-in raise reopens the betting to nobody who acted after it
+    full_raise: int = 0  # the round's last full bet or raise, in chips above the stake it raised
+    round_no: int = 0  # the betting rounds started in the deal (1: before the draw, 2: after)
 
 
 NAME = "betting"
@@ -160,10 +177,34 @@ def to_call(deal: DealState, player: str) -> int:
 
 
 def unit_of(state: TableState, params: BettingParams) -> int:
-    """The bet and raise size: the step's unit, or the table's ante (D-BET), times the round's
-    `multiple` under fixed limit (D-IT-02: twice the unit in Italian poker's second round)."""
+    """The round's unit: the step's unit, or the table's ante (D-BET), times the round's
+    `multiple` (D-IT-02: twice in Italian poker's second round); under fixed limit the size of
+    every bet and raise, under pot limit the least bet and the least raise."""
     unit = int(params.unit) or int(state.opts.get("ante", 1))
-    return unit * int(params.multiple) if params.limit == "fixed" else unit
+    return unit * int(params.multiple)
+
+
+def min_raise(state: TableState, deal: DealState, params: BettingParams) -> int:
+    """The chips a full bet or raise adds to the highest stake: the round's unit; under pot limit
+    at least the round's last full bet or raise as well (standard pot limit)."""
+    unit = unit_of(state, params)
+    return max(unit, betting_of(deal).full_raise) if params.limit == "pot" else unit
+
+
+def table_chips(state: TableState) -> int:
+    """The pot of pot limit before the caller's call: the pot, the side pots and the bets."""
+    return state.pot + sum(state.side_pots) + state.bets
+
+
+def reopened(state: TableState, deal: DealState, params: BettingParams, player: str) -> bool:
+    """Poker betting: whether `player` may raise again: he has not acted in this round, or the
+    highest stake has risen by a full raise since he did; an all-in raise of less than a full raise
+    does not reopen the betting to him (several together may). Always true in D-BET's rounds."""
+    acted = betting_of(deal).acted_at
+    if not params.all_in or not acted:
+        return True
+    at = acted[deal.position(player)]
+    return at < 0 or high(deal) - at >= min_raise(state, deal, params)
 
 
 def amount_of(deal: DealState, player: str, action: str, unit: int) -> int:
@@ -202,7 +243,7 @@ def bet_ranges(state: TableState, params: BettingParams, player: str) -> dict[st
     deal = state.live
     assert deal is not None
     unit, owed, jacks = unit_of(state, params), to_call(deal, player), params.opens == "jacks"
-    pot_limit, pot = params.limit == "pot", state.pot + state.bets
+    pot_limit, pot = params.limit == "pot", table_chips(state)
     wanted: dict[str, tuple[int, int]] = {}
     if high(deal) == 0:
         wanted["check"] = (0, 0)
@@ -214,9 +255,10 @@ def bet_ranges(state: TableState, params: BettingParams, player: str) -> dict[st
     else:
         wanted["call" if owed else "check"] = (owed, owed)
         wanted["fold"] = (0, 0)
-        if betting_of(deal).raises < params.raises:
-            least = owed + unit
-            wanted["raise"] = (least, owed + max(unit, pot + owed) if pot_limit else least)
+        if betting_of(deal).raises < params.raises and reopened(state, deal, params, player):
+            step = min_raise(state, deal, params)
+            least = owed + step
+            wanted["raise"] = (least, owed + max(step, pot + owed) if pot_limit else least)
     if params.all_in:
         return _all_in_ranges(wanted, state.stack_of(player), owed)
     free = free_chips(state, player)
@@ -279,7 +321,7 @@ def _unopened(ctx: Ctx[BettingParams]) -> bool:
     return ctx.params.opens == "jacks" and bets.opener is None and not bets.no_open
 
 
-def done(ctx: Ctx[BettingParams]) -> bool:
+def _over(ctx: Ctx[BettingParams]) -> bool:
     """Over when fewer than two are left in the betting, or each has acted and matched (or is
     all in); IT-11: a round nobody opened is over once NobodyOpened says so."""
     deal = ctx.deal
@@ -290,10 +332,18 @@ def done(ctx: Ctx[BettingParams]) -> bool:
     return not _to_act(ctx) and not _unopened(ctx)
 
 
+def done(ctx: Ctx[BettingParams]) -> bool:
+    """The round is over and, in poker betting, its bets are gathered into the pots."""
+    return _over(ctx) and not (ctx.params.all_in and gather_moves(ctx.state, ctx.deal))
+
+
 def run(ctx: Ctx[BettingParams]) -> list[ev.Event]:
     """Open the next turn, clockwise from the last player to act (the dealer's left first, or the
-    opener, IT-17); IT-11: nobody opened, the deal is passed and the pot stays."""
+    opener, IT-17); IT-11: nobody opened, the deal is passed and the pot stays; poker betting: a
+    round over gathers its bets into the pots (D-IT-02)."""
     deal = ctx.deal
+    if _over(ctx):
+        return gathered(ctx)
     if deal.awaiting:
         return []
     bets = betting_of(deal)
@@ -410,6 +460,14 @@ def _refuse_bet(state: TableState, params: BettingParams, player: str, action: s
         "raise": opened,
         "fold": opened or not jacks,
     }
+    if action == "raise" and opened and not reopened(state, deal, params, player):
+        raise DomainError(
+            "bet_not_allowed",
+            "an all-in for less than a full raise does not reopen the betting: call or fold (D-IT-02)",
+            action=action,
+            to_call=owed,
+            allowed=sorted(betting_choices(state, params, player)),
+        )
     if fits.get(action, True):
         needed = amount_of(deal, player, action, unit)
         raise DomainError(
@@ -469,11 +527,25 @@ def uncalled(deal: DealState) -> tuple[str, int] | None:
     return ranked[0][0], ranked[0][1] - ranked[1][1]
 
 
+def before_betting(state: TableState, deal: DealState) -> int:
+    """The main pot's chips that no bet of the deal put there: its antes and any pot carried from
+    a passed deal (IT-11). Every chip bet is in the bets account or a pot until the award."""
+    staked = sum(betting_of(deal).bet_total)
+    return state.pot + sum(state.side_pots) + state.bets - staked
+
+
+def pot_account_of(table: str, number: int) -> str:
+    """Pot 0 is the pot account; side pot n its own account (D-IT-02)."""
+    return pot_account(table) if number == 0 else side_pot_account(table, number)
+
+
 def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict[str, Any]]:
     """The pots as standard poker forms them from the deal's stakes (the uncalled part left out):
-    the main pot (the pot's chips, the antes and what every player still in matched) and a side
-    pot for each larger stake an all-in player could not match, each with its contributors and
-    the players still in who may win it (`eligible`), from the dealer's left."""
+    the main pot (the pot's chips before the betting, the antes and what every player still in
+    matched) and a side pot for each larger stake an all-in player could not match, each with its
+    account, its contributors and each one's chips in it (`contributions`: bets only; the main
+    pot's other chips are `before_betting`), and the players still in who may win it
+    (`eligible`), from the dealer's left."""
     order = deal.order
     totals = dict(zip(order, betting_of(deal).bet_total or (0,) * len(order), strict=True))
     back = uncalled(deal)
@@ -481,6 +553,7 @@ def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict
         totals[back[0]] -= back[1]
     live = contenders(deal, who)
     levels = sorted({totals[p] for p in live}) or [0]
+    carried = before_betting(state, deal)
     pots: list[dict[str, Any]] = []
     below = 0
     for n, level in enumerate(levels):
@@ -490,8 +563,11 @@ def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict
         pots.append(
             {
                 "pot": len(pots),
-                "amount": sum(layer.values()) + (state.pot if n == 0 else 0),
+                "account": pot_account_of(state.table_id, len(pots)),
+                "amount": sum(layer.values()) + (carried if n == 0 else 0),
+                "before_betting": carried if n == 0 else 0,
                 "contributors": [p for p in order if layer[p] > 0 or n == 0],
+                "contributions": {p: layer[p] for p in order if layer[p] > 0},
                 "eligible": [p for p in live if totals[p] >= level],
             }
         )
@@ -501,7 +577,55 @@ def side_pots(state: TableState, deal: DealState, who: str = "all") -> list[dict
         top = pots[-1]
         top["amount"] += sum(rest.values())
         top["contributors"] = [p for p in order if p in top["contributors"] or p in rest]
+        top["contributions"] = {
+            p: top["contributions"].get(p, 0) + rest.get(p, 0)
+            for p in order
+            if p in top["contributions"] or p in rest
+        }
     return pots
+
+
+def held(state: TableState, deal: DealState) -> dict[int, int]:
+    """The chips of the deal's bets each pot account holds now, by pot number."""
+    sides = dict(enumerate(state.side_pots, start=1))
+    staked = sum(betting_of(deal).bet_total)
+    return {0: staked - state.bets - sum(sides.values()), **sides}
+
+
+def gather_moves(state: TableState, deal: DealState) -> list[Transfer]:
+    """D-IT-02: the transfers that bring every pot account to its pot's share of the stakes, from
+    the bets account (only the uncalled part stays there); none once the round's bets are in."""
+    table, bets = state.table_id, bets_account(state.table_id)
+    target = {pot["pot"]: sum(pot["contributions"].values()) for pot in side_pots(state, deal)}
+    now = held(state, deal)
+    out = [
+        Transfer(pot_account_of(table, n), bets, chips - target.get(n, 0), "regathered")
+        for n, chips in now.items()
+        if chips > target.get(n, 0)
+    ]  # a pot formed differently gives back first (never seen: pots only grow)
+    into = [
+        Transfer(bets, pot_account_of(table, n), chips - now.get(n, 0), "gathered")
+        for n, chips in target.items()
+        if chips > now.get(n, 0)
+    ]
+    return out + into
+
+
+def gathered(ctx: Ctx[BettingParams]) -> list[ev.Event]:
+    """The round's bets into the pots (D-IT-02), once it is over; nothing to gather: []."""
+    state, deal = ctx.state, ctx.deal
+    moves = gather_moves(state, deal) if ctx.params.all_in else []
+    if not moves:
+        return []
+    pots = side_pots(state, deal)
+    return [
+        ev.BetsGathered(
+            deal_no=deal.deal_no,
+            round=betting_of(deal).round_no,
+            pots=pots,
+            transfers=list(moves),
+        )
+    ]
 
 
 def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
@@ -531,10 +655,25 @@ def view(state: TableState, deal: DealState, viewer: Viewer) -> dict[str, Any]:
                 "round": int(params.multiple) if params is not None else None,
                 "limit": state.opts.get("limit", "fixed"),
                 "all_in": [p for p in deal.order if state.stack_of(p) <= 0 and p not in deal.folded],
-                "pots": None if deal.over else side_pots(state, deal),
+                "to_call": _to_call_view(state, deal, params),
+                "pots": None if deal.over else _pots_view(state, deal),
             }
         )
     return {"betting": betting}
+
+
+def _to_call_view(state: TableState, deal: DealState, params: BettingParams | None) -> dict[str, int]:
+    """While a round is open: what each player still betting must put in to call (public)."""
+    if params is None:
+        return {}
+    return {p: to_call(deal, p) for p in contenders(deal, params.who) if not all_in(state, params, p)}
+
+
+def _pots_view(state: TableState, deal: DealState) -> list[dict[str, Any]]:
+    """The pots as formed from the stakes so far, each with the chips its account holds now
+    (`held`: the bets of a round still open are not gathered yet)."""
+    now = held(state, deal)
+    return [{**pot, "held": now.get(pot["pot"], 0) + pot["before_betting"]} for pot in side_pots(state, deal)]
 
 
 def _poker_params(state: TableState) -> bool:
@@ -555,6 +694,8 @@ def start(deal: DealState, params: BettingParams) -> DealState:
     slot = prev._replace(
         bet_round=zeros, bet_total=prev.bet_total or zeros, raises=0, bet_acted=(), bet_turn=turn
     )
+    if params.all_in:  # poker: nobody has acted in the new round
+        slot = slot._replace(acted_at=(-1,) * len(deal.order), full_raise=0, round_no=prev.round_no + 1)
     return with_slot(deal._replace(awaiting=(), deadline=None), NAME, slot)
 
 
@@ -575,6 +716,9 @@ def fold_made(state: TableState, e: ev.BetMade) -> TableState:
         bet_turn=(i + 1) % len(deal.order),
         bet_acted=(*bets.bet_acted, e.player),
     )
+    params = current(state)
+    if params is not None and params.all_in:
+        bets = _poker_acted(state, deal, params, bets, i, e.action)
     moved = deal._replace(awaiting=(), deadline=None)
     if e.action in (*OPENING, "raise"):
         bets = bets._replace(
@@ -588,6 +732,19 @@ def fold_made(state: TableState, e: ev.BetMade) -> TableState:
     elif e.action == "fold":
         moved = moved._replace(folded=(*deal.folded, e.player))
     return state._replace(deal=with_slot(moved, NAME, bets))
+
+
+def _poker_acted(
+    state: TableState, deal: DealState, params: BettingParams, bets: BettingSlot, i: int, action: str
+) -> BettingSlot:
+    """Poker betting: where the player now stands (the round's highest stake after his action)
+    and, if his bet or raise was a full one, its size (an all-in for less leaves it)."""
+    before, now = high(deal), max(bets.bet_round)
+    acted = set_at(bets.acted_at or (-1,) * len(deal.order), i, now)
+    full = bets.full_raise
+    if action in (*OPENING, "raise") and now - before >= min_raise(state, deal, params):
+        full = now - before
+    return bets._replace(acted_at=acted, full_raise=full)
 
 
 def fold_nobody_opened(state: TableState, e: ev.NobodyOpened) -> TableState:

@@ -8,9 +8,11 @@ match) goes to the best hand among its eligible contributors, shared equally wit
 to those nearest the dealer's left (D-GEN-01; under the Italian ranking suits decide, so only
 IT-30's straight-flush cycle shares). A lone player left in takes every pot without showing
 (``uncontested``). Then the opener's qualifying cards are shown to every player of the deal
-(D-IT-03, `OpenersShown`), even after an uncontested win. Money: transfers from the pot and the
-bets account to the seats, each naming its pot (``pot`` / ``side_pot_<n>``), so both accounts
-are empty after. IT-11 (nobody opened): nothing here; the pot stays.
+(D-IT-03, `OpenersShown`), even after an uncontested win. Money: each pot is paid from its own
+account, the main pot from the pot account and side pot n from `sidepot:<table>:<n>` (the
+betting rounds gathered their bets into them, `BetsGathered`), each transfer naming its pot
+(``pot`` / ``side_pot_<n>``); the uncalled bet comes back from the bets account; every one of
+these accounts is empty after. IT-11 (nobody opened): nothing here; the pot stays.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.accounts import Transfer, bets_account, pot_account, seat_account
+from ledger.accounts import Transfer, bets_account, seat_account
 from tables.engine import RANKINGS, evaluate, showdown
 from tables.engine.decider import events as ev
 from tables.engine.decider.money import split_evenly
@@ -121,23 +123,22 @@ def _best(eligible: list[str], values: Mapping[str, HandValue]) -> list[str]:
 def _transfers(
     state: TableState, pots: list[dict[str, Any]], returned: tuple[str, int] | None
 ) -> list[Transfer]:
-    """Every share paid from the pot (the main pot's chips carried or anted) and then the bets
-    account; the uncalled bet first, back from the bets account."""
+    """The uncalled bet first, back from the bets account; then every share of each pot from that
+    pot's own account (D-IT-02: the main pot is the pot account, a side pot its own)."""
     table = state.table_id
     moves: list[Transfer] = []
     if returned is not None:
         moves.append(
             Transfer(bets_account(table), seat_account(table, returned[0]), returned[1], "uncalled_bet")
         )
-    in_pot = state.pot
     for pot in pots:
         reason = "pot" if pot["pot"] == 0 else f"side_pot_{pot['pot']}"
-        for player, share in pot["shares"].items():
-            from_pot = min(in_pot, share)
-            in_pot -= from_pot
-            for source, chips in ((pot_account(table), from_pot), (bets_account(table), share - from_pot)):
-                if chips > 0:
-                    moves.append(Transfer(source, seat_account(table, player), chips, reason))
+        source = betting.pot_account_of(table, pot["pot"])
+        moves += [
+            Transfer(source, seat_account(table, player), share, reason)
+            for player, share in pot["shares"].items()
+            if share > 0
+        ]
     return moves
 
 

@@ -53,8 +53,8 @@ ITALIAN = Variant(
             "bet_unit",
             "int",
             0,
-            "the bet and raise size of the first round (twice that in the "
-            "second under fixed limit; the least bet under pot limit); 0 = the ante",
+            "the bet and raise size of the first round, twice that in the "
+            "second (under pot limit the least bet); 0 = the ante",
             "D-IT-02, Q-IT-07",
             minimum=0,
         ),
@@ -63,8 +63,8 @@ ITALIAN = Variant(
             "choice",
             "fixed",
             "fixed limit (bets and raises of one unit, two in the "
-            "second round, at most three raises a round) or pot limit (a bet or raise of any "
-            "size from the unit up to the pot after calling)",
+            "second round, at most three raises a round) or pot limit (a bet from the round's "
+            "unit, a raise by at least the last raise, up to the pot after calling)",
             "D-IT-02, Q-IT-07",
             choices=("fixed", "pot"),
         ),

@@ -50,7 +50,13 @@
     for (const input of form.querySelectorAll("input[data-int]")) body[input.name] = Number(input.value);
     const {field, kind} = form.dataset;
     if (kind === "choice" || kind === "card") body[field] = submitter.value;
-    if (kind === "cards") body[field] = [...form.querySelectorAll("input[type=checkbox]:checked")].map((i) => i.value);
+    if (kind === "choice" && submitter && submitter.hasAttribute("data-sized")) {   // pot limit: the chips too
+      const amount = form.querySelector("input[name=amount]");
+      if (!amount.reportValidity()) return null;
+      body.amount = Number(amount.value);
+    }
+    if (kind === "cards") body[field] = [...form.querySelectorAll(`input[type=checkbox][name="${field}"]:checked`)].map((i) => i.value);
+    for (const flag of form.querySelectorAll("input[type=checkbox][data-flag]")) body[flag.name] = flag.checked;
     if (kind === "amount") {
       const input = form.querySelector("input[type=number]");
       if (submitter && submitter.hasAttribute("data-null")) body[field] = null;
@@ -94,7 +100,7 @@
     const form = event.target.closest("form[data-kind=cards]");
     if (!form) return;
     const max = Number(form.querySelector("[data-max]").dataset.max || Infinity);
-    const boxes = [...form.querySelectorAll("input[type=checkbox]")];
+    const boxes = [...form.querySelectorAll(`input[type=checkbox][name="${form.dataset.field}"]`)];
     const picked = boxes.filter((box) => box.checked).length;
     boxes.forEach((box) => { box.disabled = !box.checked && picked >= max; });
   });
