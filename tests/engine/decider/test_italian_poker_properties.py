@@ -45,9 +45,9 @@ def _check_award(ledger: Ledger, event: Any) -> None:
         reason, account = (
             ("pot", "pot:t1") if pot["pot"] == 0 else (f"side_pot_{pot['pot']}", f"sidepot:t1:{pot['pot']}")
         )
-        paid = [t for t in event.transfers if t["reason"] == reason]
-        assert {t["from"] for t in paid} <= {account}  # D-IT-02: each pot from its own account
-        assert sum(t["amount"] for t in paid) == pot["amount"] == ledger.balances[account]
+        paid = [t for t in event.transfers if t.reason == reason]
+        assert {t.source for t in paid} <= {account}  # D-IT-02: each pot from its own account
+        assert sum(t.amount for t in paid) == pot["amount"] == ledger.balances[account]
 
 
 def _act(data: st.DataObject, session: Session, offer: dict[str, Any], player: str) -> Any:
