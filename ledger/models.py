@@ -208,7 +208,7 @@ class PlayerName(models.Model):
 
     player_id = models.BigIntegerField(primary_key=True)
     name = models.CharField(max_length=150)
-    key = models.CharField(max_length=200, unique=True)
+    key = models.CharField(max_length=600, unique=True)  # ledger.names.MAX_KEY_LENGTH
 
     class Meta:
         verbose_name = "player"  # the admin's page of players, their names and bankrolls

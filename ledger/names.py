@@ -38,6 +38,7 @@ from ledger.store import StoredEvent
 PLAYER_REGISTERED = "PlayerRegistered"
 PLAYER_RENAMED = "PlayerRenamed"
 MAX_NAME_LENGTH = 150
+MAX_KEY_LENGTH = 600  # a name as compared (NFKC can spell one character as up to 18)
 NAMES_LOCK_CLASS = 0x6E616D65  # "name": the one advisory lock every name change takes
 MAX_ID_DIGITS = 18  # a player id (a user pk, bigint) as text: longer digit strings are no ids
 CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[cdhs](?![0-9A-Za-z])")
@@ -67,6 +68,8 @@ def display_name_check(name: str) -> str:
         problem = f"a name is 1 to {MAX_NAME_LENGTH} characters"
     elif any(unicodedata.category(char).startswith("C") for char in name):
         problem = "a name has no control or invisible format characters"
+    elif len(name_key(name)) > MAX_KEY_LENGTH:
+        problem = f"a name is at most {MAX_KEY_LENGTH} characters once normalised (NFKC)"
     elif name.isdigit():
         problem = "a name is not all digits (it would read as a player id)"
     elif CARD_WORD.search(name):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 from guts_backend.roles import player_id_of, roles_of
@@ -52,6 +53,16 @@ class PlayerProfileSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "PlayerProfile"
+
+
+class PlayerProfileSchema(OpenApiSerializerExtension):
+    """The public profile admits no other member, so a full Player never also reads as one (the
+    detail answers either: `oneOf`)."""
+
+    target_class = "ledger.api.serializers.PlayerProfileSerializer"
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        return {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}
 
 
 class EventRefSerializer(serializers.Serializer):

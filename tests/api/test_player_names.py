@@ -56,7 +56,7 @@ def test_a_name_another_player_has_in_any_case_is_409_and_appends_nothing(
     assert not get_user_model().objects.filter(username="newcomer").exists()
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "42", "Ace Ks", "10d", "bell\x07", "x" * 151])
+@pytest.mark.parametrize("bad", ["", "   ", "42", "Ace Ks", "10d", "bell\x07", "x" * 151, "\ufdfa" * 40])
 def test_a_name_breaking_the_rules_is_400_invalid_display_name(
     admin_api: APIClient, player: AbstractUser, bad: str
 ) -> None:
