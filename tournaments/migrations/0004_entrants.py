@@ -25,7 +25,7 @@ def index_registrations(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0002_tick_health"),
+        ("tournaments", "0003_admin_labels"),
         ("ledger", "0001_initial"),
     ]
 
