@@ -237,7 +237,6 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "guts_backend.api.schema.placeholders_as_code",
-        "guts_backend.api.schema.closed_shapes",
     ],
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "docExpansion": "list", "displayOperationId": False},
 }

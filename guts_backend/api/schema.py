@@ -62,17 +62,3 @@ def _walk(node: Any) -> None:
     elif isinstance(node, list):
         for item in node:
             _walk(item)
-
-
-# Shapes that are exactly their fields, so a union can tell them apart: the public profile is the
-# full player's form minus its private fields, and would otherwise match both arms of the union.
-_CLOSED_SHAPES = ("PlayerProfile",)
-
-
-def closed_shapes(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """Postprocessing hook: the `_CLOSED_SHAPES` admit no other property."""
-    schemas = result.get("components", {}).get("schemas", {})
-    for name in _CLOSED_SHAPES:
-        if name in schemas:
-            schemas[name]["additionalProperties"] = False
-    return result
