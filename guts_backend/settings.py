@@ -222,6 +222,7 @@ SPECTACULAR_SETTINGS = {
     "TAGS": [
         {"name": "tables", "description": "Open, join and play tables: the table view and every command."},
         {"name": "tournaments", "description": "Create, register for, start and follow tournaments."},
+        {"name": "me", "description": "Where am I: my seats, my tournaments and my live stream."},
         {"name": "deals", "description": "Finished deals, per table and per player, redacted for you."},
         {"name": "players", "description": "Register players and read their profiles."},
         {"name": "cashier", "description": "Deposits and withdrawals of a player's bankroll."},

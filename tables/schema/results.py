@@ -208,6 +208,30 @@ class OpenersShownSerializer(serializers.Serializer):
         ref_name = "OpenersShownData"
 
 
+class GatheredPotSerializer(serializers.Serializer):
+    pot = serializers.IntegerField(help_text="0: the main pot, then the side pots.")
+    account = serializers.CharField(help_text='Its account: "pot:<table>" or "sidepot:<table>:<n>".')
+    amount = serializers.IntegerField(help_text="The chips it holds so far.")
+    contributors = players_field()
+    eligible = players_field()
+    contributions = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each contributor's bets in this pot."
+    )
+
+    class Meta:
+        ref_name = "GatheredPot"
+
+
+class BetsGatheredSerializer(serializers.Serializer):
+    deal_no = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The betting round over: 1 before the draw, 2 after.")
+    pots = GatheredPotSerializer(many=True, help_text="Every pot as formed so far (D-IT-02).")
+    transfers = _transfers()
+
+    class Meta:
+        ref_name = "BetsGatheredData"
+
+
 RESULT_DATA: dict[str, type[serializers.Serializer]] = {
     "AntesPosted": AntesPostedSerializer,
     "ShowdownHeld": ShowdownHeldSerializer,
@@ -219,6 +243,7 @@ RESULT_DATA: dict[str, type[serializers.Serializer]] = {
     "NobodyOpened": NobodyOpenedSerializer,
     "PotsAwarded": PotsAwardedSerializer,
     "OpenersShown": OpenersShownSerializer,
+    "BetsGathered": BetsGatheredSerializer,
 }
 
 
