@@ -18,6 +18,8 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from guts_backend.api.fields import JsonObjectField
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_MEMBERS = frozenset({"type", "title", "status", "code", "detail"})  # details never overwrite them
 REFUSED = 409  # a code missing from the table is a refusal, not a 500 (tests keep it complete)
@@ -289,10 +291,10 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     code = serializers.ChoiceField(choices=PROBLEM_CODES, help_text="Stable machine-readable error code.")
     detail = serializers.CharField()
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
+    errors = JsonObjectField(
         required=False,
-        help_text="For `invalid_input`: the errors of each field, by field name.",
+        help_text="For `invalid_input` and `invalid_query`: the errors of each field, by field name (a "
+        "list of messages, or for a list or object field its items' errors by index or key).",
     )
 
 

@@ -388,6 +388,9 @@ FORMAT_JSON = OpenApiParameter(
     "browser or curl wants it; a generated client uses the `history.txt` operation for text.",
 )
 TEXT = OpenApiResponse(response=OpenApiTypes.STR, description="The history as text, for `?format=text`.")
+TEXT_EXAMPLE = OpenApiExample(
+    "Text", value=examples.HISTORY_TEXT, response_only=True, status_codes=["200"], media_type="text/plain"
+)
 
 
 def _history_text(
@@ -435,6 +438,7 @@ class DealHistoryApi(APIView):
             (200, "text/plain"): TEXT,
             **problem_responses(*DEAL, "not_acceptable"),
         },
+        examples=[TEXT_EXAMPLE],
     )
     def get(self, request: Request, table_id: UUID, deal_no: int, format: str | None = None) -> HttpResponse:
         history = deal_history(deal_load(table_id=table_id, deal_no=deal_no), viewer_of(request.user))
@@ -474,6 +478,7 @@ class TableHistoryApi(APIView):
             (200, "text/plain"): TEXT,
             **problem_responses(*TABLE, "not_acceptable"),
         },
+        examples=[TEXT_EXAMPLE],
     )
     def get(self, request: Request, table_id: UUID, format: str | None = None) -> HttpResponse:
         viewer = viewer_of(request.user)
