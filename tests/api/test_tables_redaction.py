@@ -90,8 +90,10 @@ def check_history(observer: Observer, page: dict[str, Any], truths: dict[int, Tr
 
 
 def my_stream(client: APIClient) -> list[dict[str, Any]]:
-    """The messages of the caller's own stream (`/me/stream`, read to its end: SSE settings short)."""
-    response = client.get("/api/v1/me/stream")
+    """The messages of the caller's own stream (`/me/stream`), read to its end: its lifetime is
+    made short here, for every walk that uses this."""
+    with override_settings(GUTS_SSE_MAX_DURATION=0.02, GUTS_SSE_POLL=0.01):
+        response = client.get("/api/v1/me/stream")
     assert response.status_code == 200
     text = b"".join(response.streaming_content).decode()
     messages = []
@@ -131,7 +133,6 @@ def walk(observers: list[Observer], table: str, players: list[str], truths: dict
 
 
 @pytest.mark.parametrize("mode", ["sequential", "simultaneous"])
-@override_settings(GUTS_SSE_MAX_DURATION=0.02, GUTS_SSE_POLL=0.01)  # /me/stream, read to its end
 def test_no_response_leaks_a_hidden_card_or_a_sealed_declare(mode: str) -> None:
     club = Club.create(players=4, bankroll=5000)
     with override_settings(GUTS_ALLOW_STACKED_DECKS=True):
