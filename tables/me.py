@@ -62,11 +62,14 @@ def seat_entry(view: dict[str, Any], player: str) -> dict[str, Any]:
     my_turn = player in view["turn"]
     deadlines = sorted(a["deadline"] for a in view["legal_actions"] if a.get("deadline"))
     my_deadline = deadlines[0] if deadlines else view["deadline"] if my_turn else None
+    names = view.get("names") or {}
     return {
         "table_id": view["table_id"],
+        "name": view.get("name"),
         "version": view["version"],
         "variant": view["variant"],
         "tournament_id": view["tournament_id"],
+        "tournament_name": view.get("tournament_name"),
         "unit": view["unit"],
         "seat": seat["seat"],
         "stack": seat["stack"],
@@ -79,6 +82,7 @@ def seat_entry(view: dict[str, Any], player: str) -> dict[str, Any]:
         "deadline": view["deadline"],
         "my_deadline": my_deadline,
         "legal_actions": view["legal_actions"],
+        "names": {p: names[p] for p in view["turn"] if p in names},
     }
 
 

@@ -46,9 +46,11 @@ class MySeatSerializer(serializers.Serializer):
     """One of my tables: where I sit, whose turn it is, by when I must act and what I may do."""
 
     table_id = same_as(TableOutputSerializer, "table_id")
+    name = same_as(TableOutputSerializer, "name")
     version = same_as(TableOutputSerializer, "version")
     variant = same_as(TableOutputSerializer, "variant")
     tournament_id = same_as(TableOutputSerializer, "tournament_id")
+    tournament_name = same_as(TableOutputSerializer, "tournament_name")
     unit = same_as(TableOutputSerializer, "unit")
     seat = same_as(SeatSerializer, "seat")
     stack = same_as(SeatSerializer, "stack")
@@ -65,6 +67,9 @@ class MySeatSerializer(serializers.Serializer):
         help_text="By when I must act: the earliest deadline of my legal actions (null: none).",
     )
     legal_actions = same_as(TableOutputSerializer, "legal_actions")
+    names = same_as(
+        TableOutputSerializer, "names", help_text="{player id: display name} of the turn's players."
+    )
 
     class Meta:
         ref_name = "MySeat"

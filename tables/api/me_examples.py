@@ -9,9 +9,11 @@ from tables.api.examples import TABLE, TABLE_ID
 
 MY_SEAT: dict[str, Any] = {
     "table_id": TABLE_ID,
+    "name": "Two-card Guts #3",
     "version": TABLE["version"],
     "variant": "guts2",
     "tournament_id": None,
+    "tournament_name": None,
     "unit": "chips",
     "seat": 0,
     "stack": 490,
@@ -20,6 +22,7 @@ MY_SEAT: dict[str, Any] = {
     "deal_no": 4,
     "pot": 30,
     "turn": ["7"],
+    "names": {"7": "Alice"},
     "my_turn": True,
     "deadline": "2026-11-29T12:00:30.000000Z",
     "my_deadline": "2026-11-29T12:00:30.000000Z",

@@ -83,6 +83,8 @@ def test_me_seats_lists_my_tables_with_turns_deadlines_and_the_table_views_legal
         assert entry["turn"] == view["turn"]
         assert entry["my_turn"] == (str(ann.pk) in view["turn"])
         assert entry["legal_actions"] == view["legal_actions"]  # the same shape and values
+        assert (entry["name"], entry["tournament_name"]) == (view["name"], view["tournament_name"])
+        assert entry["names"] == {p: view["names"][p] for p in view["turn"]}  # a name for each id
         in_tournament = table_id == world["tournament_table"]
         assert entry["tournament_id"] == (world["tournament"] if in_tournament else None)
         acting = [a for a in entry["legal_actions"] if a.get("deadline")]
