@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 import weakref
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -145,16 +146,16 @@ async def _sleep(timeout: float) -> bool:
     return False
 
 
-class PolledSource:
+class PolledSource(ABC):
     """What every stream source shares: its settings and clock, the opening reconnect hint, and
     the generator WSGI serves, which polls `next_batch` (the async one differs by source)."""
 
     config: StreamSettings
     clock: Callable[[], float]
 
+    @abstractmethod
     def next_batch(self) -> list[str]:
         """The messages of what is new since the last call."""
-        raise NotImplementedError
 
     def _opening(self) -> str:
         return f"retry: {self.config.retry_ms}\n\n"
@@ -174,9 +175,9 @@ class PolledSource:
                 quiet_since = self.clock()
             time.sleep(self.config.poll)
 
+    @abstractmethod
     def async_messages(self) -> AsyncIterator[str]:
         """For ASGI: the same messages, waiting on the event loop (no thread, no connection)."""
-        raise NotImplementedError
 
 
 class TableEventSource(PolledSource):
