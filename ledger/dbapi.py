@@ -137,8 +137,9 @@ class OverdraftRefused(Exception):
 
 
 class Message:
-    """Statements that go to PostgreSQL as ONE simple-query message, followed by COMMIT: an append
-    (which refuses a moved head by raising), its projections, then the commit, in one round trip.
+    """Statements that go to PostgreSQL as ONE simple-query message, followed by COMMIT (and led by
+    the BEGIN when the transaction has not begun): an append (which refuses a moved head by
+    raising), its projections, then the commit, in one round trip.
     An error anywhere stops the rest, the COMMIT included, and leaves the transaction aborted (the
     caller's atomic block rolls it back). Each statement is prepared once per connection (its
     PREPARE rides in the first message that uses it; `EXECUTE` with literal arguments after
@@ -147,7 +148,8 @@ class Message:
     def __init__(self) -> None:
         self.statements: list[str] = []
         self.preparing: dict[str, str] = {}  # query -> name, prepared by this message
-        self.results: list[Any] | None = None
+        self.results: list[Any] | None = None  # one per statement sent, a BEGIN's first
+        self.begun = 0  # 1 when the message sent the transaction's BEGIN
 
     def add(self, query: str, params: Sequence[Any]) -> int:
         """Queue a statement; its index, for `rows` after `commit`."""
@@ -172,8 +174,10 @@ class Message:
     def commit(self) -> None:
         """Send the statements and COMMIT; raise AppendRefused / OverdraftRefused / psycopg's error."""
         raw = connection.connection
+        begin = ["BEGIN"] if raw.pgconn.transaction_status == pq.TransactionStatus.IDLE else []
+        self.begun = len(begin)
         with raw.lock:
-            raw.pgconn.send_query(";\n".join([*self.statements, "COMMIT"]).encode())
+            raw.pgconn.send_query(";\n".join([*begin, *self.statements, "COMMIT"]).encode())
             results = raw.wait(generators.execute(raw.pgconn))
         for result in results:
             if result.status == pq.ExecStatus.FATAL_ERROR:
@@ -193,7 +197,7 @@ class Message:
     def rows(self, index: int) -> list[tuple[str | None, ...]]:
         if self.results is None:
             raise RuntimeError("the message has not been sent")
-        result = self.results[index]
+        result = self.results[index + self.begun]
         return [
             tuple(
                 None if (value := result.get_value(row, column)) is None else value.decode()
@@ -253,14 +257,22 @@ def commit_with_append() -> Iterator[None]:
         _may_commit.reset(token)
 
 
+def may_commit_alone() -> bool:
+    """A transaction begun now would be its connection's own (PostgreSQL, no atomic block open):
+    `commit_with_append` will let its append send the COMMIT."""
+    return on_postgres() and not connection.in_atomic_block
+
+
 def may_commit() -> bool:
-    """Inside `commit_with_append`'s transaction itself (no savepoint, nothing sent yet)."""
+    """Inside `commit_with_append`'s transaction itself (no savepoint; begun, or not yet begun:
+    the message then sends the BEGIN too)."""
     return (
         _may_commit.get()
         and connection.in_atomic_block
         and all(savepoint is None for savepoint in connection.savepoint_ids)  # None: savepoint=False
         and connection.connection is not None
-        and connection.connection.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+        and connection.connection.pgconn.transaction_status
+        in (pq.TransactionStatus.INTRANS, pq.TransactionStatus.IDLE)
     )
 
 

@@ -107,15 +107,23 @@ def current_name(player_id: int) -> str | None:
 def player_names(players: Iterable[object]) -> dict[str, str]:
     """{player id as text: display name} for the ids among `players` (others are ignored), in one
     query; a user the projection has no name for (staff) is named by his first name or username."""
-    ids = {int(text) for text in map(str, players) if text.isdigit() and len(text) <= MAX_ID_DIGITS}
+    ids = sorted({int(text) for text in map(str, players) if text.isdigit() and len(text) <= MAX_ID_DIGITS})
     if not ids:
         return {}
-    rows = PlayerName.objects.filter(player_id__in=ids).values_list("player_id", "name")
-    found: dict[int, str] = dict(rows)
-    missing = ids - found.keys()
-    if missing:
-        users = get_user_model().objects.filter(pk__in=missing).values_list("pk", "first_name", "username")
-        found.update({pk: first or username for pk, first, username in users})
+    if dbapi.on_postgres():
+        where, params = "= ANY(%s)", [ids, ids]
+    else:
+        where, params = f"IN ({', '.join(['%s'] * len(ids))})", ids + ids
+    names, users = PlayerName._meta.db_table, get_user_model()._meta.db_table
+    query = (  # every read path names its players: one plain statement, not two ORM queries
+        f'SELECT u.id, n.name, u.first_name, u.username FROM "{users}" u '
+        f'LEFT JOIN "{names}" n ON n.player_id = u.id WHERE u.id {where} '
+        f'UNION ALL SELECT n.player_id, n.name, \'\', \'\' FROM "{names}" n WHERE n.player_id {where} '
+        f'AND NOT EXISTS (SELECT 1 FROM "{users}" u WHERE u.id = n.player_id)'
+    )
+    with dbapi.cursor() as cursor:
+        cursor.execute(query, params)
+        found = {int(pk): name or first or username for pk, name, first, username in cursor.fetchall()}
     return {str(pk): found[pk] for pk in sorted(found)}
 
 

@@ -4,8 +4,13 @@ Every stream owner with a decider (a table, a tournament, later a dispute) runs 
 here (STYLE.md: a service loads, decides, appends, nothing else). One attempt, in one
 transaction:
 
-1. take the owner's command lock and load its state (`StreamKind.load_locked`: one round trip,
-   BEGIN included; the cache serves the state when it holds the head);
+1. the fast path: when the command is its connection's own transaction and this process's cache
+   holds the owner's state at an event known committed, decide on it without a lock or a read
+   (the append below checks the head inside the transaction and refuses a moved one; a refusal or
+   a decision to do nothing on that state is not trusted either: the attempt is retried);
+   otherwise, and on every retry, take the owner's command lock and load its state
+   (`StreamKind.load_locked`: one round trip, BEGIN included; the cache serves the state when it
+   holds the head);
 2. `decide(state, command, now)`: the decider's DomainError propagates as is. The decider returns
    a Decision: the events and, as `.state`, the state after them (folded once, inside the
    decider); nothing here folds them again;
@@ -16,13 +21,14 @@ transaction:
    append take the decided events and state instead of folding again (`ledger.streams.deciding`),
    and the cache gets the state after them. When the attempt is its connection's own transaction,
    the append, the projections and the COMMIT go to PostgreSQL as one message
-   (`dbapi.commit_with_append`): with the lock and the head read together with BEGIN, a command
-   takes two round trips;
+   (`dbapi.commit_with_append`), BEGIN included: a command on the fast path takes one round
+   trip, one under the lock two;
 5. on commit, the after-commit hooks with the stored events, the decided ones and the state.
 
-A version clash (ConcurrencyError) reloads and re-decides up to `max_attempts` times, then
-ConcurrencyConflict; with `expected_version` (a client's If-Match) a clash on the owner's stream
-is `stale(expected, actual)` at once. An overdraft found by the balance projection is Overdraft.
+A version clash (ConcurrencyError) reloads under the lock and re-decides up to `max_attempts`
+times, then ConcurrencyConflict; with `expected_version` (a client's If-Match) a clash on the
+owner's stream under the lock is `stale(expected, actual)` at once (on the fast path it only means
+the cache was behind). An overdraft found by the balance projection is Overdraft.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from django.db import transaction
 from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, Overdraft
 from ledger.money import InsufficientFunds
-from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append
+from ledger.store import ConcurrencyError, NewEvent, StoredEvent, StreamWrite, append, is_committed
 from ledger.streams import Decided, Loaded, StreamKind, deciding
 
 S = TypeVar("S")
@@ -107,13 +113,25 @@ class CommandRunner(Generic[S]):
         """Run `command` (or `build(loaded)`'s, built from the state under the lock) on `owner`.
         `new`: the command creates the stream (otherwise a missing stream is `unknown`)."""
         stream = self.kind.stream(owner)
+        fast = dbapi.may_commit_alone()
         for _ in range(self.max_attempts):
             try:
                 with dbapi.commit_with_append(), transaction.atomic():  # its own: COMMIT with the append
                     return self._attempt(
-                        owner, command, now, dict(meta or {}), expected_version, new, build, before_append
+                        owner,
+                        command,
+                        now,
+                        dict(meta or {}),
+                        expected_version,
+                        new,
+                        build,
+                        before_append,
+                        fast=fast,
                     )
             except ConcurrencyError as clash:
+                if fast:  # the cache was behind: reload under the lock
+                    fast = False
+                    continue
                 if expected_version is not None and clash.stream == stream:
                     raise self.stale(expected_version, clash.actual) from clash
         raise ConcurrencyConflict(
@@ -130,21 +148,32 @@ class CommandRunner(Generic[S]):
         new: bool,
         build: Callable[[Loaded[S]], Any] | None,
         before_append: Callable[[Loaded[S], Sequence[Any]], None] | None,
+        *,
+        fast: bool,
     ) -> Outcome[S]:
-        loaded = self.kind.load_locked(owner)
+        loaded = self._cached(owner, expected_version) if fast else None
+        if loaded is None:
+            loaded = self.kind.load_locked(owner)
         if loaded.version == 0 and not new:
             raise self.unknown(owner)
         if expected_version is not None and expected_version != loaded.version:
             raise self.stale(expected_version, loaded.version)
-        if build is not None:
-            command = build(loaded)
-        decided = self.decide(loaded.state, command, now)
+        stream = self.kind.stream(owner)
+        try:
+            if build is not None:
+                command = build(loaded)
+            decided = self.decide(loaded.state, command, now)
+            if fast and not decided:
+                raise ConcurrencyError(stream, loaded.version, None)
+            if before_append is not None and decided:
+                before_append(loaded, decided)
+        except Exception as refused:
+            if fast:  # a refusal of a state the cache may hold late: decide again under the lock
+                raise ConcurrencyError(stream, loaded.version, None) from refused
+            raise
         if not decided:
             return Outcome(owner, loaded.state, loaded.version, [], [])
         after = decided.state
-        if before_append is not None:
-            before_append(loaded, decided)
-        stream = self.kind.stream(owner)
         writes = [
             StreamWrite(stream, loaded.version, [self.new_event(e) for e in decided]),
             *self.extra_writes(owner, loaded, decided),
@@ -160,6 +189,16 @@ class CommandRunner(Generic[S]):
         if self.hooks:
             transaction.on_commit(lambda: self.run_hooks(outcome))
         return outcome
+
+    def _cached(self, owner: str, expected_version: int | None) -> Loaded[S] | None:
+        """The fast path's state: the cache's, when the event it reflects is known committed (the
+        cache also sees appends that later roll back) and is the version the client expects."""
+        cached = self.kind.cache.get(owner)
+        if cached is None or not is_committed(self.kind.stream(owner), cached.version, cached.hash):
+            return None
+        if expected_version is not None and expected_version != cached.version:
+            return None  # stale or not, the lock and a read tell
+        return cached
 
     def run_hooks(self, outcome: Outcome[S]) -> None:
         for hook in list(self.hooks):

@@ -311,6 +311,11 @@ _known_hashes: dict[tuple[str, int], str] = {}
 KNOWN_HASHES_MAX = 50_000
 
 
+def is_committed(stream: str, version: int, digest: str) -> bool:
+    """This process saw the event (stream, version) with this hash committed (read or written)."""
+    return version > 0 and _known_hashes.get((stream, version)) == digest
+
+
 def _remember_on_commit(events: Sequence[StoredEvent | _Head]) -> None:
     """Learn the last hash of each stream read or written, once it is committed (a rolled-back
     event must never become some stream's remembered head)."""

@@ -23,6 +23,7 @@ from tables import service
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import evolve as evolve_module
 from tables.engine.decider.decide import decide
+from tables.errors import StaleVersion
 from tables.models import DealSummary, SeatView, TableView
 from tables.state import TABLES, load_table, table_stream
 
@@ -38,6 +39,10 @@ def open_table(funded_player: Callable[..., int], seated: int) -> tuple[str, lis
 
 
 def sit_down_without_the_lock(table: str, player: int) -> None:
+    write_without_the_lock(table, cmd.SitDown(str(player), 500))
+
+
+def write_without_the_lock(table: str, command: Any) -> None:
     """Another writer of the table's stream, in its own thread and transaction, that bypasses the
     table's command lock (as a process with a stale view of the table would race)."""
 
@@ -45,7 +50,7 @@ def sit_down_without_the_lock(table: str, player: int) -> None:
         try:
             with transaction.atomic():
                 loaded = TABLES.load(table)
-                decided = decide(loaded.state, cmd.SitDown(str(player), 500), timezone.now())
+                decided = decide(loaded.state, command, timezone.now())
                 append(
                     [
                         StreamWrite(
@@ -191,38 +196,108 @@ def test_the_runner_serves_tournaments_too() -> None:
     assert tournaments.RUNNER.execute.__func__ is service.RUNNER.execute.__func__  # type: ignore[attr-defined]
 
 
-def test_a_command_on_the_fast_path_is_two_messages(
-    funded_player: Callable[..., int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The lock and the head with BEGIN; then the append, the projections and the COMMIT together."""
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the command path sends on this test's connection, message by message."""
     from ledger import dbapi
 
-    table, _ = open_table(funded_player, 3)
-    service.table_command(table_id=table, command=cmd.StartDeal())
-    deal = load_table(table).state.live
-    assert deal is not None
-    sent: list[str] = []
+    messages: list[str] = []
     first_statement, commit, execute = dbapi.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
 
     def recording_execute(cursor: psycopg.Cursor, *args: Any, **kwargs: Any) -> Any:
         if cursor.connection is connection.connection:
-            sent.append("statement")
+            messages.append("statement")
         return execute(cursor, *args, **kwargs)
 
     monkeypatch.setattr(
-        dbapi, "first_statement", lambda query: sent.append("BEGIN + lock") or first_statement(query)
+        dbapi, "first_statement", lambda query: messages.append("BEGIN + lock") or first_statement(query)
     )
     monkeypatch.setattr(
-        dbapi.Message, "commit", lambda message: sent.append("message + COMMIT") or commit(message)
+        dbapi.Message, "commit", lambda message: messages.append("message + COMMIT") or commit(message)
     )
     monkeypatch.setattr(psycopg.Cursor, "execute", recording_execute)
+    return messages
+
+
+def test_a_command_on_the_fast_path_is_one_message(
+    funded_player: Callable[..., int], sent: list[str]
+) -> None:
+    """Decided on the cached head: BEGIN, the append, the projections and the COMMIT together."""
+    table, _ = open_table(funded_player, 3)
+    service.table_command(table_id=table, command=cmd.StartDeal())
+    deal = load_table(table).state.live
+    assert deal is not None
+    sent.clear()
     result = service.table_command(table_id=table, command=cmd.Declare(deal.awaiting[0], deal.deal_no, "in"))
-    monkeypatch.undo()
-    assert sent == ["BEGIN + lock", "message + COMMIT"]
+    assert sent == ["message + COMMIT"]
     assert [e.version for e in result.events] == [e.version for e in read_stream(table_stream(table))][
         -len(result.events) :
     ]
     assert all(e.position > 0 for e in result.events)
+
+
+def behind(table: str, command: Any) -> None:
+    """Another process runs `command`; this process's cache still holds the table before it."""
+    before = TABLES.cache.get(table)
+    assert before is not None
+    write_without_the_lock(table, command)
+    TABLES.cache.clear()
+    TABLES.cache.put(table, before)
+
+
+def started(funded_player: Callable[..., int]) -> tuple[str, Any]:
+    table, _ = open_table(funded_player, 3)
+    service.table_command(table_id=table, command=cmd.StartDeal())
+    deal = load_table(table).state.live
+    assert deal is not None
+    return table, deal
+
+
+def test_a_cache_behind_the_log_is_refused_inside_the_transaction_and_retried_under_the_lock(
+    funded_player: Callable[..., int], sent: list[str]
+) -> None:
+    table, deal = started(funded_player)
+    first = deal.awaiting[0]
+    behind(table, cmd.SitOut(next(p for p in deal.order if p != first)))  # from the next deal on
+    moved = read_stream(table_stream(table))[-1].version
+    sent.clear()
+    result = service.table_command(table_id=table, command=cmd.Declare(first, deal.deal_no, "in"))
+    assert sent[:3] == ["message + COMMIT", "BEGIN + lock", "statement"]  # refused; the lock, what it missed
+    assert sent.count("BEGIN + lock") == 1
+    events = read_stream(table_stream(table))
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    assert [e.data["player"] for e in events if e.type == "Declared"] == [first]  # nothing twice
+    assert result.events[0].version == moved + 1 and result.version == events[-1].version
+    assert check_conservation() == []
+
+
+def test_a_refusal_of_a_state_the_cache_holds_late_is_decided_again_under_the_lock(
+    funded_player: Callable[..., int], sent: list[str]
+) -> None:
+    """On the cached state it is not his turn yet; on the log's it is: the command is played."""
+    table, deal = started(funded_player)
+    first = deal.awaiting[0]
+    second = deal.order[(deal.order.index(first) + 1) % len(deal.order)]
+    behind(table, cmd.Declare(first, deal.deal_no, "in"))
+    sent.clear()
+    service.table_command(table_id=table, command=cmd.Declare(second, deal.deal_no, "out"))
+    assert sent == ["BEGIN + lock", "statement", "message + COMMIT"]  # the lock, the events it missed
+    declared = [e.data["player"] for e in read_stream(table_stream(table)) if e.type == "Declared"]
+    assert declared == [first, second]
+
+
+def test_an_if_match_at_the_true_head_is_not_stale_when_the_cache_is_behind(
+    funded_player: Callable[..., int],
+) -> None:
+    table, players = open_table(funded_player, 1)
+    behind(table, cmd.SitDown(str(funded_player(5000)), 500))
+    head = read_stream(table_stream(table))[-1].version
+    result = service.table_command(
+        table_id=table, command=cmd.SitDown(str(players[1]), 500), expected_version=head
+    )
+    assert result.events[0].version == head + 1
+    with pytest.raises(StaleVersion):
+        service.table_command(table_id=table, command=cmd.SitOut(str(players[1])), expected_version=head)
 
 
 def test_an_overdraft_refused_with_the_commit_appends_nothing(funded_player: Callable[..., int]) -> None:

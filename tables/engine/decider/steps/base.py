@@ -254,16 +254,31 @@ def check_step(kind: StepKind, variant: str, raw: Mapping[str, Any], options: Ma
 
 def resolve(kind: StepKind, step: Step, options: Mapping[str, Any]) -> Any:
     """The step's parameters (an instance of its kind's `params`), "$option" references resolved
-    and defaults filled in."""
-    given: dict[str, Any] = {}
-    for name, value in step.params:
-        given[name] = options[value[1:]] if isinstance(value, str) and value.startswith("$") else value
-    return kind.params(**given)
+    and defaults filled in. Kept per kind and values given: the guards ask for them many times a
+    command, and a frozen instance is safe to share."""
+    given = tuple(
+        (name, options[value[1:]] if isinstance(value, str) and value.startswith("$") else value)
+        for name, value in step.params
+    )
+    key = (kind.name, given)
+    try:
+        found = _RESOLVED.get(key)
+    except TypeError:  # an unhashable value: built each time
+        return kind.params(**dict(given))
+    if found is None:
+        if len(_RESOLVED) >= _RESOLVED_KEPT:
+            _RESOLVED.clear()
+        found = _RESOLVED[key] = kind.params(**dict(given))
+    return found
+
+
+_RESOLVED: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+_RESOLVED_KEPT = 4096
 
 
 def iso(moment: datetime) -> str:
     """ISO-8601 UTC with a Z, the one time format in events (`moment` must be timezone-aware)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_iso(text: str) -> datetime:
