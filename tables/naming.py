@@ -19,7 +19,6 @@ Names are labels people chose: they are never derived from a card, a seed or a s
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -124,22 +123,41 @@ def forget_names() -> None:
 
 # --- players' names beside their ids --------------------------------------------------------------
 
-_ID = re.compile(rf"^\d{{1,{MAX_ID_DIGITS}}}$")
-
-
 def ids_in(document: Any) -> Iterator[str]:
     """Every string of the document (values and keys, at any depth) that reads as a player id."""
-    stack = [document]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _ID.match(item):
-                yield item
-        elif isinstance(item, dict):
-            stack.extend(key for key in item if isinstance(key, str))
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
+    found: set[str] = set()
+    _collect_ids(document, found)
+    return iter(found)
+
+
+def _collect_ids(item: Any, found: set[str]) -> None:
+    """Walked on every read: strings and numbers are checked where they sit, without a call."""
+    if isinstance(item, str):
+        if _reads_as_id(item):
+            found.add(item)
+    elif isinstance(item, dict):
+        for key, value in item.items():
+            if isinstance(key, str) and _reads_as_id(key):
+                found.add(key)
+            if isinstance(value, str):
+                if _reads_as_id(value):
+                    found.add(value)
+            elif not isinstance(value, _SCALARS):
+                _collect_ids(value, found)
+    elif isinstance(item, list | tuple):
+        for value in item:
+            if isinstance(value, str):
+                if _reads_as_id(value):
+                    found.add(value)
+            elif not isinstance(value, _SCALARS):
+                _collect_ids(value, found)
+
+
+_SCALARS = (int, float, type(None))
+
+
+def _reads_as_id(text: str) -> bool:
+    return text.isdigit() and text.isascii() and len(text) <= MAX_ID_DIGITS
 
 
 def name_rows(rows: Any, names: dict[str, str]) -> None:
