@@ -123,6 +123,7 @@ def forget_names() -> None:
 
 # --- players' names beside their ids --------------------------------------------------------------
 
+
 def ids_in(document: Any) -> Iterator[str]:
     """Every string of the document (values and keys, at any depth) that reads as a player id."""
     found: set[str] = set()
