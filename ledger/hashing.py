@@ -51,7 +51,55 @@ class InvalidEventData(ValueError):
 
 
 def check_json_value(value: Any, path: str = "data") -> None:
-    """Raise InvalidEventData unless `value` is made of dict (str keys), list, str, int, bool, None."""
+    """Raise InvalidEventData unless `value` is made of dict (str keys), list, str, int, bool, None.
+    Every append checks every event: plain JSON passes a walk of exact types; anything else (a
+    subclass, a float) is walked again the slow way, which names the path of what is wrong."""
+    if not _plain(value):
+        _check_with_path(value, path)
+
+
+def _plain(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return _plain_text(value)
+    if kind is int or kind is bool or value is None:
+        return True
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or not _plain_text(key):
+                return False
+            kind = type(item)
+            if kind is str:
+                if not _plain_text(item):
+                    return False
+            elif not (kind is int or kind is bool or item is None or _plain(item)):
+                return False
+        return True
+    if kind is list:
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                if not _plain_text(item):
+                    return False
+            elif not (kind is int or kind is bool or item is None or _plain(item)):
+                return False
+        return True
+    return False
+
+
+def _plain_text(text: str) -> bool:
+    return "\x00" not in text and (text.isascii() or _utf8(text))
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_with_path(value: Any, path: str) -> None:
     if value is None or isinstance(value, bool | int):
         return
     if isinstance(value, str):
@@ -62,11 +110,11 @@ def check_json_value(value: Any, path: str = "data") -> None:
             if not isinstance(key, str):
                 raise InvalidEventData(f"{path}: keys must be strings, not {key!r}")
             _check_encodable(key, path)
-            check_json_value(item, f"{path}.{key}")
+            _check_with_path(item, f"{path}.{key}")
         return
     if isinstance(value, list):
         for index, item in enumerate(value):
-            check_json_value(item, f"{path}[{index}]")
+            _check_with_path(item, f"{path}[{index}]")
         return
     kind = type(value).__name__
     raise InvalidEventData(f"{path}: {kind} is not allowed in events (use int, str, bool, None, list, dict)")

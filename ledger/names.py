@@ -118,7 +118,7 @@ def player_names(players: Iterable[object]) -> dict[str, str]:
     query = (  # every read path names its players: one plain statement, not two ORM queries
         f'SELECT u.id, n.name, u.first_name, u.username FROM "{users}" u '
         f'LEFT JOIN "{names}" n ON n.player_id = u.id WHERE u.id {where} '
-        f'UNION ALL SELECT n.player_id, n.name, \'\', \'\' FROM "{names}" n WHERE n.player_id {where} '
+        f"UNION ALL SELECT n.player_id, n.name, '', '' FROM \"{names}\" n WHERE n.player_id {where} "
         f'AND NOT EXISTS (SELECT 1 FROM "{users}" u WHERE u.id = n.player_id)'
     )
     with dbapi.cursor() as cursor:
