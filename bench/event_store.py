@@ -15,6 +15,7 @@ projection rebuild >= 50,000 events/s. Deposits (balances and statement lines to
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import queue
 import sys
@@ -108,6 +109,8 @@ class ScratchDatabase:
 
 
 def setup_django(url: str) -> None:
+    """Django on `url`, migrated; then start-up's objects frozen out of the garbage collector's
+    scans, as a web server and a worker do after start-up (guts_backend.asgi, guts_backend.celery)."""
     sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = url
     os.environ["DEBUG"] = "0"  # no query log
@@ -119,6 +122,8 @@ def setup_django(url: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)  # every app: other apps register projectors too
+    gc.collect()
+    gc.freeze()
 
 
 # --- the raw ceiling ------------------------------------------------------------------------------
