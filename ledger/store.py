@@ -518,15 +518,20 @@ def lock_and_read_head(lock: tuple[int, int], stream: str) -> tuple[int, str]:
 
 def stream_version(stream: str) -> int:
     """The stream's current version (0 if it has no events)."""
+    return read_head(stream)[0]
+
+
+def read_head(stream: str) -> tuple[int, str]:
+    """The stream's head (version, hash; 0 and '' if it has no events), without its data."""
     with dbapi.cursor() as cursor:
         cursor.execute(
             "SELECT version, hash FROM ledger_event WHERE stream = %s ORDER BY version DESC LIMIT 1", [stream]
         )
         row = cursor.fetchone()
     if row is None:
-        return 0
+        return 0, ""
     _remember_on_commit([_Head(stream, *row)])
-    return row[0]
+    return row[0], row[1]
 
 
 @dataclass(frozen=True, slots=True)

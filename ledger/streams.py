@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from ledger.store import StoredEvent, lock_and_read_head, read_stream
+from ledger.store import StoredEvent, lock_and_read_head, read_head, read_stream
 
 S = TypeVar("S")
 CACHE_SIZE = 2048
@@ -124,8 +124,23 @@ class StreamKind(Generic[S]):
         return state
 
     def load(self, owner: str) -> Loaded[S]:
-        """The current state: the cache if it is provably current, else snapshot + tail."""
+        """The current state: the cache if it is provably current (the head alone is read, no
+        event data), else snapshot + tail."""
         cached = self.cache.get(owner)
+        current = (
+            cached is not None
+            and cached.version > 0
+            and read_head(self.stream(owner))
+            == (
+                cached.version,
+                cached.hash,
+            )
+        )
+        return cached if current and cached is not None else self._refreshed(owner, cached)
+
+    def _refreshed(self, owner: str, cached: Loaded[S] | None) -> Loaded[S]:
+        """The state read from the log: the cache's and the events after it, when the log still
+        has its event; else snapshot + tail."""
         if cached is not None and cached.version > 0:
             tail = read_stream(self.stream(owner), from_version=cached.version)
             if tail and tail[0].version == cached.version and tail[0].hash == cached.hash:
@@ -145,7 +160,7 @@ class StreamKind(Generic[S]):
             return cached
         if version == 0:
             return Loaded(self.initial(), 0, "")
-        return self.load(owner)
+        return self._refreshed(owner, cached)
 
     def load_at(self, owner: str, version: int | None) -> Loaded[S]:
         """The state after `version` (None: the latest) from the latest snapshot at or before it."""

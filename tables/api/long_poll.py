@@ -100,7 +100,8 @@ def _release_connections() -> None:
 def table_wait(request: Request, *, table_id: str, seen: str | None) -> None:
     """The view's part: validate `?wait=` (400 `invalid_query`); if the table has not moved from
     `seen`, ask the application to wait on its loop, or (plain WSGI) wait here a bounded while."""
-    wait = validated_query(WaitQuerySerializer, request).get("wait")
+    # most reads have no query string: no serializer to build for them
+    wait = validated_query(WaitQuerySerializer, request).get("wait") if request.query_params else None
     meta = request.META
     if not wait or seen is None or meta.get(WAITED) or _changed(table_id, seen):
         return
