@@ -6,9 +6,9 @@ here, once:
 
 - `load`: the owner's current state, from an in-process cache when it provably holds the head
   (events are immutable, but an append can roll back after the cache saw it; the cache keeps the
-  version *and hash* of the event it reflects and is used only if the log's row at that version
-  has that hash, so it can never serve a rolled-back state), else the latest snapshot and the
-  events after it;
+  version *and hash* of the event it reflects and is used only if the log's head is that version
+  with that hash, so it can never serve a rolled-back state), else the events after it when the
+  log still has its event, else the latest snapshot and the events after it;
 - `load_locked`: take the owner's command lock (held to commit) and read its head in one round
   trip; the cache serves the state when the head is the event it reflects;
 - `load_at`: the state after a given version (audit, replay, the projector's fallback).
