@@ -195,6 +195,7 @@ def test_a_command_on_the_fast_path_is_two_messages(
     funded_player: Callable[..., int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The lock and the head with BEGIN; then the append, the projections and the COMMIT together."""
+    from http_edge import roundtrip
     from ledger import dbapi
 
     table, _ = open_table(funded_player, 3)
@@ -202,7 +203,7 @@ def test_a_command_on_the_fast_path_is_two_messages(
     deal = load_table(table).state.live
     assert deal is not None
     sent: list[str] = []
-    first_statement, commit, execute = dbapi.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
+    first_statement, commit, execute = roundtrip.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
 
     def recording_execute(cursor: psycopg.Cursor, *args: Any, **kwargs: Any) -> Any:
         if cursor.connection is connection.connection:
@@ -210,7 +211,7 @@ def test_a_command_on_the_fast_path_is_two_messages(
         return execute(cursor, *args, **kwargs)
 
     monkeypatch.setattr(
-        dbapi, "first_statement", lambda query: sent.append("BEGIN + lock") or first_statement(query)
+        roundtrip, "first_statement", lambda query: sent.append("BEGIN + lock") or first_statement(query)
     )
     monkeypatch.setattr(
         dbapi.Message, "commit", lambda message: sent.append("message + COMMIT") or commit(message)
