@@ -3,6 +3,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY guts_backend ./guts_backend
+COPY http_edge ./http_edge
 COPY ledger ./ledger
 COPY tables ./tables
 COPY tournaments ./tournaments

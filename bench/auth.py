@@ -1,5 +1,5 @@
 """Auth benchmark: what resolving a token to a user and roles costs a request, before and after the
-per-process auth cache (guts_backend.principal).
+per-process auth cache (http_edge.principal).
 
 Not a test: prints a table. Runs in a scratch database it creates and drops on DATABASE_URL
 (default: the local PostgreSQL; SQLite when DATABASE_URL is sqlite://).
@@ -70,7 +70,7 @@ def measure(cases: list[Case]) -> list[Row]:
     from django.conf import settings
     from django.db import connection
 
-    from guts_backend.principal import principals
+    from http_edge.principal import principals
 
     for _ in range(ROUNDS):
         for case in cases:
@@ -90,7 +90,7 @@ def measure(cases: list[Case]) -> list[Row]:
 
 def role_checks(user: Any) -> None:
     """What a table GET and a players' read ask of the user."""
-    from guts_backend.roles import can_view_player, player_id_of
+    from http_edge.roles import can_view_player, player_id_of
     from tables.selectors import viewer_of
 
     can_view_player(user, user.pk)
@@ -102,9 +102,9 @@ def two_trip_lookup(key: str) -> Any:
     """The lookup before the cache: token with user (1 trip), then the user's groups (1 trip)."""
     from django.utils import timezone
 
-    from guts_backend.models import ApiToken
-    from guts_backend.roles import roles_attach
-    from guts_backend.tokens import key_digest
+    from http_edge.models import ApiToken
+    from http_edge.roles import roles_attach
+    from http_edge.tokens import key_digest
 
     token = ApiToken.objects.select_related("user").filter(digest=key_digest(key)).first()
     assert token is not None
@@ -118,8 +118,8 @@ def setup_club() -> tuple[str, str]:
     """A player's token and a table where he sits, mid-deal."""
     from django.contrib.auth import get_user_model
 
-    from guts_backend.roles import CLUB_ADMIN, grant_role
-    from guts_backend.tokens import token_issue
+    from http_edge.roles import CLUB_ADMIN, grant_role
+    from http_edge.tokens import token_issue
     from ledger.cashier import cashier_deposit, player_create
     from tables import service
 
@@ -145,7 +145,7 @@ def open_table(service: Any, players: list[int]) -> str:
 def rows(per_round: int) -> list[Row]:
     from rest_framework.test import APIClient
 
-    from guts_backend.tokens import token_authenticate
+    from http_edge.tokens import token_authenticate
 
     key, table = setup_club()
     client = APIClient(headers={"Authorization": f"Token {key}"})

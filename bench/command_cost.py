@@ -267,7 +267,7 @@ def http_costs(url: str, broker: str, queue: str, seconds: float) -> dict[str, H
     from django.db import connection
     from peer_urls import PEER_TABLE
 
-    from guts_backend.tokens import token_issue
+    from http_edge.tokens import token_issue
 
     with connection.cursor() as cursor:
         cursor.execute(PEER_TABLE)

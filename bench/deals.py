@@ -312,7 +312,7 @@ def http_rows(url: str, broker: str, queue: str, rates: tuple[int, ...], seconds
     sustainable rate for (i) deal starts + declares and (ii) GET table."""
     from django.contrib.auth import get_user_model
 
-    from guts_backend.tokens import token_issue
+    from http_edge.tokens import token_issue
 
     tables = []
     for _ in range(HTTP_CLIENTS):

@@ -113,8 +113,8 @@ def timed_ms(action: Callable[[], object], repeat: int) -> tuple[float, float, f
 def replay_rows(table: str, deals: int, repeat: int, label: str) -> list[tuple[str, float, float, float]]:
     from django.test import Client
 
-    from guts_backend.roles import AUDITOR, grant_role
-    from guts_backend.tokens import token_issue
+    from http_edge.roles import AUDITOR, grant_role
+    from http_edge.tokens import token_issue
     from tables.audit.replay import deal_replay
     from tables.engine.decider.view import Viewer
 

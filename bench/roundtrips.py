@@ -222,8 +222,8 @@ def http_poster(player: int) -> Callable[..., Callable[[], object]]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from guts_backend.roles import CLUB_ADMIN, grant_role
-    from guts_backend.tokens import token_issue
+    from http_edge.roles import CLUB_ADMIN, grant_role
+    from http_edge.tokens import token_issue
 
     admin = get_user_model().objects.create_user(username=f"rt-admin-{os.urandom(4).hex()}")
     grant_role(admin, CLUB_ADMIN)

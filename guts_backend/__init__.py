@@ -1,4 +1,6 @@
-"""Project package: settings, URLs, the Celery app, WSGI/ASGI entry points."""
+"""The composition root: settings, URLs, the admin site, the Celery app, WSGI/ASGI entry points and
+the management commands. The apps (ledger, tables, tournaments) and the HTTP edge they share
+(http_edge) never import it."""
 
 from guts_backend.celery import app as celery_app
 

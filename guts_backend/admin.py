@@ -1,7 +1,7 @@
 """Admin for users, groups and API tokens, replacing the registrations of django.contrib.auth
 (imported before this module: its app comes first in INSTALLED_APPS).
 
-- Every changelist filters only on its declared filters (guts_backend.admin_filters).
+- Every changelist filters only on its declared filters (http_edge.admin_filters).
 - A user the ledger knows about (chips, history, events he made) is never deleted: the delete
   page and the bulk delete refuse with a message naming what the ledger holds, and
   `ledger.deactivation` guards every other code path. The "Deactivate" action records
@@ -9,7 +9,7 @@
   the form, so it changes only with an event. So is `first_name`, a player's display name: it
   changes with `PlayerRenamed`, from the player's page (ledger.admin.PlayerAdmin) or the API.
 - API tokens are issued by logging in only; deleting one revokes it, and the users' action
-  "Revoke API tokens" revokes every token of the selected users (guts_backend.tokens).
+  "Revoke API tokens" revokes every token of the selected users (http_edge.tokens).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
-from guts_backend.admin_filters import DeclaredFiltersOnly
-from guts_backend.tokens import ApiToken, tokens_revoke_all
+from http_edge.admin_filters import DeclaredFiltersOnly
+from http_edge.tokens import ApiToken, tokens_revoke_all
 from ledger.deactivation import refusal_message, user_deactivate, user_ledger_footprint, user_reactivate
 
 User = get_user_model()

@@ -2,11 +2,7 @@ from django.apps import AppConfig
 
 
 class GutsBackendConfig(AppConfig):
-    """Settings, authentication, roles, idempotency and the problem format shared by every API."""
+    """The composition root: settings, URLs, the admin site, the Celery app, the web server's
+    application and the management commands (seed_demo, serve)."""
 
     name = "guts_backend"
-
-    def ready(self) -> None:
-        from guts_backend.principal import connect_principal_invalidation
-
-        connect_principal_invalidation()

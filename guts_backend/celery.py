@@ -22,6 +22,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guts_backend.settings")
 
 app = Celery("guts_backend")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# The apps send tasks through `celery.current_app` (and their `shared_task`s resolve through it),
+# never importing this module; current_app is per thread, so this app is every thread's default.
+app.set_default()
 app.autodiscover_tasks()
 
 

@@ -7,7 +7,7 @@ idle connection's socket is readable. So a connection is queried only when its s
 something to say, or when it sat idle long enough that a silent network failure is possible;
 the pool discards one that fails and hands out another (or a new one), so a request never gets a
 connection that is already dead. A connection that breaks during a request is a 503 for that
-request (guts_backend.api.handlers) and is discarded when it goes back to the pool.
+request (guts_backend.handlers) and is discarded when it goes back to the pool.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "guts_backend",
+    "http_edge",
     "ledger",
     "tables",
     "tournaments",
@@ -104,7 +105,7 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'guts.sqlite3'}")
 # Connections are checked before they are reused (CONN_HEALTH_CHECKS: a persistent one at a request's
 # first query, a pooled one when taken from the pool), so one the database dropped is replaced
-# instead of failing a request; a failure mid-request is a 503 (guts_backend.api.handlers, docs/api.md).
+# instead of failing a request; a failure mid-request is a 503 (guts_backend.handlers, docs/api.md).
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock at BEGIN, so web and worker processes queue instead of failing.
@@ -148,7 +149,7 @@ WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "guts_backend.authentication.ApiTokenAuthentication",
+        "http_edge.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Proxies in front of the app that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.
@@ -157,14 +158,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "guts_backend.api.handlers.problem_exception_handler",
+    "EXCEPTION_HANDLER": "guts_backend.handlers.problem_exception_handler",
     # Nesting-limited JSON (a body 1,000 deep was a RecursionError, a 500); an unknown ?format= is 406.
     "DEFAULT_PARSER_CLASSES": [
-        "guts_backend.api.parsers.JSONParser",
+        "http_edge.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "guts_backend.api.negotiation.ProblemContentNegotiation",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "http_edge.api.negotiation.ProblemContentNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
@@ -179,7 +180,7 @@ GUTS_LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_U
 GUTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("GUTS_LOGIN_FAILURES_PER_ADDRESS", "30"))
 GUTS_LOGIN_FAILURE_WINDOW = int(os.environ.get("GUTS_LOGIN_FAILURE_WINDOW", "60"))
 GUTS_LOGIN_LOCKOUT = int(os.environ.get("GUTS_LOGIN_LOCKOUT", "300"))
-# The per-process auth cache (guts_backend.principal): an entry's age limit in seconds (0 turns the
+# The per-process auth cache (http_edge.principal): an entry's age limit in seconds (0 turns the
 # cache off), how many entries, and how often the shared cache is asked whether another process
 # revoked a token or changed a role.
 GUTS_AUTH_CACHE_SECONDS = float(os.environ.get("GUTS_AUTH_CACHE_SECONDS", "5"))
@@ -201,7 +202,7 @@ SPECTACULAR_SETTINGS = {
     # Every closed set is a named enum (tables.engine.decider.vocabulary names the table's words).
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,  # the values are the words; no "* `in` - in" lists
     "ENUM_NAME_OVERRIDES": {
-        "ProblemCode": "guts_backend.api.errors.PROBLEM_CODES",
+        "ProblemCode": "http_edge.api.errors.PROBLEM_CODES",
         "TableStatus": "tables.engine.decider.vocabulary.TABLE_STATUSES",
         "TablePhase": "tables.engine.decider.vocabulary.PHASES",
         "DealOutcome": "tables.engine.decider.vocabulary.OUTCOMES",
@@ -234,10 +235,10 @@ SPECTACULAR_SETTINGS = {
         },
         {"name": "disputes", "description": "Disputes of a deal or a cashier transaction, and their holds."},
     ],
-    "SORT_OPERATIONS": "guts_backend.api.schema.operation_order",
+    "SORT_OPERATIONS": "http_edge.api.schema.operation_order",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "guts_backend.api.schema.placeholders_as_code",
+        "http_edge.api.schema.placeholders_as_code",
     ],
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "docExpansion": "list", "displayOperationId": False},
 }
@@ -301,7 +302,7 @@ elif CACHE_URL == "db://":
     }
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be redis://, rediss:// or db://, not {CACHE_URL!r}")
-# Where login throttling counts while the default cache is unreachable (guts_backend.login).
+# Where login throttling counts while the default cache is unreachable (http_edge.login).
 CACHES["login-fallback"] = {
     "BACKEND": "django.core.cache.backends.db.DatabaseCache",
     "LOCATION": "guts_cache",

@@ -21,5 +21,5 @@ urlpatterns = [
     path("", include("tables.web.urls")),
 ]
 
-handler404 = "guts_backend.api.handlers.not_found_view"
-handler500 = "guts_backend.api.handlers.server_error_view"
+handler404 = "guts_backend.handlers.not_found_view"
+handler500 = "guts_backend.handlers.server_error_view"

@@ -6,7 +6,7 @@ included) may add, change or delete any of these rows through the admin. The onl
 player page's forms (rename, deposit, withdraw), for club admins, and they go through the same
 services as the API (`player_rename`, `cashier_deposit`, `cashier_withdraw`): events with the admin
 as actor, never a model save. Changelists filter only on their declared `list_filter`
-(guts_backend.admin_filters): a lookup on `data` would be an oracle for a live deal's hidden cards.
+(http_edge.admin_filters): a lookup on `data` would be an oracle for a live deal's hidden cards.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from guts_backend.admin_filters import DeclaredFiltersOnly
-from guts_backend.roles import is_club_admin
+from http_edge.admin_filters import DeclaredFiltersOnly
+from http_edge.roles import is_club_admin
 from ledger.cashier import MAX_CASHIER_AMOUNT, cashier_deposit, cashier_withdraw, player_rename
 from ledger.errors import DomainError
 from ledger.models import AccountBalance, AccountEntry, CashierTransaction, Event, PlayerName

@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, connection, transaction
 
-from guts_backend.roles import PLAYER, grant_role
+from http_edge.roles import PLAYER, grant_role
 from ledger import dbapi
 from ledger.errors import ConcurrencyConflict, FundsHeld, InvalidInput, Overdraft, UsernameTaken
 from ledger.money import CASHIER, UNIT_CHIPS, InsufficientFunds, Transfer, player_account

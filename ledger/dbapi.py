@@ -27,6 +27,8 @@ from psycopg import generators, pq
 from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import Json, Jsonb
 
+from http_edge import roundtrip
+
 CHUNK = 200  # rows per multi-row VALUES statement (SQLite caps bound parameters)
 EVENT_COLUMNS = "position, stream, version, type, data, meta, recorded_at, prev_hash, hash"
 INSERT_EVENT = "INSERT INTO ledger_event (stream, version, type, data, meta, recorded_at, prev_hash, hash) "
@@ -91,34 +93,8 @@ def lock_head(lock_class: int, lock_key: int, stream: str) -> tuple[int, str]:
     query = psycopg.sql.SQL("SELECT * FROM ledger_lock_head({}, {}, {})").format(
         psycopg.sql.Literal(lock_class), psycopg.sql.Literal(lock_key), psycopg.sql.Literal(stream)
     )
-    version, digest = first_statement(query)
+    version, digest = roundtrip.first_statement(query)
     return int(version), digest
-
-
-def first_statement(query: psycopg.sql.Composable) -> tuple[Any, ...]:
-    """The one row of `query`, sent together with the transaction's BEGIN when the transaction
-    has not started yet (one round trip instead of two).
-
-    psycopg sends BEGIN on its own before the first statement of a transaction and waits for it.
-    Here "BEGIN; <query>" goes as one simple-protocol message (parameters inlined as literals);
-    psycopg reads the server's transaction status afterwards, so it sends no BEGIN of its own and
-    COMMIT/ROLLBACK work as usual; the values come back as text (NULL as None), so queries cast
-    what they return to text. Inside a started transaction it is a plain statement."""
-    connection.ensure_connection()
-    raw = connection.connection
-    if raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
-        with cursor() as cur:
-            cur.execute(query)
-            return cur.fetchone()
-    with raw.lock:
-        raw.pgconn.send_query(b"BEGIN; " + query.as_bytes(raw))
-        results = raw.wait(generators.execute(raw.pgconn))
-    for result in results:
-        if result.status == pq.ExecStatus.FATAL_ERROR:
-            raise psycopg.errors.error_from_result(result, encoding=raw.pgconn._encoding)
-    rows = results[-1]
-    values = (rows.get_value(0, column) for column in range(rows.nfields))
-    return tuple(None if value is None else value.decode() for value in values)
 
 
 # --- one message: an append, its projections and the COMMIT in one round trip ------------------------

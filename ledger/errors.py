@@ -2,7 +2,7 @@
 
 Each is a type with a stable `code`, a message (`str(error)`) and `detail`: the JSON-friendly
 specifics a client needs (a balance, a version). None knows HTTP: the API maps codes to statuses
-and renders problem details (guts_backend.api.errors, guts_backend.api.handlers); a Celery task or
+and renders problem details (http_edge.api.errors, guts_backend.handlers); a Celery task or
 a management command catches them like any exception.
 
 The rules engine raises its own `DomainError` (tables.engine.decider.errors) with the same three

@@ -15,7 +15,7 @@ from django.db.models import OuterRef, QuerySet, Subquery, Sum, TextField, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce
 
-from guts_backend.roles import PLAYER
+from http_edge.roles import PLAYER
 from ledger.errors import UnknownPlayer
 from ledger.models import AccountEntry, DisputeHold, Event
 from ledger.money import UNIT_CHIPS, player_account

@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 
 from celery import Task, shared_task
+from celery import current_app as celery_app
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from guts_backend.celery import app as celery_app
 from ledger.checkpoints import checkpoint_publish
 from ledger.disputes.selectors import overdue_disputes
 from ledger.disputes.service import dispute_expire

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from guts_backend.roles import User, player_id_of
+from http_edge.roles import User, player_id_of
 from ledger.selectors import player_stream
 from tables.errors import UnknownTable
 from tables.live import Snapshot, View

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from guts_backend.roles import User, is_auditor, is_club_admin, is_player
+from http_edge.roles import User, is_auditor, is_club_admin, is_player
 from ledger.selectors import player_get
 from tables.engine.decider.view import Viewer, redact_event, table_view
 from tables.engine.decider.visibility import sees_cards

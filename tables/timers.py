@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app as celery_app
 from celery.signals import beat_init
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from guts_backend.celery import app as celery_app
 from tables.engine.decider.program import parse_iso
 from tables.models import TableView
 

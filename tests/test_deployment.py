@@ -60,7 +60,8 @@ def test_the_web_service_runs_asgi_uvicorn_workers_and_the_image_runs_the_same()
 def test_the_image_builds_from_the_project_dockerfile() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "FROM python:3.11" in dockerfile
-    for app in ("guts_backend", "ledger", "tables", "tournaments"):  # every app the settings install
+    # every app the settings install
+    for app in ("guts_backend", "http_edge", "ledger", "tables", "tournaments"):
         assert f"COPY {app} ./{app}" in dockerfile
     assert all(
         service.get("build") == "."

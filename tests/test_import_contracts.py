@@ -31,6 +31,8 @@ CONTRACT_IDS = (
     "pure-tournament-engine",
     "ledger-below-tables",
     "tables-below-tournaments",
+    "edge-below-the-apps",
+    "apps-below-the-root",
     "no-cycles",
     "http-at-the-edge",
 )
@@ -120,13 +122,42 @@ def test_tables_know_nothing_of_tournaments(config: dict[str, Any], graph: grimp
     "violation",
     [
         ("ledger.cashier", "tables.service"),
-        ("ledger.api.views", "guts_backend.api.handlers"),  # indirectly: the handler knows the engine
+        ("ledger.api.views", "guts_backend.handlers"),  # indirectly: the handler knows the engine
     ],
 )
 def test_the_ledger_knows_nothing_of_tables(
     config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
 ) -> None:
     assert not kept(config, graph, "ledger-below-tables", violation)
+
+
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("http_edge.idempotency", "ledger.dbapi"),  # the edge on top of an app
+        ("http_edge.roles", "tables.selectors"),
+        ("http_edge.api.errors", "tournaments.engine.errors"),
+        ("http_edge.tokens", "guts_backend.settings"),  # the edge on top of the composition root
+    ],
+)
+def test_the_edge_knows_nothing_of_the_apps(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
+    assert not kept(config, graph, "edge-below-the-apps", violation)
+
+
+@pytest.mark.parametrize(
+    "violation",
+    [
+        ("ledger.tasks", "guts_backend.celery"),  # a task module that needs the Celery app itself
+        ("tables.api.views", "guts_backend.handlers"),
+        ("tournaments.service", "guts_backend.management.commands.seed_demo"),
+    ],
+)
+def test_the_apps_know_nothing_of_the_composition_root(
+    config: dict[str, Any], graph: grimp.ImportGraph, violation: tuple[str, str]
+) -> None:
+    assert not kept(config, graph, "apps-below-the-root", violation)
 
 
 def test_the_store_and_the_projections_do_not_import_each_other(
@@ -141,7 +172,7 @@ def test_the_store_and_the_projections_do_not_import_each_other(
     [
         ("tables.service", "rest_framework"),  # a service that knows DRF
         ("ledger.selectors", "drf_spectacular"),
-        ("ledger.cashier", "guts_backend.idempotency"),  # indirectly, through an HTTP module
+        ("ledger.cashier", "http_edge.idempotency"),  # indirectly, through an HTTP module
         ("tables.selectors", "tables.api.views"),
     ],
 )
@@ -167,5 +198,5 @@ def test_only_the_http_modules_import_django_http(config: dict[str, Any], graph:
             for detail in graph.get_import_details(importer=module, imported="django")
         )
     }
-    assert "guts_backend.api.handlers" in http_users
+    assert "guts_backend.handlers" in http_users
     assert {module for module in http_users if not in_edge(module)} == set()

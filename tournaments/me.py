@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from guts_backend.roles import User, player_id_of
+from http_edge.roles import User, player_id_of
 from tables.engine.decider.view import Viewer
 from tables.errors import UnknownTable
 from tables.live import Snapshot, View

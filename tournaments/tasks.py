@@ -21,6 +21,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from celery import current_app as celery_app
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
@@ -28,7 +29,6 @@ from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from guts_backend.celery import app as celery_app
 from ledger.errors import DomainError
 from tables.engine.decider import errors as rules
 from tournaments import service

@@ -5,8 +5,8 @@ advisory lock (`pg_try_advisory_xact_lock(lock_class, lock_key)`, held to commit
 the key's record, every column as text (`locked` is 'true' or 'false'; the record's columns are
 NULL when it has none). It is VOLATILE so that, under READ COMMITTED, the read takes its snapshot
 after the lock is tried and sees the commit of the lock's previous holder. Sent with the
-transaction's BEGIN (`ledger.dbapi.first_statement`), the lock, the read and the BEGIN cost one
-round trip. Other backends: no-op (SQLite serialises writers at BEGIN).
+transaction's BEGIN (`http_edge.roundtrip.first_statement`), the lock, the read and the BEGIN cost
+one round trip. Other backends: no-op (SQLite serialises writers at BEGIN).
 """
 
 from django.db import migrations

@@ -11,12 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
-from guts_backend.api.fields import JsonObjectField
-from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated, validated_query
-from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsClubAdmin
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from http_edge.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from http_edge.api.fields import JsonObjectField
+from http_edge.api.input import QueryIntegerField, QuerySerializer, validated, validated_query
+from http_edge.api.parsers import JSONParser
+from http_edge.api.permissions import IsClubAdmin
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from ledger.checkpoints import checkpoint_get, checkpoint_list, checkpoint_publish, consistency, keys
 
 TAGS = ["audit"]

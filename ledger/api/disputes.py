@@ -12,13 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
-from guts_backend.api.fields import JsonObjectField, JsonObjectListField
-from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
-from guts_backend.api.paging import PageQuerySerializer, page_serializer, paginate
-from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsAuditor, IsAuditorOrAdmin
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from http_edge.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from http_edge.api.fields import JsonObjectField, JsonObjectListField
+from http_edge.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
+from http_edge.api.paging import PageQuerySerializer, page_serializer, paginate
+from http_edge.api.parsers import JSONParser
+from http_edge.api.permissions import IsAuditor, IsAuditorOrAdmin
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
 from ledger.cashier import MAX_CASHIER_AMOUNT
 from ledger.disputes.selectors import dispute_json, dispute_list
 from ledger.disputes.service import (

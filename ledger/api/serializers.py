@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
-from guts_backend.roles import player_id_of, roles_of
+from http_edge.roles import player_id_of, roles_of
 
 
 class PlayerIdField(serializers.CharField):

@@ -20,29 +20,29 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.conditional import etag
-from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
-from guts_backend.api.fields import JsonObjectField, JsonObjectListField
-from guts_backend.api.input import ChipAmountField, QueryIntegerField, validated, validated_query
-from guts_backend.api.paging import (
+from http_edge.api.conditional import etag
+from http_edge.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, problem_responses
+from http_edge.api.fields import JsonObjectField, JsonObjectListField
+from http_edge.api.input import ChipAmountField, QueryIntegerField, validated, validated_query
+from http_edge.api.paging import (
     PAGE_PARAMETERS,
     PageQuerySerializer,
     page_serializer,
     paginate,
     paginated_response,
 )
-from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import (
+from http_edge.api.parsers import JSONParser
+from http_edge.api.permissions import (
     IsAuditorOrAdmin,
     IsClubAdmin,
     IsSelfOrAuditorOrAdmin,
     IsSelfOrClubAdmin,
 )
-from guts_backend.authentication import ApiTokenAuthentication
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
-from guts_backend.login import login_with_password
-from guts_backend.roles import can_view_player
-from guts_backend.tokens import token_issue, token_revoke, tokens_revoke_all
+from http_edge.authentication import ApiTokenAuthentication
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from http_edge.login import login_with_password
+from http_edge.roles import can_view_player
+from http_edge.tokens import token_issue, token_revoke, tokens_revoke_all
 from ledger.api.serializers import (
     EventRefSerializer,
     MeOutputSerializer,

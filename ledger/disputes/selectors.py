@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from guts_backend.roles import User, is_auditor, is_club_admin
+from http_edge.roles import User, is_auditor, is_club_admin
 from ledger.accounts import player_account
 from ledger.disputes import events as ev
 from ledger.disputes.state import DisputeState

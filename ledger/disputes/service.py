@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
-from guts_backend.roles import User, is_auditor, is_club_admin, is_player
+from http_edge.roles import User, is_auditor, is_club_admin, is_player
 from ledger import dbapi
 from ledger.accounts import Transfer, account_kind, player_account
 from ledger.cashier import _with_retries, check_amount, lock_bankroll_and_read_version

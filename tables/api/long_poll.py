@@ -36,8 +36,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
-from guts_backend.api.conditional import etag
-from guts_backend.api.input import QueryIntegerField, QuerySerializer, validated_query
+from http_edge.api.conditional import etag
+from http_edge.api.input import QueryIntegerField, QuerySerializer, validated_query
 from ledger.notify import notifications_supported, subscription
 from tables.audit.sse import StreamSettings, stream_readers
 from tables.errors import UnknownTable

@@ -18,8 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import problem_responses
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
+from http_edge.api.errors import problem_responses
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
 from tables.api import me_examples as examples
 from tables.api.serializers import SeatSerializer, TableOutputSerializer
 from tables.api.streams import (

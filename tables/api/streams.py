@@ -32,7 +32,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.utils.encoders import JSONEncoder
 
-from guts_backend.authentication import ApiTokenAuthentication
+from http_edge.authentication import ApiTokenAuthentication
 from ledger.models import Event
 from ledger.notify import notifications_supported, subscription
 from tables.audit.authentication import QueryTokenAuthentication
@@ -164,7 +164,7 @@ STREAM_AUTHENTICATION = (
     SessionAuthentication,
 )
 # One representation: `?format=json` or `Accept: application/json` is 406 `not_acceptable`
-# (guts_backend.api.negotiation), never a stream under a JSON content type.
+# (http_edge.api.negotiation), never a stream under a JSON content type.
 STREAM_RENDERERS = (EventStreamRenderer,)
 
 

@@ -5,7 +5,7 @@ request becomes an engine command (`command`) and its OpenAPI operation (`@comma
 the one `post` validates, calls `service.table_command`, and answers with the fresh table as the
 caller may see it, its version as a strong ETag. Every command is `@idempotent` and honours
 `If-Match: "<version>"` (412 `stale_version` when the table has moved on). Error codes and their
-statuses: `guts_backend.api.errors.PROBLEM_STATUS` (reproduced in docs/api.md).
+statuses: `http_edge.api.errors.PROBLEM_STATUS` (reproduced in docs/api.md).
 """
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.conditional import etag
-from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
-from guts_backend.api.fields import JsonObjectField, JsonObjectListField
-from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
-from guts_backend.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
-from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsClubAdmin, IsSelfOrAuditorOrAdmin
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
-from guts_backend.roles import is_club_admin, player_id_of
+from http_edge.api.conditional import etag
+from http_edge.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
+from http_edge.api.fields import JsonObjectField, JsonObjectListField
+from http_edge.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
+from http_edge.api.paging import PAGE_PARAMETERS, PageQuerySerializer, page_serializer, paginate
+from http_edge.api.parsers import JSONParser
+from http_edge.api.permissions import IsClubAdmin, IsSelfOrAuditorOrAdmin
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from http_edge.roles import is_club_admin, player_id_of
 from tables import selectors, service
 from tables.api import examples
 from tables.api.long_poll import WAIT_PARAMETER, table_wait

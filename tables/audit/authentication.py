@@ -2,7 +2,7 @@
 
 Browsers' EventSource cannot set an Authorization header, so `GET .../stream?token=<token>` is
 accepted too. Tokens in URLs reach access logs: front ends that can send headers should.
-The key is resolved by `guts_backend.tokens.token_authenticate`, as for the header.
+The key is resolved by `http_edge.tokens.token_authenticate`, as for the header.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.request import Request
 
-from guts_backend.authentication import ApiTokenAuthentication
+from http_edge.authentication import ApiTokenAuthentication
 
 
 class QueryTokenAuthentication(ApiTokenAuthentication):

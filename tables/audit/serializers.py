@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from guts_backend.api.fields import JsonObjectField, JsonObjectListField
-from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
-from guts_backend.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
+from http_edge.api.fields import JsonObjectField, JsonObjectListField
+from http_edge.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer
+from http_edge.api.paging import MAX_PAGE_SIZE, PageQuerySerializer
 from tables.audit.feeds import DEFAULT_PAGE
 from tables.engine.decider import vocabulary
 from tables.schema.actions import player_id_field

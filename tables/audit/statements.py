@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from guts_backend.roles import User, is_auditor, is_club_admin, player_id_of
+from http_edge.roles import User, is_auditor, is_club_admin, player_id_of
 from ledger.disputes.events import STREAM_PREFIX as DISPUTE_PREFIX
 from ledger.errors import AccessDenied
 from ledger.hashing import iso_utc

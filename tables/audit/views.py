@@ -22,12 +22,12 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import problem_responses
-from guts_backend.api.input import validated_params, validated_query
-from guts_backend.api.paging import paginate
-from guts_backend.api.permissions import IsAuditorOrAdmin
-from guts_backend.authentication import ApiTokenAuthentication
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
+from http_edge.api.errors import problem_responses
+from http_edge.api.input import validated_params, validated_query
+from http_edge.api.paging import paginate
+from http_edge.api.permissions import IsAuditorOrAdmin
+from http_edge.authentication import ApiTokenAuthentication
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent
 from ledger.store import StoredEvent
 from ledger.verify import verify_ledger
 from tables.audit import examples

@@ -1,4 +1,4 @@
-"""The session login form, throttled by the same limits as the API's token login (guts_backend.login)."""
+"""The session login form, throttled by the same limits as the API's token login (http_edge.login)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 
-from guts_backend.api.errors import Problem
-from guts_backend.login import login_with_password
+from http_edge.api.errors import Problem
+from http_edge.login import login_with_password
 
 
 class ThrottledLoginForm(AuthenticationForm):

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from guts_backend.roles import User, can_view_player, player_id_of
+from http_edge.roles import User, can_view_player, player_id_of
 from ledger.accounts import account_kind
 
 SUITS = {

@@ -26,8 +26,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from guts_backend.api.errors import status_of
-from guts_backend.roles import is_auditor, is_club_admin, player_id_of
+from http_edge.api.errors import status_of
+from http_edge.roles import is_auditor, is_club_admin, player_id_of
 from ledger.errors import DomainError as LedgerRefusal
 from ledger.store import read_stream
 from tables import selectors

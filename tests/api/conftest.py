@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue
 from ledger.cashier import player_create
 from ledger.models import Event
 

@@ -21,7 +21,7 @@ from django.db import models, transaction
 from django.test import Client
 from django.urls import reverse
 
-from guts_backend.admin_filters import DeclaredFiltersOnly
+from http_edge.admin_filters import DeclaredFiltersOnly
 from ledger.cashier import cashier_deposit, cashier_withdraw
 from ledger.deactivation import PLAYER_DEACTIVATED, PLAYER_REACTIVATED, UserHasLedgerHistory
 from ledger.models import Event

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, PROBLEM_STATUS
+from http_edge.api.errors import PROBLEM_CONTENT_TYPE, PROBLEM_STATUS
 from tests.api.conftest import deposits_url, event_count, post_json, withdrawals_url
 from tests.tables.http import Club, post, table_url
 

@@ -1,4 +1,4 @@
-"""The auth cache (guts_backend.principal; docs/api.md, "How fast revocation reaches"): a warm
+"""The auth cache (http_edge.principal; docs/api.md, "How fast revocation reaches"): a warm
 request resolves token, user and roles without a query, and expiry, revocation, deactivation and
 role changes still beat it: expiry exactly, a change in this process at once, in another process
 within GUTS_AUTH_CACHE_SYNC_SECONDS, a change no signal sees within GUTS_AUTH_CACHE_SECONDS.
@@ -24,10 +24,10 @@ from redis.exceptions import RedisError
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
-from guts_backend import principal
-from guts_backend.principal import PrincipalCache, principals
-from guts_backend.roles import AUDITOR, PLAYER, grant_role, roles_of
-from guts_backend.tokens import principal_load, token_authenticate, token_issue
+from http_edge import principal
+from http_edge.principal import PrincipalCache, principals
+from http_edge.roles import AUDITOR, PLAYER, grant_role, roles_of
+from http_edge.tokens import principal_load, token_authenticate, token_issue
 from ledger.deactivation import user_deactivate, user_reactivate
 from tests.api.conftest import client_for, post_json
 from tests.tables.http import Club, post, table_url

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from guts_backend.api.errors import PROBLEM_CONTENT_TYPE
-from guts_backend.tokens import token_issue
+from http_edge.api.errors import PROBLEM_CONTENT_TYPE
+from http_edge.tokens import token_issue
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.db import connection
 from rest_framework.exceptions import Throttled
 from rest_framework.test import APIClient
 
-from guts_backend.login import login_check_allowed, login_record_failure
+from http_edge.login import login_check_allowed, login_record_failure
 
 pytestmark = pytest.mark.django_db  # the embedded default's cache is a database table
 

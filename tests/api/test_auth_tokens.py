@@ -17,7 +17,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
-from guts_backend.tokens import ApiToken, token_authenticate, token_issue
+from http_edge.tokens import ApiToken, token_authenticate, token_issue
 from tests.api.conftest import client_for, post_json
 
 pytestmark = pytest.mark.django_db
@@ -181,13 +181,11 @@ def test_the_admin_lists_tokens_without_their_digest_and_revokes_a_users_tokens(
     admin_client.force_login(django_user_model.objects.create_superuser(username="root", password="pw"))
     api = with_token(log_in(player)["token"])
     token = ApiToken.objects.get(user=player)
-    page = admin_client.get(reverse("admin:guts_backend_apitoken_changelist")).content.decode()
+    page = admin_client.get(reverse("admin:http_edge_apitoken_changelist")).content.decode()
     assert token.prefix in page
     assert (
         token.digest
-        not in admin_client.get(
-            reverse("admin:guts_backend_apitoken_change", args=[token.pk])
-        ).content.decode()
+        not in admin_client.get(reverse("admin:http_edge_apitoken_change", args=[token.pk])).content.decode()
     )
     admin_client.post(
         reverse("admin:auth_user_changelist"),

@@ -19,7 +19,7 @@ from django.contrib.auth.models import AbstractUser
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from guts_backend.api.input import NOT_AN_INTEGER
+from http_edge.api.input import NOT_AN_INTEGER
 from tests.api.conftest import event_count
 
 BAD_INTEGERS: list[Any] = ["5", "7", 5.0, 10.0, True, False]

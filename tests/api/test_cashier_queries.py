@@ -20,7 +20,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from ledger import dbapi
+from http_edge import roundtrip
 from tests.api.conftest import deposits_url, post_json, withdrawals_url
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -42,9 +42,9 @@ BOUNDS = {
 @pytest.fixture
 def statements_sent(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
     """From now on, record every statement this test's connection sends through a cursor (Django's
-    and ledger.dbapi's are psycopg cursors) or together with a BEGIN (`dbapi.first_statement`)."""
+    and ledger.dbapi's are psycopg cursors) or together with a BEGIN (`roundtrip.first_statement`)."""
     sent: list[str] = []
-    execute, first_statement = psycopg.Cursor.execute, dbapi.first_statement
+    execute, first_statement = psycopg.Cursor.execute, roundtrip.first_statement
 
     def recording_execute(cursor: psycopg.Cursor, query: Any, *args: Any, **kwargs: Any) -> Any:
         if cursor.connection is connection.connection:  # not the notifier's, another thread's
@@ -61,7 +61,7 @@ def statements_sent(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
             monkeypatch.setattr(psycopg.Cursor, "execute", recording_execute)
 
     monkeypatch.setattr(psycopg.Cursor, "execute", recording_execute)
-    monkeypatch.setattr(dbapi, "first_statement", recording_first_statement)
+    monkeypatch.setattr(roundtrip, "first_statement", recording_first_statement)
     return lambda: sent
 
 

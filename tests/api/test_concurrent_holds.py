@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
+from http_edge.roles import CLUB_ADMIN, grant_role
 from ledger.cashier import cashier_deposit, cashier_withdraw, player_create
 from ledger.disputes.service import dispute_hold, dispute_open
 from ledger.errors import DomainError

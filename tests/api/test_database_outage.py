@@ -15,8 +15,8 @@ from django.test import Client
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-import guts_backend.idempotency
-from guts_backend.models import IdempotencyRecord
+import http_edge.idempotency
+from http_edge.models import IdempotencyRecord
 from tests.api.conftest import deposits_url, event_count, post_json
 
 OUTAGES = [
@@ -66,7 +66,7 @@ def test_in_the_idempotency_layer_nothing_lands(
     assert event_count() == before  # rolled back with the record
 
     with monkeypatch.context() as patched:  # the key's claim (its lock and stored answer) fails
-        patched.setattr(guts_backend.idempotency, "_lock_and_read", raiser(outage))
+        patched.setattr(http_edge.idempotency, "_lock_and_read", raiser(outage))
         assert_service_unavailable(post_json(admin_api, deposits_url(player.pk), {"amount": 5}, **key))
 
     assert post_json(admin_api, deposits_url(player.pk), {"amount": 5}, **key).status_code == 201

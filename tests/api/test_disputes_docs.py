@@ -1,12 +1,12 @@
 """docs/api.md keeps its table of the dispute and checkpoint codes in step with the one code ->
-status map (guts_backend.api.errors.PROBLEM_STATUS)."""
+status map (http_edge.api.errors.PROBLEM_STATUS)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from guts_backend.api.errors import PROBLEM_STATUS
+from http_edge.api.errors import PROBLEM_STATUS
 from ledger import errors
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"

@@ -1,5 +1,5 @@
 """HTTP lives at the edge: services and selectors raise domain errors without a status; the one map
-(guts_backend.api.errors.PROBLEM_STATUS) gives every code its status, and the handler renders any
+(http_edge.api.errors.PROBLEM_STATUS) gives every code its status, and the handler renders any
 of them as problem+json."""
 
 from __future__ import annotations
@@ -11,16 +11,15 @@ import pytest
 
 import ledger.money  # noqa: F401  (its domain errors, for the subclass walk)
 import tables.errors  # noqa: F401
-from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, PROBLEM_STATUS, Problem
-from guts_backend.api.handlers import problem_exception_handler
+from guts_backend.handlers import problem_exception_handler
+from http_edge.api.errors import PROBLEM_CONTENT_TYPE, PROBLEM_STATUS, Problem
 from ledger.errors import DomainError
 from tables.engine.decider import errors as rules
 from tables.errors import StaleVersion, UnknownTable
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [
-    path for package in ("guts_backend", "ledger", "tables") for path in (ROOT / package).rglob("*.py")
-]
+PACKAGES = ("guts_backend", "http_edge", "ledger", "tables")
+SOURCES = [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")]
 
 
 def subclasses(cls: type) -> set[type]:

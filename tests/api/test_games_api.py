@@ -27,7 +27,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from guts_backend.api.errors import PROBLEM_STATUS
+from http_edge.api.errors import PROBLEM_STATUS
 from ledger.money import check_conservation
 from tests.api.conftest import event_count
 from tests.tables.conftest import stack_deck

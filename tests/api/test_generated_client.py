@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue
+from http_edge.roles import CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from tests.api.conftest import unique_name
 

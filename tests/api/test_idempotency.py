@@ -10,9 +10,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from guts_backend.idempotency import try_lock_key
-from guts_backend.models import IdempotencyRecord
-from guts_backend.roles import CLUB_ADMIN
+from http_edge.idempotency import try_lock_key
+from http_edge.models import IdempotencyRecord
+from http_edge.roles import CLUB_ADMIN
 from tests.api.conftest import client_for, deposits_url, event_count, post_json, withdrawals_url
 
 

@@ -15,8 +15,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from guts_backend.idempotency import try_lock_key
-from guts_backend.models import IdempotencyRecord
+from http_edge.idempotency import try_lock_key
+from http_edge.models import IdempotencyRecord
 from ledger.models import Event
 from ledger.selectors import player_stream
 from tests.api.conftest import client_for, deposits_url, post_json

@@ -15,11 +15,11 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient, APIRequestFactory, force_authenticate
 from rest_framework.views import APIView
 
-import guts_backend.idempotency
+import http_edge.idempotency
 import ledger.cashier
-from guts_backend.api.errors import problem_response
-from guts_backend.idempotency import idempotent
-from guts_backend.models import IdempotencyRecord
+from http_edge.api.errors import problem_response
+from http_edge.idempotency import idempotent
+from http_edge.models import IdempotencyRecord
 from tests.api.conftest import deposits_url, event_count, post_json
 
 
@@ -103,7 +103,7 @@ def test_an_error_answers_as_the_retry_of_a_request_that_took_its_key_meanwhile(
     """Between an error's rollback and the transaction that stores it, the key is free: a request
     with it that runs then wins, and the error's request answers as a retry of that one would
     (here: its replay), so every answer under the key is the stored one."""
-    claim = guts_backend.idempotency._claim
+    claim = http_edge.idempotency._claim
     claims = 0
 
     def another_request_runs_before_the_second_claim(*args: Any) -> Response | None:
@@ -122,7 +122,7 @@ def test_an_error_answers_as_the_retry_of_a_request_that_took_its_key_meanwhile(
             thread.join(10)
         return claim(*args)
 
-    monkeypatch.setattr(guts_backend.idempotency, "_claim", another_request_runs_before_the_second_claim)
+    monkeypatch.setattr(http_edge.idempotency, "_claim", another_request_runs_before_the_second_claim)
     response = send(_WritesThenRefuses, admin_user, "contested", "same")
 
     assert (response.status_code, response["Idempotent-Replayed"]) == (201, "true")

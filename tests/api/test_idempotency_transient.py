@@ -15,8 +15,8 @@ from rest_framework.test import APIClient, APIRequestFactory, force_authenticate
 from rest_framework.views import APIView
 
 import ledger.cashier
-from guts_backend.idempotency import idempotent
-from guts_backend.models import IdempotencyRecord
+from http_edge.idempotency import idempotent
+from http_edge.models import IdempotencyRecord
 from tests.api.conftest import deposits_url, post_json
 from tests.tables.http import post, table_url
 

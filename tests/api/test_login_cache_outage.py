@@ -49,7 +49,7 @@ def test_login_works_with_the_cache_on_a_closed_port(
     settings: Any, player: AbstractUser, caplog: pytest.LogCaptureFixture
 ) -> None:
     redis_cache_at(settings, free_port())  # nothing listens there
-    with caplog.at_level(logging.WARNING, logger="guts_backend.login"):
+    with caplog.at_level(logging.WARNING, logger="http_edge.login"):
         response = login(player.username, "player-pass")
     assert response.status_code == 200, response.content
     assert response.json()["token"]
@@ -82,7 +82,7 @@ def test_a_redis_outage_during_logins(
     redis_cache_at(settings, own_redis.port)
     assert login(player.username, "player-pass").status_code == 200  # Redis up
     own_redis.stop()
-    with caplog.at_level(logging.WARNING, logger="guts_backend.login"):
+    with caplog.at_level(logging.WARNING, logger="http_edge.login"):
         assert login(player.username, "player-pass").status_code == 200  # Redis down
         assert login(player.username, "wrong").status_code == 400
         assert "login throttle degraded" in caplog.text

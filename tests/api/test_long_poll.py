@@ -17,7 +17,7 @@ from django.db import connections
 from django.test import override_settings
 
 from guts_backend.asgi import Application
-from guts_backend.tokens import token_issue
+from http_edge.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from tables import service
 from tables.audit.sse import stream_readers_close

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractUser
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN
+from http_edge.roles import AUDITOR, CLUB_ADMIN
 from ledger.cashier import cashier_deposit, player_create
 from tables.naming import ids_in
 from tests.api.conftest import client_for, event_count

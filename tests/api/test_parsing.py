@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from guts_backend.api.parsers import MAX_JSON_DEPTH, json_depth
+from http_edge.api.parsers import MAX_JSON_DEPTH, json_depth
 from tests.api.conftest import client_for, event_count
 from tests.tables.http import Club
 

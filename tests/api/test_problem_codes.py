@@ -12,7 +12,7 @@ from drf_spectacular.generators import SchemaGenerator
 import ledger.money  # noqa: F401  (its domain errors, for the subclass walk)
 import tables.errors  # noqa: F401
 import tournaments.errors  # noqa: F401
-from guts_backend.api.errors import PROBLEM_STATUS, ProblemCode, problem_responses, status_of
+from http_edge.api.errors import PROBLEM_STATUS, ProblemCode, problem_responses, status_of
 from ledger.errors import DomainError
 from tables.engine.decider.errors import CODES as RULE_CODES
 from tables.engine.decider.errors import DomainError as RulesError

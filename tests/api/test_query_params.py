@@ -1,4 +1,4 @@
-"""Every list and every query parameter is validated alike (guts_backend.api.input): a malformed,
+"""Every list and every query parameter is validated alike (http_edge.api.input): a malformed,
 blank or out-of-range value is 400 `invalid_query` naming the parameter, never a 500 (2^63 used to
 overflow PostgreSQL's bigint), never silently replaced by the default, and a page is at most 500."""
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 from rest_framework.test import APIClient
 
-from guts_backend.api.paging import MAX_PAGE_SIZE
+from http_edge.api.paging import MAX_PAGE_SIZE
 from tests.tables.http import Club
 
 pytestmark = pytest.mark.django_db

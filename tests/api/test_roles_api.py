@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from guts_backend.roles import CLUB_ADMIN
+from http_edge.roles import CLUB_ADMIN
 from tests.api.conftest import client_for, deposits_url, event_count, post_json, withdrawals_url
 
 PLAYER_READS = ("/api/v1/players/{id}", "/api/v1/players/{id}/balance", "/api/v1/players/{id}/statement")

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from guts_backend.api.errors import PROBLEM_CONTENT_TYPE
+from http_edge.api.errors import PROBLEM_CONTENT_TYPE
 
 # Content negotiation, not the query validator, answers a bad `?format=` (406 not_acceptable).
 NEGOTIATED = {"format"}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from guts_backend.api.schema import as_code
+from http_edge.api.schema import as_code
 from tables.engine.decider import vocabulary
 from tables.engine.decider.evolve import RESULTS
 from tables.schema.actions import LEGAL_ACTIONS

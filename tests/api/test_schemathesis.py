@@ -45,8 +45,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
 from guts_backend.wsgi import application
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
 from ledger.cashier import cashier_deposit, player_create
 from ledger.checkpoints import checkpoint_publish
 from ledger.disputes.service import dispute_hold, dispute_open

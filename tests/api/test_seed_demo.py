@@ -14,7 +14,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from guts_backend.management.commands.seed_demo import DEMO_PLAYERS
-from guts_backend.roles import is_auditor, is_club_admin, roles_of
+from http_edge.roles import is_auditor, is_club_admin, roles_of
 from ledger.models import Event
 from ledger.money import balance, check_conservation, player_account
 

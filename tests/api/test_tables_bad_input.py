@@ -8,7 +8,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from guts_backend.api.errors import PROBLEM_STATUS
+from http_edge.api.errors import PROBLEM_STATUS
 from tests.api.conftest import event_count
 from tests.tables.conftest import stack_deck
 from tests.tables.http import Club, post, table_url

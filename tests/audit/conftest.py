@@ -15,8 +15,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import connection
 from rest_framework.test import APIClient
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from tables import service

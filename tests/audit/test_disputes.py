@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from guts_backend.roles import AUDITOR, grant_role
+from http_edge.roles import AUDITOR, grant_role
 from ledger.cashier import cashier_deposit, cashier_withdraw
 from ledger.errors import DomainError, FundsHeld
 from ledger.models import Event

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
+from http_edge.roles import CLUB_ADMIN, grant_role
 from ledger.cashier import cashier_deposit, player_create
 from ledger.disputes.service import dispute_expire, dispute_hold, dispute_open
 from ledger.models import Dispute, DisputeHold, Event

@@ -19,8 +19,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from guts_backend.idempotency import idempotency_tag
-from guts_backend.roles import CLUB_ADMIN, grant_role
+from http_edge.idempotency import idempotency_tag
+from http_edge.roles import CLUB_ADMIN, grant_role
 from ledger.cashier import player_create
 from ledger.models import Event
 from ledger.selectors import player_balance, player_stream

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
 from ledger.cashier import player_create
 from tests.api.conftest import client_for
 

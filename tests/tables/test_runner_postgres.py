@@ -199,10 +199,11 @@ def test_the_runner_serves_tournaments_too() -> None:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What the command path sends on this test's connection, message by message."""
+    from http_edge import roundtrip
     from ledger import dbapi
 
     messages: list[str] = []
-    first_statement, commit, execute = dbapi.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
+    first_statement, commit, execute = roundtrip.first_statement, dbapi.Message.commit, psycopg.Cursor.execute
 
     def recording_execute(cursor: psycopg.Cursor, *args: Any, **kwargs: Any) -> Any:
         if cursor.connection is connection.connection:
@@ -210,7 +211,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return execute(cursor, *args, **kwargs)
 
     monkeypatch.setattr(
-        dbapi, "first_statement", lambda query: messages.append("BEGIN + lock") or first_statement(query)
+        roundtrip, "first_statement", lambda query: messages.append("BEGIN + lock") or first_statement(query)
     )
     monkeypatch.setattr(
         dbapi.Message, "commit", lambda message: messages.append("message + COMMIT") or commit(message)
@@ -267,7 +268,8 @@ def test_a_cache_behind_the_log_is_refused_inside_the_transaction_and_retried_un
     events = read_stream(table_stream(table))
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     assert [e.data["player"] for e in events if e.type == "Declared"] == [first]  # nothing twice
-    assert result.events[0].version == moved + 1 and result.version == events[-1].version
+    assert result.events[0].version == moved + 1
+    assert result.version == events[-1].version
     assert check_conservation() == []
 
 

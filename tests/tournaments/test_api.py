@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue
+from http_edge.roles import CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue
 from ledger.cashier import cashier_deposit
 from ledger.models import Event
 from ledger.money import balance
@@ -137,7 +137,7 @@ def test_docs_list_every_tournament_code_with_its_status() -> None:
     import re
     from pathlib import Path
 
-    from guts_backend.api.errors import PROBLEM_STATUS
+    from http_edge.api.errors import PROBLEM_STATUS
     from tournaments.engine.errors import CODES
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
@@ -149,7 +149,7 @@ def test_docs_list_every_tournament_code_with_its_status() -> None:
 def test_the_audit_feed_never_serves_the_seating_seed_before_the_start(admin: APIClient, db: Any) -> None:
     """DESIGN §2.6: the seed is sealed in TournamentCreated; even an auditor's feed shows its
     commitment and neither the seed nor the salt (the seed is revealed by TournamentStarted)."""
-    from guts_backend.roles import AUDITOR
+    from http_edge.roles import AUDITOR
 
     auditor = get_user_model().objects.create_user(username="t-auditor", password="pw-not-used")
     grant_role(auditor, AUDITOR)

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
+from http_edge.roles import CLUB_ADMIN, grant_role
 from ledger.accounts import chipbank_account, tournament_unit
 from ledger.money import balance, balances
 from ledger.store import read_stream

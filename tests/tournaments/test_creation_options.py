@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
+from http_edge.roles import CLUB_ADMIN, grant_role
 from ledger.models import Event
 from tables.engine.decider.commands import OpenTable
 from tables.engine.decider.decide import decide as table_decide

@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from guts_backend.roles import CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue
+from http_edge.roles import CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from tables.naming import ids_in

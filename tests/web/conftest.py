@@ -22,7 +22,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
 from ledger.cashier import cashier_deposit, player_create
 from tables.state import cache
 

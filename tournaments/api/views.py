@@ -2,7 +2,7 @@
 
 Club admins create, start and cancel; any signed-in user lists and reads; a player registers and
 unregisters himself, a club admin may name the player. Every POST is `@idempotent`. Problem codes:
-guts_backend.api.errors.PROBLEM_STATUS (docs/api.md, "Tournaments").
+http_edge.api.errors.PROBLEM_STATUS (docs/api.md, "Tournaments").
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.conditional import etag
-from guts_backend.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
-from guts_backend.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
-from guts_backend.api.paging import PageQuerySerializer, page_serializer, paginate
-from guts_backend.api.parsers import JSONParser
-from guts_backend.api.permissions import IsClubAdmin
-from guts_backend.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
-from guts_backend.roles import is_club_admin, player_id_of
+from http_edge.api.conditional import etag
+from http_edge.api.errors import AUTH_PROBLEMS, BODY_PROBLEMS, Problem, problem_responses
+from http_edge.api.input import ChipAmountField, JsonIntegerField, validated, validated_query
+from http_edge.api.paging import PageQuerySerializer, page_serializer, paginate
+from http_edge.api.parsers import JSONParser
+from http_edge.api.permissions import IsClubAdmin
+from http_edge.idempotency import IDEMPOTENCY_PROBLEMS, idempotent, request_meta
+from http_edge.roles import is_club_admin, player_id_of
 from tournaments import selectors, service
 from tournaments.api import examples
 from tournaments.api.serializers import TournamentDetailSerializer, TournamentSummarySerializer

@@ -1,5 +1,5 @@
 """DomainError of the tournament decider: a command is not allowed now. Its `code` is stable; the
-API derives its status and documentation from `TournamentCode` (guts_backend.api.errors).
+API derives its status and documentation from `TournamentCode` (http_edge.api.errors).
 
 A subclass of the tables engine's DomainError (pure too) with the tournament's codes, so the API
 and the tasks handle one kind of refusal.

@@ -20,8 +20,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from guts_backend.roles import AUDITOR, CLUB_ADMIN, grant_role
-from guts_backend.tokens import token_issue, token_lifetime
+from http_edge.roles import AUDITOR, CLUB_ADMIN, grant_role
+from http_edge.tokens import token_issue, token_lifetime
 from ledger.cashier import cashier_deposit, player_create
 from ledger.models import Event
 from ledger.selectors import player_stream

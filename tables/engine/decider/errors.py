@@ -1,7 +1,7 @@
 """DomainError: a command is not allowed now. Its `code` is stable; the API maps it to a problem.
 
 The codes are `RuleCode`, one StrEnum: the engine raises only these, and the HTTP edge derives its
-problem codes, their statuses and their OpenAPI documentation from it (guts_backend.api.errors).
+problem codes, their statuses and their OpenAPI documentation from it (http_edge.api.errors).
 `detail` holds JSON-friendly specifics (e.g. the option's name).
 """
 

@@ -13,7 +13,7 @@ import pytest
 from tables.engine.decider.steps import KINDS, StepKind
 
 ROOT = Path(__file__).resolve().parents[3]
-PACKAGES = ("tables", "ledger", "tournaments", "guts_backend")
+PACKAGES = ("tables", "ledger", "tournaments", "guts_backend", "http_edge")
 ACCESSORS = frozenset({"slot_of", "with_slot"})
 
 

@@ -4,7 +4,7 @@ DRF answers a format no renderer has with a bare `Http404` (our problem handler 
 detail); asking for a representation the resource does not have is the same fault whether it is
 asked by the `Accept` header or by `?format=`, so both get one documented problem, rendered as JSON
 (DRF would fall back to the view's first renderer: YAML for the schema). DRF imports this module
-while it builds APIView, so it raises DRF's exception, not guts_backend.api.errors.Problem.
+while it builds APIView, so it raises DRF's exception, not http_edge.api.errors.Problem.
 """
 
 from __future__ import annotations

@@ -51,9 +51,9 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from guts_backend.api.errors import PROBLEM_CONTENT_TYPE, Problem
-from guts_backend.models import IdempotencyRecord
-from ledger import dbapi
+from http_edge import roundtrip
+from http_edge.api.errors import PROBLEM_CONTENT_TYPE, Problem
+from http_edge.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -214,7 +214,7 @@ def _lock_and_read(caller_id: int, key: str) -> tuple[bool, IdempotencyRecord | 
     query = psycopg.sql.SQL("SELECT * FROM guts_idempotency_claim({}, {}, {}, {})").format(
         *map(psycopg.sql.Literal, [*_lock_of(caller_id, key), caller_id, key])
     )
-    locked, request_hash, status_code, body, headers = dbapi.first_statement(query)
+    locked, request_hash, status_code, body, headers = roundtrip.first_statement(query)
     if request_hash is None:
         return locked == "true", None
     record = IdempotencyRecord(

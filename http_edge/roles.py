@@ -2,10 +2,10 @@
 
 A superuser counts as a club admin. A player's id is their user pk; their bankroll account is
 `player:<pk>` and their stream `player-<pk>`. No HTTP here: services and selectors ask these
-questions too; the API's permission classes (guts_backend.api.permissions) are built on them.
+questions too; the API's permission classes (http_edge.api.permissions) are built on them.
 
 Every check reads the user's roles from the user object: a token's user comes with them attached
-(`roles_attach`, from the auth cache of `guts_backend.principal`, loaded with the token in one
+(`roles_attach`, from the auth cache of `http_edge.principal`, loaded with the token in one
 query through `ROLE_NAME_PATH`), so no check costs a query; any other user (a session's) loads
 them once per request.
 """
@@ -36,7 +36,7 @@ def role_group(role: str) -> Group:
 
 
 def grant_role(user: AbstractBaseUser, role: str) -> None:
-    """Add `user` to the role's group (the auth caches notice: guts_backend.principal)."""
+    """Add `user` to the role's group (the auth caches notice: http_edge.principal)."""
     user.groups.add(role_group(role))
     user.__dict__.pop(ROLES_ATTRIBUTE, None)
 

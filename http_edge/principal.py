@@ -1,7 +1,7 @@
 """Who a token speaks for, cached per process, so that a request resolves token -> user -> roles
 without a database round trip in the common case (docs/api.md, "How fast revocation reaches").
 
-`guts_backend.tokens.token_authenticate` asks `principals` first: a bounded map in each process
+`http_edge.tokens.token_authenticate` asks `principals` first: a bounded map in each process
 from a token's digest to a `Principal` (the token row, the user's fields but the password, the
 user's roles), filled by one query on a miss. What still beats a cached entry:
 
@@ -43,8 +43,8 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from guts_backend.models import ApiToken
-from guts_backend.roles import roles_attach
+from http_edge.models import ApiToken
+from http_edge.roles import roles_attach
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ def _group_changed(sender: Any, created: bool = False, **kwargs: Any) -> None:
 def connect_principal_invalidation() -> None:
     """Called by GutsBackendConfig.ready: each receiver clears the caches (see the docstring)."""
     user_model = get_user_model()
-    uid = "guts_backend.principal."
+    uid = "http_edge.principal."
     post_delete.connect(_token_deleted, sender=ApiToken, dispatch_uid=uid + "token_deleted")
     post_save.connect(_user_saved, sender=user_model, dispatch_uid=uid + "user_saved")
     m2m_changed.connect(

@@ -1,7 +1,7 @@
 """Limit/offset pages for APIViews: the page query, the response helper and the page's OpenAPI shape.
 
 Every list answers at most MAX_PAGE_SIZE rows a page; `limit` and `offset` are validated like any
-query parameter (guts_backend.api.input: 400 `invalid_query`), so a bad or huge value is refused
+query parameter (http_edge.api.input: 400 `invalid_query`), so a bad or huge value is refused
 instead of being ignored or reaching the database.
 """
 
@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from guts_backend.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer, validated_query
+from http_edge.api.input import MAX_POSITION, QueryIntegerField, QuerySerializer, validated_query
 
 MAX_PAGE_SIZE = 500
 DEFAULT_PAGE_SIZE = 50

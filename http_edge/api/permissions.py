@@ -1,4 +1,4 @@
-"""DRF permission classes over the club's roles (guts_backend.roles), shared by every API."""
+"""DRF permission classes over the club's roles (http_edge.roles), shared by every API."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from guts_backend.roles import can_view_player, is_auditor, is_club_admin, player_id_of
+from http_edge.roles import can_view_player, is_auditor, is_club_admin, player_id_of
 
 
 class IsClubAdmin(BasePermission):

@@ -39,7 +39,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from guts_backend.api.errors import Problem
+from http_edge.api.errors import Problem
 
 KEY_PREFIX = "login-failures"
 FALLBACK_CACHE = "login-fallback"  # settings.CACHES: the database cache

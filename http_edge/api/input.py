@@ -19,7 +19,7 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from guts_backend.api.errors import Problem
+from http_edge.api.errors import Problem
 
 MAX_POSITION = 2**63 - 1  # the largest bigint: event positions, versions and offsets fit in it
 BLANK = "May not be blank; leave the parameter out instead."

@@ -4,7 +4,7 @@ Services and selectors raise domain errors (`ledger.errors.DomainError`, the eng
 `DomainError`): a stable `code`, a message and details, no HTTP. The HTTP layer itself (views,
 idempotency, authentication, query parsing) raises `Problem`. Either way the status comes from
 `ProblemCode` below (and `PROBLEM_STATUS`, derived from it), and nowhere else; docs/api.md and
-docs/audit.md reproduce it (tests keep them in step). `guts_backend.api.handlers` renders the
+docs/audit.md reproduce it (tests keep them in step). `guts_backend.handlers` renders the
 errors; `problem_responses` documents them in the OpenAPI schema.
 """
 
@@ -18,7 +18,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from guts_backend.api.fields import JsonObjectField
+from http_edge.api.fields import JsonObjectField
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_MEMBERS = frozenset({"type", "title", "status", "code", "detail"})  # details never overwrite them

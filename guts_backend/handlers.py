@@ -1,4 +1,4 @@
-"""Every error becomes problem+json (guts_backend.api.errors): DRF's exception handler and Django's
+"""Every error becomes problem+json (http_edge.api.errors): DRF's exception handler and Django's
 404 and 500 views.
 
 Domain errors (the services' `ledger.errors.DomainError`, the rules engine's `DomainError`) are
@@ -26,15 +26,15 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from guts_backend.api.errors import (
+from http_edge.api.errors import (
     PROBLEM_CONTENT_TYPE,
     Problem,
     problem_body,
     problem_response,
     refusal_response,
 )
-from guts_backend.authentication import not_authenticated_detail
-from guts_backend.roles import player_id_of
+from http_edge.authentication import not_authenticated_detail
+from http_edge.roles import player_id_of
 from ledger.errors import DomainError
 from ledger.names import player_name
 from tables.engine.decider import errors as rules

@@ -1,9 +1,9 @@
 """`Authorization: Bearer <key>` (what generated clients send) or `Authorization: Token <key>`,
-checked against the API tokens of `guts_backend.tokens`.
+checked against the API tokens of `http_edge.tokens`.
 
 DRF's TokenAuthentication parses the header; only the schemes and the lookup are ours, so
 expired and revoked tokens answer 401 `authentication_failed`. The lookup is served by the
-per-process auth cache in the common case (`guts_backend.principal`): no query for the token, the
+per-process auth cache in the common case (`http_edge.principal`): no query for the token, the
 user or the user's roles, which the user object carries for every role check.
 
 A request with no credentials, or with a scheme this API does not read (`Basic ...`), is 401
@@ -20,7 +20,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from guts_backend.tokens import token_authenticate
+from http_edge.tokens import token_authenticate
 
 SCHEMES = ("bearer", "token")  # compared case-insensitively, as RFC 9110 says schemes are
 AUTH_HINT = (
@@ -63,7 +63,7 @@ def not_authenticated_detail(request: Any) -> str:
 class ApiTokenScheme(OpenApiAuthenticationExtension):
     """Both header schemes in the OpenAPI document, as alternatives (either one authenticates)."""
 
-    target_class = "guts_backend.authentication.ApiTokenAuthentication"
+    target_class = "http_edge.authentication.ApiTokenAuthentication"
     name = ["bearerAuth", "tokenAuth"]
     priority = 1  # over drf-spectacular's own TokenAuthentication scheme
 

@@ -1,4 +1,4 @@
-"""Project-wide models: API tokens (issued and checked by guts_backend.tokens) and the idempotency
+"""The edge's models: API tokens (issued and checked by http_edge.tokens) and the idempotency
 record of state-changing requests (DESIGN §2.9)."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(db_index=True)
 
     class Meta:
+        db_table = "guts_backend_apitoken"  # created by guts_backend's migrations, before the app moved
         verbose_name = "API token"
 
     def __str__(self) -> str:
@@ -49,6 +50,7 @@ class IdempotencyRecord(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "guts_backend_idempotencyrecord"  # created by guts_backend's migrations, as above
         constraints = [
             models.UniqueConstraint(fields=["caller", "key"], name="idempotency_caller_key_unique"),
         ]

@@ -4,10 +4,10 @@ Every login issues a new token; earlier ones stay valid until they expire or are
 player may be signed in on several devices. The lifetime is fixed at issue
 (`GUTS_TOKEN_LIFETIME` seconds, default 7 days), not sliding: checking a token writes nothing.
 Revoking deletes the row: logout revokes the token it was sent with, a club admin all of a user's.
-The row is `guts_backend.models.ApiToken`.
+The row is `http_edge.models.ApiToken`.
 
 `token_authenticate` is the one place a token string becomes a user: the Authorization header and
-the SSE `?token=` call it. It answers from the per-process auth cache (`guts_backend.principal`)
+the SSE `?token=` call it. It answers from the per-process auth cache (`http_edge.principal`)
 when it can, else with one query for the token, its user and the user's roles; the expiry is
 checked against the clock on every call, cached or not, so a token stops working exactly at it.
 """
@@ -25,9 +25,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from rest_framework.exceptions import AuthenticationFailed
 
-from guts_backend.models import PREFIX_LENGTH, ApiToken
-from guts_backend.principal import Principal, PrincipalCache, Snapshot, principals, snapshot_fields
-from guts_backend.roles import ROLE_NAME_PATH, roles_from_group_names
+from http_edge.models import PREFIX_LENGTH, ApiToken
+from http_edge.principal import Principal, PrincipalCache, Snapshot, principals, snapshot_fields
+from http_edge.roles import ROLE_NAME_PATH, roles_from_group_names
 
 KEY_BYTES = 20  # 160 random bits, written as 40 hex digits
 

@@ -1,3 +1,0 @@
-"""The HTTP edge shared by every app's API: problem details and the one code-to-status map
-(`errors`, rendered by `handlers`), validated input (`input`), pages (`paging`), the JSON parser,
-content negotiation and role-based permissions. Services and selectors never import it."""
