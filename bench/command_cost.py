@@ -412,7 +412,8 @@ def targets(
             "Files outside tests/docs to add an interactive step kind",
             "~12",
             "<= 3",
-            "6, counted in docs/variants.md (kind, events, view, route, action schema, vocabulary)",
+            "3: kind, events, its tables/api/actions module; 4 with deal-view keys (the escalation's "
+            "TableDeal field), docs/variants.md",
             False,
         ),
     ]

@@ -1,8 +1,10 @@
-"""API routes of the tables app (mounted under /api/v1/)."""
+"""API routes of the tables app (mounted under /api/v1/). A step kind's command names its own route
+(tables.api.actions), routed here as `table-<route>`."""
 
 from django.urls import path
 
 from tables.api import me, views
+from tables.api.actions import ACTION_VIEWS
 
 TABLE = "tables/<uuid:table_id>"
 
@@ -17,15 +19,7 @@ urlpatterns = [
     path(f"{TABLE}/sit-in", views.SitInApi.as_view(), name="table-sit-in"),
     path(f"{TABLE}/close", views.CloseApi.as_view(), name="table-close"),
     path(f"{TABLE}/deals", views.DealsApi.as_view(), name="table-deals"),
-    path(f"{TABLE}/declares", views.DeclaresApi.as_view(), name="table-declares"),
-    path(f"{TABLE}/passes", views.PassesApi.as_view(), name="table-passes"),
-    path(f"{TABLE}/bids", views.BidsApi.as_view(), name="table-bids"),
-    path(f"{TABLE}/exchanges", views.ExchangesApi.as_view(), name="table-exchanges"),
-    path(f"{TABLE}/escalations", views.EscalationsApi.as_view(), name="table-escalations"),  # T38-03
-    path(f"{TABLE}/bets", views.BetsApi.as_view(), name="table-bets"),  # D-BET
-    path(f"{TABLE}/offers", views.OffersApi.as_view(), name="table-offers"),  # BF-02..04
-    path(f"{TABLE}/trump", views.TrumpApi.as_view(), name="table-trump"),  # WL-06
-    path(f"{TABLE}/plays", views.PlaysApi.as_view(), name="table-plays"),  # WL-07..09
+    *[path(f"{TABLE}/{view.route}", view.as_view(), name=f"table-{view.route}") for view in ACTION_VIEWS],
     path("players/<int:player_id>/deals", views.PlayerDealsApi.as_view(), name="player-deals"),
     path("me/seats", me.MySeatsApi.as_view(), name="me-seats"),
     path("me/stream", me.MyStreamApi.as_view(), name="me-stream"),

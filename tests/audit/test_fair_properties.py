@@ -30,6 +30,7 @@ from tables.engine.decider import commands as cmd
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.evolve import fold
 from tables.engine.decider.state import TableState
+from tables.engine.decider.steps.escalation import Escalate
 from tables.engine.decider.table import eligible_players
 from tables.engine.decider.variants import VARIANTS
 from tables.engine.decider.view import Viewer, legal_actions, table_view
@@ -79,7 +80,7 @@ def command_for(
         amount = None if action["max"] is not None and action["max"] < action["min"] else action["min"]
         return cmd.Bid(player, deal_no, data.draw(st.sampled_from([None, amount])))
     if kind == "escalate":
-        return cmd.Escalate(player, deal_no, data.draw(st.sampled_from(action["choices"])))
+        return Escalate(player, deal_no, data.draw(st.sampled_from(action["choices"])))
     if kind == "offer":  # BF-04: the offering ends once a card goes round untaken
         choice = data.draw(st.sampled_from(["leave", "leave", "take"])) if turn < 30 else "leave"
         card = data.draw(st.sampled_from(action["give"])) if choice == "take" else None

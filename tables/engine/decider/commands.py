@@ -97,11 +97,6 @@ class Bid(StepCommand):
 
 
 @dataclass(frozen=True)
-class Escalate(StepCommand):
-    action: str  # T38-03/04: single | double | triple (accept or raise to it) | fold
-
-
-@dataclass(frozen=True)
 class Bet(StepCommand):
     action: str  # D-BET: check | bet | call | raise | fold; IT-07: open
     amount: int | None = None  # if given, must be the chips the action moves (fixed limit)

@@ -48,7 +48,9 @@ def legal_actions(state: TableState, player_id: str | None, now: datetime) -> li
         actions.append({"action": "start_deal"})
     deal, ctx, step = state.live, current_ctx(state, now), state.current_step()
     if ctx is not None and step is not None:
-        actions += step.definition.offers(ctx, player_id)  # what the current step offers
+        offered = step.definition.offers(ctx, player_id)  # what the current step offers
+        assert all(a["action"] in step.definition.actions for a in offered), "an action the kind names"
+        actions += offered
     if deal is None and cash:
         _, high = buy_in_range(state, seat.stack)
         if high is None or high >= 1:

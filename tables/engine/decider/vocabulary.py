@@ -7,8 +7,10 @@ and imports no step), re-exported here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tables.engine.decider.outcomes import OUTCOMES
-from tables.engine.decider.steps import KINDS
+from tables.engine.decider.steps import KINDS, StepKind
 from tables.engine.decider.steps.betting import ACTIONS as BET_ACTIONS
 from tables.engine.decider.steps.escalation import FOLD
 from tables.engine.decider.steps.offer import LEAVE, TAKE
@@ -33,21 +35,15 @@ TRUMP_CHOICES = TRUMPS  # WL-06
 # EXC-03, or the kind of the live deal's current step.
 PHASES = ("new", "broken", "closed", "between_deals", "dealing", "pass", *KINDS)
 
-# The legal actions a table view may offer (tables.engine.decider.view.legal_actions).
-ACTIONS = (
-    "sit_down",
-    "top_up",
-    "leave",
-    "start_deal",
-    "sit_out",
-    "sit_in",
-    "declare",
-    "pass",
-    "bid",
-    "exchange",
-    "escalate",
-    "bet",
-    "offer",
-    "trump",
-    "play",
-)
+# The legal actions a table view may offer (tables.engine.decider.view.legal_actions): the
+# table's own, then every action a step kind names (`StepKind.actions`), so a new kind's action
+# joins the set from the kind's module.
+TABLE_ACTIONS = ("sit_down", "top_up", "leave", "start_deal", "sit_out", "sit_in")
+
+
+def actions_of(kinds: Iterable[StepKind]) -> tuple[str, ...]:
+    """The table's own actions and the kinds' actions, each once, in the kinds' order."""
+    return tuple(dict.fromkeys((*TABLE_ACTIONS, *(name for kind in kinds for name in kind.actions))))
+
+
+ACTIONS = actions_of(KINDS.values())

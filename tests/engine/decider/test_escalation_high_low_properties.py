@@ -24,7 +24,6 @@ from tables.engine.decider.commands import (
     Bet,
     Command,
     Declare,
-    Escalate,
     ExpireDeclare,
     OpenTable,
     SitDown,
@@ -35,7 +34,7 @@ from tables.engine.decider.errors import DomainError
 from tables.engine.decider.events import POT_SETTLED, Event
 from tables.engine.decider.snapshot import state_to_json
 from tables.engine.decider.steps import betting
-from tables.engine.decider.steps.escalation import FOLD, LEVELS
+from tables.engine.decider.steps.escalation import FOLD, LEVELS, Escalate
 from tables.engine.decider.view import phase
 from tables.engine.deck import STANDARD_PACK
 

@@ -7,7 +7,7 @@ is written as seven cards: the four dealt first, then the three more an "in" pla
 
 from __future__ import annotations
 
-from tables.engine.decider.commands import Bet, Declare, Escalate, ExpireDeclare
+from tables.engine.decider.commands import Bet, Declare, ExpireDeclare
 from tables.engine.decider.events import (
     ANTES_POSTED,
     BET_TURN_OPENED,
@@ -22,6 +22,7 @@ from tables.engine.decider.events import (
 )
 from tables.engine.decider.money import TERMS, Round
 from tables.engine.decider.settlement import RULES, half_shares
+from tables.engine.decider.steps.escalation import Escalate
 from tables.engine.decider.view import Viewer, legal_actions, redact_event, table_view
 from tables.engine.variants import get_variant, validate_options
 

@@ -7,7 +7,7 @@ players 1..5 are b, c, d, e, a (player 3, d, is "out").
 
 from __future__ import annotations
 
-from tables.engine.decider.commands import Declare, Escalate, ExpireDeclare, SitDown
+from tables.engine.decider.commands import Declare, ExpireDeclare, SitDown
 from tables.engine.decider.events import (
     CARDS_DEALT,
     DEAL_ENDED,
@@ -19,7 +19,7 @@ from tables.engine.decider.events import (
 )
 from tables.engine.decider.money import Round
 from tables.engine.decider.settlement import RULES
-from tables.engine.decider.steps.escalation import escalation_of
+from tables.engine.decider.steps.escalation import Escalate, escalation_of
 from tables.engine.decider.view import Viewer, legal_actions, table_view
 from tables.engine.decider.visibility import secret_keys
 from tables.engine.variants import get_variant, validate_options

@@ -120,6 +120,7 @@ KIND = StepKind(
         ev.CardsExchanged: fold_cards_exchanged,
     },
     commands=passing.COMMANDS,
+    actions=(passing.ACTION,),
     offers=offers,
     expire=passing.timeout,
     phase=phase,

@@ -210,6 +210,7 @@ KIND = StepKind(
     start=start,
     folds={ev.BidOpened: fold_opened, ev.BidMade: fold_bid, ev.OpenHandBought: fold_bought},
     commands={cmd.Bid: (check_bid, bid)},
+    actions=("bid",),
     offers=offers,
     expire=expire,
     view=view,

@@ -19,7 +19,9 @@ own events. Each kind is one module of this package; `steps.KINDS` is the regist
   dispatches to the current step's kind and names no kind.
 - `offers(ctx, player)`: the legal actions the kind offers the player now (what `legal_actions`
   shows beside the table's own), built from the same checks, so the API never offers what decide
-  refuses.
+  refuses. `actions` names every action its offers may carry: the closed set of legal actions
+  (`vocabulary.ACTIONS`) is the table's own and the kinds' names, so a new kind's action joins it
+  from the kind's module.
 - `expire(ctx)`: the events of the open turn's timeout (the timer's ExpireDeclare).
 - `view(state, deal, viewer)`: the kind's keys of the deal view (public facts of its slot).
 - `phase(deal)`: the table's phase while the kind is current (default: the kind's name).
@@ -187,6 +189,7 @@ class StepKind:
     ends_deal: Callable[[Ctx[Any]], bool] = _never
     commands: Mapping[type, tuple[Check, Handle]] = field(default_factory=dict)
     offers: Offers = _no_offers
+    actions: tuple[str, ...] = ()
     expire: Callable[[Ctx[Any]], list[ev.Event]] | None = None
     view: View = _no_view
     phase: Callable[[DealState], str] | None = None
@@ -203,6 +206,8 @@ class StepKind:
         object.__setattr__(self, "schema", schema_of(self.params))
         if self.interactive and self.expire is None:
             raise ValueError(f"step kind {self.name}: an interactive kind says how its turns time out")
+        if self.offers is not _no_offers and not self.actions:
+            raise ValueError(f"step kind {self.name}: a kind that offers actions names them (`actions`)")
 
 
 S = TypeVar("S", bound=tuple[Any, ...])

@@ -781,6 +781,7 @@ KIND = StepKind(
     start=start,
     folds={ev.BetTurnOpened: fold_opened, ev.BetMade: fold_made, ev.NobodyOpened: fold_nobody_opened},
     commands={cmd.Bet: (check_bet, bet)},
+    actions=("bet",),
     offers=offers,
     expire=expire,
     view=view,

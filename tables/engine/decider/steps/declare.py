@@ -280,6 +280,7 @@ KIND = StepKind(
         ev.DeclaresRevealed: fold_revealed,
     },
     commands={cmd.Declare: (check_declare, declare)},
+    actions=("declare",),
     offers=offers,
     expire=expire,
     view=view,

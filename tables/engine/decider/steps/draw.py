@@ -215,6 +215,7 @@ KIND = StepKind(
     done=done,
     start=start,
     commands={cmd.Exchange: (check_draw, draw)},
+    actions=("exchange",),
     offers=offers,
     expire=expire,
 )

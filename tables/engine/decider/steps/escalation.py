@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from tables.engine.decider import commands as cmd
 from tables.engine.decider import events as ev
+from tables.engine.decider.commands import StepCommand
 from tables.engine.decider.errors import DomainError
 from tables.engine.decider.guards import check_acting
 from tables.engine.decider.money import loser_cost, terms_of
@@ -57,6 +57,7 @@ class EscalationSlot(NamedTuple):
 
 
 KIND_NAME = "escalation"
+ACTION = "escalate"  # the legal action it offers; the command that answers it is Escalate
 LEVELS = ("single", "double", "triple")  # T38-03: keep, double, triple the pot
 FOLD = "fold"  # T38-04
 
@@ -143,7 +144,12 @@ def expire(ctx: Ctx[EscalationParams]) -> list[ev.Event]:
 # --- the players' command: Escalate (T38-03/04, D-T38-01) ----------------------------------------
 
 
-def check_escalate(ctx: Ctx[EscalationParams], c: cmd.Escalate) -> int:
+@dataclass(frozen=True)
+class Escalate(StepCommand):
+    action: str  # T38-03/04: single | double | triple (accept or raise to it) | fold
+
+
+def check_escalate(ctx: Ctx[EscalationParams], c: Escalate) -> int:
     """T38-03/04: the player's turn in the open escalation; `action` names a level at or above the
     pot's current one (accept or raise; the last level is the maximum) or folds. Returns the level
     he stands at after it (for a fold, the level he pays at)."""
@@ -179,7 +185,7 @@ def check_escalate(ctx: Ctx[EscalationParams], c: cmd.Escalate) -> int:
     return level
 
 
-def escalate(ctx: Ctx[EscalationParams], c: cmd.Escalate, level: int) -> list[ev.Event]:
+def escalate(ctx: Ctx[EscalationParams], c: Escalate, level: int) -> list[ev.Event]:
     """Accepted until the timeout is recorded (ExpireDeclare), like a declare."""
     return [ev.Escalated(deal_no=c.deal_no, player=c.player_id, action=c.action, level=level)]
 
@@ -191,13 +197,13 @@ def offers(ctx: Ctx[EscalationParams], player: str) -> list[dict[str, Any]]:
     if player not in deal.awaiting:
         return []
     names = tuple(ctx.params.levels)
-    choices = [c for c in (*names, FOLD) if _allowed(ctx, cmd.Escalate(player, deal.deal_no, c))]
+    choices = [c for c in (*names, FOLD) if _allowed(ctx, Escalate(player, deal.deal_no, c))]
     if not choices:
         return []
     risk = risks(ctx.state, player, names)
     return [
         {
-            "action": "escalate",
+            "action": ACTION,
             "deal_no": deal.deal_no,
             "choices": choices,
             "level": names[esc.esc_level - 1],
@@ -208,7 +214,7 @@ def offers(ctx: Ctx[EscalationParams], player: str) -> list[dict[str, Any]]:
     ]
 
 
-def _allowed(ctx: Ctx[EscalationParams], c: cmd.Escalate) -> bool:
+def _allowed(ctx: Ctx[EscalationParams], c: Escalate) -> bool:
     try:
         check_escalate(ctx, c)
     except DomainError:
@@ -329,7 +335,8 @@ KIND = StepKind(
     done=done,
     start=start,
     folds={ev.EscalationOpened: fold_opened, ev.Escalated: fold_escalated},
-    commands={cmd.Escalate: (check_escalate, escalate)},
+    commands={Escalate: (check_escalate, escalate)},
+    actions=(ACTION,),
     offers=offers,
     expire=expire,
     view=view,

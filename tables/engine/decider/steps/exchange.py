@@ -279,6 +279,7 @@ KIND = StepKind(
     start=start,
     folds={ev.ExchangeOpened: fold_opened, ev.CardsDrawn: fold_drawn, ev.StockReshuffled: fold_reshuffled},
     commands={cmd.Exchange: (check_exchange, exchange), **passing.COMMANDS},
+    actions=("exchange", passing.ACTION),  # EXC-03: the pass to the left
     offers=offers,
     expire=expire,
     phase=phase,

@@ -196,6 +196,7 @@ KIND = StepKind(
     start=start,
     folds={ev.MiddleCardTurned: fold_turned, ev.OfferOpened: fold_opened, ev.OfferAnswered: fold_answered},
     commands={cmd.Offer: (check_offer, answer)},
+    actions=("offer",),
     offers=offers,
     expire=expire,
     view=view,

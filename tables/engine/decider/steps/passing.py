@@ -38,6 +38,7 @@ def pass_card(ctx: Ctx[Any], c: cmd.PassCard, card: str) -> list[ev.Event]:
     return [ev.CardPassed(deal_no=c.deal_no, player=c.player_id, card=card, timed_out=False)]
 
 
+ACTION = "pass"  # the legal action of the window, answered by PassCard
 COMMANDS: dict[type, tuple[Check, Handle]] = {cmd.PassCard: (check_pass, pass_card)}
 
 
@@ -56,7 +57,7 @@ def offers(ctx: Ctx[Any], player: str, direction: str | None) -> list[dict[str, 
     if not deal.passing or player not in deal.awaiting:
         return []
     action: dict[str, Any] = {
-        "action": "pass",
+        "action": ACTION,
         "deal_no": deal.deal_no,
         "choices": list(deal.hand_of(player)),
         **turn_fields(deal, ctx.now),

@@ -303,6 +303,7 @@ KIND = StepKind(
     start=start,
     folds={ev.PlayOpened: fold_opened, ev.CardPlayed: fold_played, ev.TrickWon: fold_won},
     commands={cmd.PlayCard: (check_play, play)},
+    actions=("play",),
     offers=offers,
     expire=expire,
     view=view,

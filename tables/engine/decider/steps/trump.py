@@ -123,6 +123,7 @@ KIND = StepKind(
     start=start,
     folds={ev.TrumpOpened: fold_opened, ev.TrumpChosen: fold_chosen},
     commands={cmd.ChooseTrump: (check_trump, choose)},
+    actions=("trump",),
     offers=offers,
     expire=expire,
     view=view,

@@ -1,0 +1,30 @@
+"""The step kinds' commands at the HTTP edge, one module per action (DESIGN §2.2): its view and
+body, its route and the schema of the legal action that offers it (`views.ActionApi`). Every
+module of this package is found here, so adding an interactive kind's edge is adding its module:
+tables/urls.py routes `ACTION_VIEWS`, and each view's legal action joins the union's members
+(tables.schema.actions.LEGAL_ACTIONS)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from tables.api.views import ActionApi
+from tables.schema.actions import legal_action_add
+
+
+def _discovered() -> tuple[type[ActionApi], ...]:
+    views: list[type[ActionApi]] = []
+    for name in sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.ispkg):
+        module = importlib.import_module(f"{__name__}.{name}")
+        views += [
+            view
+            for view in vars(module).values()
+            if isinstance(view, type) and issubclass(view, ActionApi) and view.__module__ == module.__name__
+        ]
+    return tuple(views)
+
+
+ACTION_VIEWS = _discovered()
+for _view in ACTION_VIEWS:
+    legal_action_add(_view.LegalActionSerializer)

@@ -1,0 +1,83 @@
+"""The betting round (D-BET; Italian poker, D-IT-02).
+
+The command at the HTTP edge (its view, body and route) and the legal action that offers it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from http_edge.api.input import ChipAmountField
+from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.engine.decider import commands as cmd
+from tables.engine.decider import vocabulary
+from tables.schema.actions import TurnFields, action_field, chips_by_choice
+
+
+@command_schema(
+    "tables_bets_create",
+    "Bet: check, bet, call, raise or fold",
+    example={"deal_no": 4, "action": "raise"},
+    problems=(
+        "forbidden",
+        "not_seated",
+        "not_your_turn",
+        "deal_over",
+        "wrong_deal",
+        "no_deal",
+        "invalid_choice",
+        "bet_not_allowed",
+        "raise_limit",
+        "insufficient_stack",
+        "invalid_amount",
+        "cannot_open",
+    ),
+)
+class BetsApi(ActionApi):
+    """Your turn in the betting round (D-BET: Jacks and Piss, Three to Five): fixed limit, the size
+    is the table's bet_unit (default the ante); with no bet open check, bet or fold; facing a bet
+    call, raise (at most three raises a round) or fold. Your legal action `bet` lists the choices
+    and the chips each moves (`amounts`). A folder forfeits his bets and still matches the pot at
+    its size before the betting. Italian poker (D-IT-02): the first round is opened (`open`) only
+    with jacks or better (else 409 cannot_open), everyone checking passes the deal (IT-11); under
+    pot limit `amount` is any size from `amounts` to `most`; a call or bet the stack cannot cover
+    is all in, with side pots."""
+
+    route = "bets"  # D-BET
+
+    class InputSerializer(SeededInput):
+        deal_no = live_deal_no()
+        action = serializers.ChoiceField(choices=["check", "bet", "open", "call", "raise", "fold"])
+        amount = ChipAmountField(
+            min_value=0,
+            max_value=2**31 - 1,
+            required=False,
+            allow_null=True,
+            help_text="Optional: the chips the action moves (JSON integer), as your "
+            "legal action's `amounts` says; another value is refused "
+            "(400 invalid_amount).",
+        )
+
+        class Meta:
+            ref_name = "BetInput"
+
+    class LegalActionSerializer(TurnFields):
+        action = action_field("bet", "POST /tables/{table_id}/bets with one of `choices` (D-BET).")
+        choices = serializers.ListField(child=serializers.ChoiceField(choices=vocabulary.BET_CHOICES))
+        amounts = chips_by_choice("The chips each choice moves (under pot limit: the least).")
+        to_call = serializers.IntegerField(help_text="Chips to match the highest stake.")
+        unit = serializers.IntegerField(help_text="The bet and raise size (bet_unit).")
+        raises_left = serializers.IntegerField(help_text="Raises left in the round.")
+        most = chips_by_choice(
+            "Italian poker: the most chips each choice may move (pot limit, or all in for less, D-IT-02).",
+            required=False,
+        )
+        limit = serializers.ChoiceField(choices=vocabulary.BET_LIMITS, required=False, help_text="D-IT-02.")
+
+        class Meta:
+            ref_name = "BetAction"
+
+    def command(self, request: Request, data: dict[str, Any]) -> cmd.Bet:
+        return cmd.Bet(acting_player(request), data["deal_no"], data["action"], data.get("amount"))
