@@ -10,6 +10,7 @@ from rest_framework import serializers
 from tables.engine.decider import vocabulary
 from tables.naming import name_table_summaries
 from tables.schema.actions import legal_actions, player_id_field
+from tables.schema.deal_view import deal_view_fields
 from tables.schema.results import DealResultsField, players_field
 
 
@@ -81,170 +82,12 @@ class GhostSerializer(serializers.Serializer):
         ref_name = "TableGhost"
 
 
-class AuctionSerializer(serializers.Serializer):
-    high_bid = serializers.IntegerField(help_text="The standing bid for the open hand, 0 = none.")
-    high_bidder = player_id_field(allow_null=True, help_text="Who bid it; null: nobody yet.")
-
-    class Meta:
-        ref_name = "TableAuction"
-
-
-class EscalationPlayerSerializer(serializers.Serializer):
-    player = player_id_field()
-    accepted = serializers.ChoiceField(
-        choices=vocabulary.ESCALATION_LEVELS, allow_null=True, help_text="The highest level he accepted."
-    )
-    folded = serializers.BooleanField(help_text="Folded: pays his accepted level (T38-04).")
-
-    class Meta:
-        ref_name = "TableEscalationPlayer"
-
-
-class EscalationSerializer(serializers.Serializer):
-    level = serializers.ChoiceField(
-        choices=vocabulary.ESCALATION_LEVELS, help_text="single | double | triple (T38-03)."
-    )
-    multiple = serializers.IntegerField(help_text="The level as a multiple of the pot.")
-    value = serializers.IntegerField(allow_null=True, help_text="The pot at this level; null once settled.")
-    players = EscalationPlayerSerializer(many=True)
-
-    class Meta:
-        ref_name = "TableEscalation"
-
-
 class SidesSerializer(serializers.Serializer):
     high = players_field()
     low = players_field()
 
     class Meta:
         ref_name = "TableSides"
-
-
-class PotSerializer(serializers.Serializer):
-    """D-IT-02: one pot of a poker deal (0: the main pot, then the side pots)."""
-
-    pot = serializers.IntegerField()
-    account = serializers.CharField(
-        required=False, help_text="Its account: the main pot `pot:<table>`, side pot n `sidepot:<table>:<n>`."
-    )
-    amount = serializers.IntegerField()
-    before_betting = serializers.IntegerField(
-        required=False, help_text="The main pot: its antes and any pot carried from a passed deal (IT-11)."
-    )
-    held = serializers.IntegerField(
-        required=False,
-        help_text="Chips its account holds now (an open round's bets are gathered at its end).",
-    )
-    contributors = players_field()
-    contributions = serializers.DictField(
-        child=serializers.IntegerField(), required=False, help_text="Each contributor's bets in this pot."
-    )
-    eligible = players_field()
-
-    class Meta:
-        ref_name = "TablePot"
-
-
-class BettingSerializer(serializers.Serializer):
-    """D-BET: the deal's betting, public."""
-
-    total = serializers.IntegerField(help_text="Chips in the deal's bets account, apart from the pot.")
-    stakes = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Each player's stake in the current (or last) round."
-    )
-    bets = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Each player's bets in this deal."
-    )
-    high = serializers.IntegerField(help_text="The highest stake of the round; 0 = no bet open.")
-    raises = serializers.IntegerField(help_text="Raises made in the round (at most three).")
-    unit = serializers.IntegerField(
-        allow_null=True, help_text="The bet and raise size while the round is open."
-    )
-    folded = players_field()
-    open = serializers.BooleanField(help_text="The betting round is under way.")
-    opener = player_id_field(
-        required=False, allow_null=True, help_text="Italian poker: who opened the first round (IT-07)."
-    )
-    passed = serializers.BooleanField(
-        required=False,
-        help_text="Italian poker: nobody opened, the deal is passed and the pot stays (IT-11).",
-    )
-    round = serializers.IntegerField(
-        required=False, allow_null=True, help_text="Italian poker: the open round, 1 or 2 (IT-17)."
-    )
-    limit = serializers.ChoiceField(choices=vocabulary.BET_LIMITS, required=False, help_text="D-IT-02.")
-    all_in = players_field(
-        required=False,
-        help_text="Italian poker: the players all in (D-IT-02).",
-    )
-    to_call = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Italian poker: while a round is open, what each player still betting must put in to call.",
-    )
-    pots = PotSerializer(
-        many=True,
-        required=False,
-        allow_null=True,
-        help_text=(
-            "Italian poker: the main pot and the side pots as standard poker forms them from the stakes "
-            "so far, each with its contributors and the players still in who may win it (D-IT-02)."
-        ),
-    )
-
-    class Meta:
-        ref_name = "TableBetting"
-
-
-class OfferExchangeSerializer(serializers.Serializer):
-    player = player_id_field()
-    took = serializers.CharField(help_text="The middle card he took (public).")
-    gave = serializers.CharField(help_text="The card of his he put face up in its place (public).")
-
-    class Meta:
-        ref_name = "TableOfferExchange"
-
-
-class OfferSerializer(serializers.Serializer):
-    """Buddha's Folly's middle card (BF-02..04, D-BF-01): public."""
-
-    middle = serializers.CharField(help_text="The face-up card in the middle now.")
-    turn = player_id_field(allow_null=True, help_text="Whose offer it is; null once the offering is over.")
-    declined = serializers.IntegerField(help_text="How many players in a row left the middle card.")
-    exchanges = OfferExchangeSerializer(many=True, help_text="Every take so far, in order.")
-
-    class Meta:
-        ref_name = "TableOffer"
-
-
-class TrickCardSerializer(serializers.Serializer):
-    player = player_id_field()
-    card = serializers.CharField(help_text="Played to the trick: public at once.")
-
-    class Meta:
-        ref_name = "TableTrickCard"
-
-
-class TrickSerializer(serializers.Serializer):
-    trick = serializers.IntegerField(help_text="1..5 (WL-07).")
-    winner = player_id_field(help_text="Who won it (WL-08, WL-09, D-WL-04); he leads the next.")
-    cards = TrickCardSerializer(many=True, help_text="The cards in the order played.")
-
-    class Meta:
-        ref_name = "TableTrick"
-
-
-class TricksSerializer(serializers.Serializer):
-    """Wolfie's Lou's tricks (WL-07..11): public."""
-
-    finished = TrickSerializer(many=True)
-    current = TrickCardSerializer(many=True, help_text="The trick being played: its cards so far.")
-    won = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Tricks won so far by each player of the tricks."
-    )
-
-    class Meta:
-        ref_name = "TableTricks"
 
 
 class DealSerializer(serializers.Serializer):
@@ -275,43 +118,9 @@ class DealSerializer(serializers.Serializer):
     ghost = GhostSerializer(
         allow_null=True, help_text="The ghost hand (option ghost, GH-01..08); null when none is dealt."
     )
-    auction = AuctionSerializer(
-        allow_null=True, help_text="The open hand's auction while it runs (MCA-04, D-MC-04); null otherwise."
-    )
-    escalation = EscalationSerializer(
-        allow_null=True, help_text="Thirty Eight's escalation once it has started (T38-03); null otherwise."
-    )
     sides = SidesSerializer(
         allow_null=True,
         help_text="Four-Three: the High and the Low winners once shown (43-05, D-43-01); null otherwise.",
-    )
-    draws = serializers.DictField(
-        child=serializers.IntegerField(),
-        allow_null=True,
-        help_text=(
-            "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
-            "before any draw."
-        ),
-    )
-    betting = BettingSerializer(
-        allow_null=True, help_text="The betting of the deal (D-BET); null in games without betting."
-    )
-    offer = OfferSerializer(
-        allow_null=True,
-        help_text="Buddha's Folly's middle card and its offers (BF-02..04); null in other games.",
-    )
-    trump = serializers.ChoiceField(
-        choices=vocabulary.TRUMP_CHOICES,
-        allow_null=True,
-        help_text="Wolfie's Lou's trump once chosen: c, d, h, s, no_trump or reverse (WL-06).",
-    )
-    trump_chooser = player_id_field(
-        allow_null=True,
-        help_text='Who chooses trump: the best poker hand among the "in" players (WL-04/05, D-WL-02).',
-    )
-    tricks = TricksSerializer(
-        allow_null=True,
-        help_text="Wolfie's Lou's tricks once the first card is played (WL-07..11); null otherwise.",
     )
     winners = players_field()
     outcome = serializers.ChoiceField(
@@ -331,6 +140,10 @@ class DealSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "TableDeal"
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The keys every deal has, then those its step kinds add (tables.schema.deal_view)."""
+        return {**super().get_fields(), **deal_view_fields()}
 
 
 LEGAL_ACTION_UNION = PolymorphicProxySerializer(

@@ -12,7 +12,7 @@ commands are here; a step kind's is an `ActionApi` of its own module in tables.a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from django.utils import timezone
@@ -199,11 +199,13 @@ def command_schema(
 class ActionApi(TableCommandApi):
     """A step kind's command (tables.api.actions, one module each). Beside its body and command it
     names its `route` under tables/{id}/ (URL name `table-<route>`) and describes, in its
-    `LegalActionSerializer`, the legal action of the table view that offers it: the urls and the
-    union of legal actions are built from these, so a kind's HTTP edge is its one module."""
+    `LegalActionSerializer`, the legal action of the table view that offers it, and in `deal_view`
+    the keys its kind adds to the deal view: the urls, the union of legal actions and TableDeal are
+    built from these, so a kind's HTTP edge is its one module."""
 
     route: ClassVar[str]
     LegalActionSerializer: ClassVar[type[serializers.Serializer]]
+    deal_view: ClassVar[Mapping[str, serializers.Field]] = {}  # its kind's keys of the deal view
 
 
 class VariantsApi(APIView):

@@ -62,3 +62,31 @@ def test_the_escalations_edge_is_its_module() -> None:
     assert issubclass(EscalationsApi.InputSerializer, serializers.Serializer)
     assert "escalate" in KINDS["escalation"].actions
     assert LEGAL_ACTIONS["escalate"] is EscalationsApi.LegalActionSerializer
+
+
+def test_the_deal_view_keys_a_kind_adds_are_documented_by_its_module_in_table_deal() -> None:
+    """`deal.escalation` (T38-03) is described by the escalation's edge and TableDeal takes it;
+    every module's keys join TableDeal once, beside the keys every deal has."""
+    from tables.api.serializers import DealSerializer
+    from tables.schema.deal_view import DEAL_VIEW_FIELDS
+
+    fields = DealSerializer().fields
+    assert DEAL_VIEW_FIELDS["escalation"] is EscalationsApi.deal_view["escalation"]
+    assert fields["escalation"].allow_null
+    declared = [key for view in ACTION_VIEWS for key in view.deal_view]
+    assert len(declared) == len(set(declared))
+    assert set(declared) == set(DEAL_VIEW_FIELDS) <= set(fields)
+    assert {"deal_no", "players", "results", "ghost", "sides"} <= set(fields) - set(declared)
+
+
+def test_a_live_deal_view_has_exactly_the_keys_table_deal_documents() -> None:
+    """The engine's deal view of a game whose kinds add keys: each key is a TableDeal field."""
+    from tables.api.serializers import DealSerializer
+    from tables.engine.decider.view import table_view
+    from tables.engine.decider.visibility import Viewer
+    from tests.engine.decider.helpers import T0, start, table
+
+    session = table("abc", variant="thirty_eight")
+    start(session)
+    deal = table_view(session.state, Viewer(), T0)["deal"]
+    assert set(deal) == set(DealSerializer().fields)

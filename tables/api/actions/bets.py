@@ -13,7 +13,84 @@ from http_edge.api.input import ChipAmountField
 from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import vocabulary
-from tables.schema.actions import TurnFields, action_field, chips_by_choice
+from tables.schema.actions import TurnFields, action_field, chips_by_choice, player_id_field
+from tables.schema.results import players_field
+
+
+class PotSerializer(serializers.Serializer):
+    """D-IT-02: one pot of a poker deal (0: the main pot, then the side pots)."""
+
+    pot = serializers.IntegerField()
+    account = serializers.CharField(
+        required=False, help_text="Its account: the main pot `pot:<table>`, side pot n `sidepot:<table>:<n>`."
+    )
+    amount = serializers.IntegerField()
+    before_betting = serializers.IntegerField(
+        required=False, help_text="The main pot: its antes and any pot carried from a passed deal (IT-11)."
+    )
+    held = serializers.IntegerField(
+        required=False,
+        help_text="Chips its account holds now (an open round's bets are gathered at its end).",
+    )
+    contributors = players_field()
+    contributions = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Each contributor's bets in this pot."
+    )
+    eligible = players_field()
+
+    class Meta:
+        ref_name = "TablePot"
+
+
+class BettingSerializer(serializers.Serializer):
+    """D-BET: the deal's betting, public."""
+
+    total = serializers.IntegerField(help_text="Chips in the deal's bets account, apart from the pot.")
+    stakes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each player's stake in the current (or last) round."
+    )
+    bets = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Each player's bets in this deal."
+    )
+    high = serializers.IntegerField(help_text="The highest stake of the round; 0 = no bet open.")
+    raises = serializers.IntegerField(help_text="Raises made in the round (at most three).")
+    unit = serializers.IntegerField(
+        allow_null=True, help_text="The bet and raise size while the round is open."
+    )
+    folded = players_field()
+    open = serializers.BooleanField(help_text="The betting round is under way.")
+    opener = player_id_field(
+        required=False, allow_null=True, help_text="Italian poker: who opened the first round (IT-07)."
+    )
+    passed = serializers.BooleanField(
+        required=False,
+        help_text="Italian poker: nobody opened, the deal is passed and the pot stays (IT-11).",
+    )
+    round = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Italian poker: the open round, 1 or 2 (IT-17)."
+    )
+    limit = serializers.ChoiceField(choices=vocabulary.BET_LIMITS, required=False, help_text="D-IT-02.")
+    all_in = players_field(
+        required=False,
+        help_text="Italian poker: the players all in (D-IT-02).",
+    )
+    to_call = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Italian poker: while a round is open, what each player still betting must put in to call.",
+    )
+    pots = PotSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Italian poker: the main pot and the side pots as standard poker forms them from the stakes "
+            "so far, each with its contributors and the players still in who may win it (D-IT-02)."
+        ),
+    )
+
+    class Meta:
+        ref_name = "TableBetting"
 
 
 @command_schema(
@@ -46,6 +123,11 @@ class BetsApi(ActionApi):
     is all in, with side pots."""
 
     route = "bets"  # D-BET
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "betting": BettingSerializer(
+            allow_null=True, help_text="The betting of the deal (D-BET); null in games without betting."
+        ),
+    }
 
     class InputSerializer(SeededInput):
         deal_no = live_deal_no()

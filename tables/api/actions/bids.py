@@ -15,6 +15,14 @@ from tables.engine.decider import commands as cmd
 from tables.schema.actions import TurnFields, action_field, player_id_field
 
 
+class AuctionSerializer(serializers.Serializer):
+    high_bid = serializers.IntegerField(help_text="The standing bid for the open hand, 0 = none.")
+    high_bidder = player_id_field(allow_null=True, help_text="Who bid it; null: nobody yet.")
+
+    class Meta:
+        ref_name = "TableAuction"
+
+
 @command_schema(
     "tables_bids_create",
     "Bid for the open hand, or pass",
@@ -37,6 +45,12 @@ class BidsApi(ActionApi):
     high bidder pays it into the pot and swaps hands with the open hand."""
 
     route = "bids"  # MCA-04
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "auction": AuctionSerializer(
+            allow_null=True,
+            help_text="The open hand's auction while it runs (MCA-04, D-MC-04); null otherwise.",
+        ),
+    }
 
     class InputSerializer(SeededInput):
         deal_no = live_deal_no()

@@ -12,7 +12,30 @@ from rest_framework.request import Request
 from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
 from tables.engine.decider import vocabulary
 from tables.engine.decider.steps.escalation import Escalate
-from tables.schema.actions import TurnFields, action_field, chips_by_choice
+from tables.schema.actions import TurnFields, action_field, chips_by_choice, player_id_field
+
+
+class EscalationPlayerSerializer(serializers.Serializer):
+    player = player_id_field()
+    accepted = serializers.ChoiceField(
+        choices=vocabulary.ESCALATION_LEVELS, allow_null=True, help_text="The highest level he accepted."
+    )
+    folded = serializers.BooleanField(help_text="Folded: pays his accepted level (T38-04).")
+
+    class Meta:
+        ref_name = "TableEscalationPlayer"
+
+
+class EscalationSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(
+        choices=vocabulary.ESCALATION_LEVELS, help_text="single | double | triple (T38-03)."
+    )
+    multiple = serializers.IntegerField(help_text="The level as a multiple of the pot.")
+    value = serializers.IntegerField(allow_null=True, help_text="The pot at this level; null once settled.")
+    players = EscalationPlayerSerializer(many=True)
+
+    class Meta:
+        ref_name = "TableEscalation"
 
 
 @command_schema(
@@ -39,6 +62,12 @@ class EscalationsApi(ActionApi):
     each risks."""
 
     route = "escalations"  # T38-03
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "escalation": EscalationSerializer(
+            allow_null=True,
+            help_text="Thirty Eight's escalation once it has started (T38-03); null otherwise.",
+        ),
+    }
 
     class InputSerializer(SeededInput):
         deal_no = live_deal_no()

@@ -40,6 +40,16 @@ class ExchangesApi(ActionApi):
     openers says so with `split_openers` (else 409 invalid_split)."""
 
     route = "exchanges"  # EXC-01/02, IT-12..16
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "draws": serializers.DictField(
+            child=serializers.IntegerField(),
+            allow_null=True,
+            help_text=(
+                "How many cards each player has drawn in the deal (public; EXC-01/02, JP-09, D-IT-05); null "
+                "before any draw."
+            ),
+        ),
+    }
 
     class InputSerializer(SeededInput):
         deal_no = live_deal_no()

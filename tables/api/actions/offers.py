@@ -12,7 +12,28 @@ from rest_framework.request import Request
 from tables.api.views import ActionApi, acting_player, command_schema, live_deal_no
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import vocabulary
-from tables.schema.actions import TurnFields, action_field, cards_field
+from tables.schema.actions import TurnFields, action_field, cards_field, player_id_field
+
+
+class OfferExchangeSerializer(serializers.Serializer):
+    player = player_id_field()
+    took = serializers.CharField(help_text="The middle card he took (public).")
+    gave = serializers.CharField(help_text="The card of his he put face up in its place (public).")
+
+    class Meta:
+        ref_name = "TableOfferExchange"
+
+
+class OfferSerializer(serializers.Serializer):
+    """Buddha's Folly's middle card (BF-02..04, D-BF-01): public."""
+
+    middle = serializers.CharField(help_text="The face-up card in the middle now.")
+    turn = player_id_field(allow_null=True, help_text="Whose offer it is; null once the offering is over.")
+    declined = serializers.IntegerField(help_text="How many players in a row left the middle card.")
+    exchanges = OfferExchangeSerializer(many=True, help_text="Every take so far, in order.")
+
+    class Meta:
+        ref_name = "TableOffer"
 
 
 @command_schema(
@@ -37,6 +58,12 @@ class OffersApi(ActionApi):
     left; it ends when the middle card has gone round untaken."""
 
     route = "offers"  # BF-02..04
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "offer": OfferSerializer(
+            allow_null=True,
+            help_text="Buddha's Folly's middle card and its offers (BF-02..04); null in other games.",
+        ),
+    }
 
     class InputSerializer(serializers.Serializer):
         deal_no = live_deal_no()

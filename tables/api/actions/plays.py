@@ -11,7 +11,37 @@ from rest_framework.request import Request
 
 from tables.api.views import ActionApi, acting_player, command_schema, live_deal_no
 from tables.engine.decider import commands as cmd
-from tables.schema.actions import TurnFields, action_field, cards_field
+from tables.schema.actions import TurnFields, action_field, cards_field, player_id_field
+
+
+class TrickCardSerializer(serializers.Serializer):
+    player = player_id_field()
+    card = serializers.CharField(help_text="Played to the trick: public at once.")
+
+    class Meta:
+        ref_name = "TableTrickCard"
+
+
+class TrickSerializer(serializers.Serializer):
+    trick = serializers.IntegerField(help_text="1..5 (WL-07).")
+    winner = player_id_field(help_text="Who won it (WL-08, WL-09, D-WL-04); he leads the next.")
+    cards = TrickCardSerializer(many=True, help_text="The cards in the order played.")
+
+    class Meta:
+        ref_name = "TableTrick"
+
+
+class TricksSerializer(serializers.Serializer):
+    """Wolfie's Lou's tricks (WL-07..11): public."""
+
+    finished = TrickSerializer(many=True)
+    current = TrickCardSerializer(many=True, help_text="The trick being played: its cards so far.")
+    won = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Tricks won so far by each player of the tricks."
+    )
+
+    class Meta:
+        ref_name = "TableTricks"
 
 
 @command_schema(
@@ -36,6 +66,12 @@ class PlaysApi(ActionApi):
     cards the server accepts. The card is public at once."""
 
     route = "plays"  # WL-07..09
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "tricks": TricksSerializer(
+            allow_null=True,
+            help_text="Wolfie's Lou's tricks once the first card is played (WL-07..11); null otherwise.",
+        ),
+    }
 
     class InputSerializer(serializers.Serializer):
         deal_no = live_deal_no()

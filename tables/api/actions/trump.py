@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from tables.api.views import ActionApi, acting_player, command_schema, live_deal_no
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import vocabulary
-from tables.schema.actions import TurnFields, action_field
+from tables.schema.actions import TurnFields, action_field, player_id_field
 
 
 @command_schema(
@@ -35,6 +35,17 @@ class TrumpApi(ActionApi):
     wins) or reverse (twos highest, no suit)."""
 
     route = "trump"  # WL-06
+    deal_view = {  # the keys its kind adds to the deal view, as documented in TableDeal
+        "trump": serializers.ChoiceField(
+            choices=vocabulary.TRUMP_CHOICES,
+            allow_null=True,
+            help_text="Wolfie's Lou's trump once chosen: c, d, h, s, no_trump or reverse (WL-06).",
+        ),
+        "trump_chooser": player_id_field(
+            allow_null=True,
+            help_text='Who chooses trump: the best poker hand among the "in" players (WL-04/05, D-WL-02).',
+        ),
+    }
 
     class InputSerializer(serializers.Serializer):
         deal_no = live_deal_no()
