@@ -94,14 +94,25 @@ def csprng_shuffle(items: list[Any]) -> None:
 
 
 def check_secret_deck(deck: SecretDeck) -> SecretDeck:
-    """A permutation of the standard pack with one well-formed salt per position, or FairDeckError."""
-    cards = tuple(str(parse_card(card)) for card in deck.cards)
-    if sorted(cards) != sorted(str(card) for card in STANDARD_PACK):
-        raise FairDeckError("a committed deck is an order of the 52-card pack")
-    salts = tuple(check_salt(salt) for salt in deck.salts)
+    """A permutation of the standard pack with one well-formed salt per position, or FairDeckError.
+    Every deal start checks two decks: one spelled as the service draws them (the pack's own card
+    names, lowercase hex salts) is checked whole; anything else card by card and salt by salt."""
+    cards = tuple(deck.cards)
+    named = len(cards) == len(_PACK_NAMES) and all(type(card) is str for card in cards)
+    if not (named and set(cards) == _PACK_NAMES):
+        cards = tuple(str(parse_card(card)) for card in deck.cards)
+        if sorted(cards) != sorted(_PACK_NAMES):
+            raise FairDeckError("a committed deck is an order of the 52-card pack")
+    salts = tuple(deck.salts)
+    plain = all(type(salt) is str and len(salt) == 2 * SALT_BYTES for salt in salts)
+    if not plain or not _HEX.fullmatch("".join(salts)):
+        salts = tuple(check_salt(salt) for salt in salts)
     if len(salts) != len(cards):
         raise FairDeckError("a committed deck has one salt per position")
     return SecretDeck(cards, salts)
+
+
+_PACK_NAMES = frozenset(str(card) for card in STANDARD_PACK)
 
 
 def check_salt(salt: str) -> str:
@@ -147,12 +158,17 @@ def _split(n: int) -> int:
 
 
 def _tree_hash(leaves: Sequence[bytes]) -> bytes:
+    """MTH of RFC 9162 §2.1.1, level by level: pairing neighbours and carrying an odd last node up
+    unchanged builds the same tree as splitting at the largest power of two below n."""
     if not leaves:
         return hashlib.sha256(b"").digest()
-    if len(leaves) == 1:
-        return leaves[0]
-    k = _split(len(leaves))
-    return _node(_tree_hash(leaves[:k]), _tree_hash(leaves[k:]))
+    level = list(leaves)
+    while len(level) > 1:
+        paired = [_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]
 
 
 def merkle_root(values: Sequence[str]) -> str:

@@ -74,6 +74,23 @@ def test_the_service_draws_independent_128_bit_salts_and_a_full_pack() -> None:
         fairdeck.check_secret_deck(fairdeck.SecretDeck((*decks[0].cards[:-1], "As"), decks[0].salts))
 
 
+def split_root(leaves: list[bytes]) -> bytes:
+    """MTH as RFC 9162 §2.1.1 defines it: split at the largest power of two below n."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    k = 1
+    while k * 2 < len(leaves):
+        k *= 2
+    return hashlib.sha256(b"\x01" + split_root(leaves[:k]) + split_root(leaves[k:])).digest()
+
+
+@given(st.lists(st.binary(min_size=32, max_size=32), max_size=70))
+def test_the_merkle_root_is_rfc_9162s_for_every_size(leaves: list[bytes]) -> None:
+    assert fairdeck._tree_hash(leaves) == split_root(leaves)
+
+
 def test_the_services_shuffle_is_uniform_over_every_order() -> None:
     """Each of the 6 orders of 3 cards comes out 1/6 of the time (60,000 shuffles: a 5% deviation
     in any of them would be some 12 standard deviations), and each card of the pack ends at every
