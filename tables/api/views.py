@@ -53,6 +53,9 @@ IF_MATCH = OpenApiParameter(
     description='The table version you acted on, as its ETag (`"12"`). If the table has moved on the '
     "command is refused with 412 `stale_version` and nothing is appended.",
 )
+# what any step kind's command may answer on top: not his to play now, or not this deal's
+TURN_PROBLEMS = ("forbidden", "not_seated", "not_your_turn", "deal_over", "wrong_deal", "no_deal")
+
 COMMAND_PROBLEMS = (
     *BODY_PROBLEMS,
     *AUTH_PROBLEMS,

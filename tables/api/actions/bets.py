@@ -10,7 +10,14 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from http_edge.api.input import ChipAmountField
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import vocabulary
 from tables.schema.actions import TurnFields, action_field, chips_by_choice, player_id_field
@@ -98,12 +105,7 @@ class BettingSerializer(serializers.Serializer):
     "Bet: check, bet, call, raise or fold",
     example={"deal_no": 4, "action": "raise"},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "invalid_choice",
         "bet_not_allowed",
         "raise_limit",

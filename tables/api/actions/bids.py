@@ -10,7 +10,14 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from http_edge.api.input import ChipAmountField
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import commands as cmd
 from tables.schema.actions import TurnFields, action_field, player_id_field
 
@@ -28,12 +35,7 @@ class AuctionSerializer(serializers.Serializer):
     "Bid for the open hand, or pass",
     example={"deal_no": 4, "amount": 20},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "bid_too_low",
         "invalid_amount",
         "insufficient_stack",

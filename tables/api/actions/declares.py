@@ -10,7 +10,14 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from http_edge.api.input import JsonIntegerField
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import commands as cmd
 from tables.engine.decider import vocabulary
 from tables.schema.actions import TurnFields, action_field
@@ -21,14 +28,9 @@ from tables.schema.actions import TurnFields, action_field
     "Declare",
     example={"deal_no": 4, "choice": "in"},
     problems=(
+        *TURN_PROBLEMS,
         "invalid_choice",
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
         "wrong_stage",
-        "no_deal",
         "already_declared",
         "insufficient_stack",
     ),

@@ -9,7 +9,14 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import vocabulary
 from tables.engine.decider.steps.escalation import Escalate
 from tables.schema.actions import TurnFields, action_field, chips_by_choice, player_id_field
@@ -43,12 +50,7 @@ class EscalationSerializer(serializers.Serializer):
     "Accept, raise or fold in the escalation",
     example={"deal_no": 4, "action": "double"},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "invalid_choice",
         "level_too_low",
         "insufficient_stack",

@@ -9,7 +9,14 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import commands as cmd
 from tables.schema.actions import TurnFields, action_field, cards_field
 
@@ -19,12 +26,7 @@ from tables.schema.actions import TurnFields, action_field, cards_field
     "Exchange cards (draw)",
     example={"deal_no": 4, "discards": ["7h"]},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "already_exchanged",
         "invalid_card",
         "invalid_discards",

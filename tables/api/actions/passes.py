@@ -9,7 +9,14 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from tables.api.views import ActionApi, SeededInput, acting_player, command_schema, live_deal_no
+from tables.api.views import (
+    TURN_PROBLEMS,
+    ActionApi,
+    SeededInput,
+    acting_player,
+    command_schema,
+    live_deal_no,
+)
 from tables.engine.decider import commands as cmd
 from tables.schema.actions import TurnFields, action_field, cards_field
 
@@ -19,12 +26,7 @@ from tables.schema.actions import TurnFields, action_field, cards_field
     "Pass a card",
     example={"deal_no": 4, "card": "Ks"},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "already_passed",
         "invalid_card",
     ),

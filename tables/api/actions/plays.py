@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from tables.api.views import ActionApi, acting_player, command_schema, live_deal_no
+from tables.api.views import TURN_PROBLEMS, ActionApi, acting_player, command_schema, live_deal_no
 from tables.engine.decider import commands as cmd
 from tables.schema.actions import TurnFields, action_field, cards_field, player_id_field
 
@@ -49,12 +49,7 @@ class TricksSerializer(serializers.Serializer):
     "Play a card to the trick",
     example={"deal_no": 4, "card": "Ah"},
     problems=(
-        "forbidden",
-        "not_seated",
-        "not_your_turn",
-        "deal_over",
-        "wrong_deal",
-        "no_deal",
+        *TURN_PROBLEMS,
         "invalid_card",
         "card_not_held",
         "must_play_trump",
