@@ -65,25 +65,10 @@ def _plain(value: Any) -> bool:
     if kind is int or kind is bool or value is None:
         return True
     if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or not _plain_text(key):
-                return False
-            kind = type(item)
-            if kind is str:
-                if not _plain_text(item):
-                    return False
-            elif not (kind is int or kind is bool or item is None or _plain(item)):
-                return False
-        return True
+        keys_plain = all(type(key) is str and _plain_text(key) for key in value)
+        return keys_plain and all(map(_plain, value.values()))
     if kind is list:
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                if not _plain_text(item):
-                    return False
-            elif not (kind is int or kind is bool or item is None or _plain(item)):
-                return False
-        return True
+        return all(map(_plain, value))
     return False
 
 

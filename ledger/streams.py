@@ -127,16 +127,12 @@ class StreamKind(Generic[S]):
         """The current state: the cache if it is provably current (the head alone is read, no
         event data), else snapshot + tail."""
         cached = self.cache.get(owner)
-        current = (
-            cached is not None
-            and cached.version > 0
-            and read_head(self.stream(owner))
-            == (
-                cached.version,
-                cached.hash,
-            )
-        )
-        return cached if current and cached is not None else self._refreshed(owner, cached)
+        if cached is not None and cached.version > 0 and self._is_head(owner, cached):
+            return cached
+        return self._refreshed(owner, cached)
+
+    def _is_head(self, owner: str, cached: Loaded[S]) -> bool:
+        return read_head(self.stream(owner)) == (cached.version, cached.hash)
 
     def _refreshed(self, owner: str, cached: Loaded[S] | None) -> Loaded[S]:
         """The state read from the log: the cache's and the events after it, when the log still

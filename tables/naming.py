@@ -132,29 +132,16 @@ def ids_in(document: Any) -> Iterator[str]:
 
 
 def _collect_ids(item: Any, found: set[str]) -> None:
-    """Walked on every read: strings and numbers are checked where they sit, without a call."""
     if isinstance(item, str):
         if _reads_as_id(item):
             found.add(item)
     elif isinstance(item, dict):
-        for key, value in item.items():
-            if isinstance(key, str) and _reads_as_id(key):
-                found.add(key)
-            if isinstance(value, str):
-                if _reads_as_id(value):
-                    found.add(value)
-            elif not isinstance(value, _SCALARS):
-                _collect_ids(value, found)
+        found.update(key for key in item if isinstance(key, str) and _reads_as_id(key))
+        for value in item.values():
+            _collect_ids(value, found)
     elif isinstance(item, list | tuple):
         for value in item:
-            if isinstance(value, str):
-                if _reads_as_id(value):
-                    found.add(value)
-            elif not isinstance(value, _SCALARS):
-                _collect_ids(value, found)
-
-
-_SCALARS = (int, float, type(None))
+            _collect_ids(value, found)
 
 
 def _reads_as_id(text: str) -> bool:
