@@ -105,14 +105,18 @@ def draw_below(n: int, words: Iterator[int], *, word_bits: int = 32) -> int:
 
 
 def shuffle(cards: Sequence[T], key: bytes) -> list[T]:
-    """Fisher-Yates: for i from the last position down to 1, swap i with draw_below(i + 1). Any
-    items, not only cards: a tournament seats its entrants by the same provable shuffle."""
+    """The provable shuffle: Fisher-Yates on the HMAC stream of `key`. Any items, not only cards:
+    a tournament seats its entrants by the same provable shuffle."""
     order = list(cards)
-    words = random_words(key)
+    fisher_yates(order, random_words(key))
+    return order
+
+
+def fisher_yates(order: list[T], words: Iterator[int]) -> None:
+    """In place: for i from the last position down to 1, swap i with draw_below(i + 1, words)."""
     for i in range(len(order) - 1, 0, -1):
         j = draw_below(i + 1, words)
         order[i], order[j] = order[j], order[i]
-    return order
 
 
 @lru_cache(maxsize=512)
@@ -332,6 +336,7 @@ __all__ = [
     "InvalidSeed",
     "commitment",
     "draw_below",
+    "fisher_yates",
     "italian_pack",
     "new_seed",
     "random_words",

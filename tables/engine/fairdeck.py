@@ -28,12 +28,13 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Collection, Sequence
+import struct
+from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tables.engine.cards import parse_card
-from tables.engine.deck import RESHUFFLE_LABEL, STANDARD_PACK, shuffle
+from tables.engine.deck import RESHUFFLE_LABEL, STANDARD_PACK, fisher_yates, shuffle
 
 SCHEMA = 2  # DealStarted.deck_schema: 1 = the seed recipe (deck.py), 2 = this one
 SALT_BYTES = 16  # 128 bits per position
@@ -76,21 +77,14 @@ def new_secret_deck() -> SecretDeck:
 
 
 def csprng_shuffle(items: list[Any]) -> None:
-    """Fisher-Yates with the OS CSPRNG, unbiased (each index by rejection sampling of 32-bit
-    draws), its randomness read a buffer at a time instead of a system call per draw."""
-    buffer, offset = b"", 0
-    for last in range(len(items) - 1, 0, -1):
-        bound = last + 1
-        limit = (1 << 32) - (1 << 32) % bound  # the largest multiple of bound that fits
-        while True:
-            if offset + 4 > len(buffer):
-                buffer, offset = secrets.token_bytes(4 * len(items)), 0
-            draw = int.from_bytes(buffer[offset : offset + 4], "big")
-            offset += 4
-            if draw < limit:
-                break
-        index = draw % bound
-        items[last], items[index] = items[index], items[last]
+    """In place, by the deck's Fisher-Yates (unbiased: rejection sampling of 32-bit words) on words
+    of the OS CSPRNG, read a buffer at a time instead of a system call per draw."""
+    fisher_yates(items, _csprng_words(max(len(items), 8)))
+
+
+def _csprng_words(per_read: int) -> Iterator[int]:
+    while True:
+        yield from struct.unpack(f">{per_read}I", secrets.token_bytes(4 * per_read))
 
 
 def check_secret_deck(deck: SecretDeck) -> SecretDeck:
